@@ -1,0 +1,44 @@
+# kwx — one entry point. `make run` serves the site on SQLite; `make test` runs every test.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: setup run test test-sqlite test-postgres bench loadtest serve-prod messages clean
+
+$(STAMP): requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
+	rm -f $(VENV)/.installed-* && touch $@
+
+setup: $(STAMP)  ## virtual environment, database tables and the puzzle bank
+	$(PY) manage.py migrate --noinput
+
+run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/
+	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(STAMP)  ## every test: SQLite, then PostgreSQL, browsers included
+	scripts/system-deps.sh
+	$(PY) -m pytest
+	scripts/with-postgres.sh $(PY) -m pytest -p no:randomly
+
+test-sqlite: $(STAMP)
+	$(PY) -m pytest
+
+test-postgres: $(STAMP)
+	scripts/with-postgres.sh $(PY) -m pytest
+
+bench: $(STAMP)  ## engine vs the mahjong-package peer, figures printed
+	$(PY) -m analysis.bench
+
+serve-prod: setup  ## gunicorn + whitenoise, production settings (see docs/deploy.md)
+	scripts/serve-prod.sh
+
+messages: $(STAMP)  ## refresh and compile translations
+	$(PY) manage.py makemessages -l zh_Hans --ignore=$(VENV) --ignore=staticfiles --ignore=tests
+	$(PY) manage.py compilemessages -l zh_Hans --ignore=$(VENV)
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3

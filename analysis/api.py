@@ -1,0 +1,162 @@
+"""``/api/v1/analyze/``: the engine's analysis over HTTP (POST JSON or GET query)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_noop
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .engine import EngineError, analyze
+from .engine.fans import SITUATION_KEYS
+from .engine.rules import OPTION_KEYS, PRESETS
+
+
+class MeldSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["pong", "kong", "concealed_kong"])
+    tile = serializers.CharField(help_text="One tile, e.g. 5p, Z, 五筒.")
+
+
+class AnalyzeRequestSerializer(serializers.Serializer):
+    hand = serializers.CharField(help_text="Concealed tiles, e.g. 4556p123s789sZZZ; melds may follow in brackets: [555p] {5555s}.")
+    melds = MeldSerializer(many=True, required=False)
+    visible = serializers.CharField(required=False, help_text="Tiles seen elsewhere (discards, others' melds).")
+    rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
+    situation = serializers.ListField(child=serializers.ChoiceField(choices=sorted(SITUATION_KEYS)), required=False)
+    options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
+
+
+class FanSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    name_en = serializers.CharField()
+    multiplier = serializers.IntegerField()
+    tile = serializers.CharField(required=False, help_text="For 四归一: the kind it counts.")
+
+
+class SideSerializer(serializers.Serializer):
+    allowed = serializers.BooleanField()
+    total = serializers.IntegerField()
+    fans = FanSerializer(many=True)
+    reason = serializers.CharField(allow_null=True, help_text="Why not allowed: pinghu or rob_kong_off.")
+
+
+class WaitSerializer(serializers.Serializer):
+    tile = serializers.CharField()
+    remaining = serializers.IntegerField()
+    self_draw = SideSerializer()
+    discard = SideSerializer()
+
+
+class RemainingSerializer(serializers.Serializer):
+    tile = serializers.CharField()
+    remaining = serializers.IntegerField()
+
+
+class UkeireSerializer(serializers.Serializer):
+    total = serializers.IntegerField()
+    tiles = RemainingSerializer(many=True)
+
+
+class OptionSerializer(serializers.Serializer):
+    discard = serializers.CharField()
+    shanten = serializers.IntegerField()
+    ukeire = UkeireSerializer()
+    waits = WaitSerializer(many=True)
+    value = serializers.IntegerField(allow_null=True)
+
+
+class AnalyzeResponseSerializer(serializers.Serializer):
+    hand = serializers.CharField()
+    melds = MeldSerializer(many=True)
+    notation = serializers.CharField(help_text="Canonical hand with melds in brackets, for links.")
+    visible = serializers.CharField()
+    rules = serializers.CharField()
+    situation = serializers.ListField(child=serializers.CharField())
+    rule_options = serializers.DictField(child=serializers.BooleanField())
+    tile_count = serializers.IntegerField()
+    shanten = serializers.IntegerField()
+    waits = WaitSerializer(many=True, required=False, help_text="13 tiles only.")
+    ukeire = UkeireSerializer(required=False, help_text="13 tiles only.")
+    options = OptionSerializer(many=True, required=False, help_text="14 tiles only: discards, best first.")
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    field = serializers.CharField(allow_null=True)
+    message = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+def query_to_request(query: Any) -> dict[str, Any]:
+    """The POST body equivalent of a GET query string (``situation`` comma-separated or repeated)."""
+    body: dict[str, Any] = {}
+    for key in ("hand", "visible", "rules"):
+        if key in query:
+            body[key] = query.get(key)
+    situation = [s for item in query.getlist("situation") for s in item.split(",") if s]
+    if situation:
+        body["situation"] = situation
+    options = {key: query.get(key) in {"1", "true", "on", "yes"} for key in OPTION_KEYS if key in query}
+    if options:
+        body["options"] = options
+    return body
+
+
+def run_analysis(body: Any) -> dict[str, Any]:
+    """Check the shape of a request body and hand it to the engine."""
+    if not isinstance(body, dict):
+        raise EngineError(gettext_noop("The request body must be a JSON object."), "body")
+    unknown = set(body) - {"hand", "melds", "visible", "rules", "situation", "options"}
+    if unknown:
+        name = sorted(unknown)[0][:40]
+        raise EngineError(gettext_noop('Unknown field "%(name)s".'), name, name=name)
+    if "hand" not in body:
+        raise EngineError(gettext_noop("This field is required."), "hand")
+    return analyze(
+        body["hand"],
+        melds=body.get("melds") or (),
+        visible=body.get("visible") or "",
+        rules=body.get("rules", "standard"),
+        situation=body.get("situation") or (),
+        options=body.get("options"),
+    )
+
+
+_EXAMPLE = OpenApiExample("卡五星 wait", value={"hand": "4556p123789sZZZ", "rules": "standard"})
+
+
+class AnalyzeView(APIView):
+    """Analyse a 13-tile hand (waits, fans, effective tiles) or a 14-tile hand (discard options)."""
+
+    authentication_classes: list = []
+    permission_classes: list = []
+
+    @extend_schema(
+        request=AnalyzeRequestSerializer,
+        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer, 413: ErrorSerializer},
+        examples=[_EXAMPLE],
+        summary="Analyse a hand",
+    )
+    def post(self, request: Request) -> Response:
+        return Response(run_analysis(request.data))
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("hand", OpenApiTypes.STR, required=True, description="Hand, melds in brackets."),
+            OpenApiParameter("visible", OpenApiTypes.STR),
+            OpenApiParameter("rules", OpenApiTypes.STR, enum=sorted(PRESETS)),
+            OpenApiParameter("situation", OpenApiTypes.STR, description="Comma-separated situational fan keys."),
+            *[OpenApiParameter(key, OpenApiTypes.BOOL) for key in OPTION_KEYS],
+        ],
+        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer},
+        summary="Analyse a hand given in the query string",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(run_analysis(query_to_request(request.query_params)))

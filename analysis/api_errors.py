@@ -1,0 +1,70 @@
+"""One error shape for the whole API: ``{"error": {"field": ..., "message": ...}}``.
+
+Engine errors become 400s with the engine's translated message; bodies too large,
+malformed or nested too deep are refused before they reach a view; anything DRF
+raises (404, 405, 429, …) keeps its status and gets the same shape.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy as _
+from rest_framework import exceptions, status
+from rest_framework.parsers import JSONParser
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from .engine import EngineError
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = _("The request body is too large (at most %(limit)d bytes).")
+    default_code = "too_large"
+
+
+class LimitedJSONParser(JSONParser):
+    """JSON bodies of at most ``API_MAX_BODY_BYTES``; any malformed JSON is a 400."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> Any:
+        limit = settings.API_MAX_BODY_BYTES
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise PayloadTooLarge(PayloadTooLarge.default_detail % {"limit": limit})
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            return json.loads(raw.decode(encoding)) if raw else {}
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            raise exceptions.ParseError(_("The request body is not valid JSON.")) from exc
+
+
+def error_response(field: str | None, message: str, code: int = status.HTTP_400_BAD_REQUEST) -> Response:
+    """The API's error body."""
+    return Response({"error": {"field": field, "message": message}}, status=code)
+
+
+def _first_detail(detail: Any) -> tuple[str | None, str]:
+    """The first (field, message) of a DRF error detail, however nested."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            field, message = _first_detail(value)
+            return (key if key != "non_field_errors" else field), message
+    if isinstance(detail, list) and detail:
+        return _first_detail(detail[0])
+    return None, str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF exception handler producing the API's error shape."""
+    if isinstance(exc, EngineError):
+        return error_response(exc.field, exc.translated(gettext))
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    field, message = _first_detail(getattr(exc, "detail", response.data))
+    if isinstance(exc, exceptions.ParseError):
+        field = "body"
+    response.data = {"error": {"field": field, "message": message}}
+    return response

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class AnalysisConfig(AppConfig):
+    """The engine, the analysis API and the analyzer, learn and settlement pages."""
+
+    name = "analysis"
+    verbose_name = "卡五星 analysis"

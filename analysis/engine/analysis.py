@@ -1,0 +1,158 @@
+"""analyze(): the one entry point the API, the pages, the commands and the drills call."""
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any, Iterable
+
+from .efficiency import Efficiency, Wait, discard_options, efficiency
+from .errors import EngineError, gettext_noop
+from .fans import fan
+from .notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
+from .rules import Rules, make_rules, validate_hand
+from .scoring import WinValue
+from .shapes import is_complete, shanten as counts_shanten
+from .tiles import EMPTY, Counts, Hand, Meld, MeldType, TILE_IDS, add
+
+MAX_TEXT = 200
+"""Longest hand or visible-tiles text accepted (a full hand in Chinese fits easily)."""
+
+
+def _text(value: Any, field: str, required: bool) -> str:
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str):
+        raise EngineError(gettext_noop("Must be text such as 4556p123s789sZZZ."), field)
+    if len(value) > MAX_TEXT:
+        raise EngineError(
+            gettext_noop("Too long: %(length)d characters, at most %(limit)d."),
+            field, length=len(value), limit=MAX_TEXT,
+        )
+    return value
+
+
+def parse_melds(melds: Any) -> tuple[Meld, ...]:
+    """Melds given as ``[{"type": "pong", "tile": "5p"}, ...]`` (or Meld values)."""
+    if melds is None:
+        return ()
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, Iterable):
+        raise EngineError(gettext_noop('The melds must be a list like [{"type": "pong", "tile": "5p"}].'), "melds")
+    out: list[Meld] = []
+    for i, item in enumerate(melds):
+        if isinstance(item, Meld):
+            out.append(item)
+            continue
+        if not isinstance(item, dict):
+            raise EngineError(gettext_noop("Meld %(number)d must be an object with a type and a tile."), "melds", number=i + 1)
+        meld_type = item.get("type")
+        if meld_type not in {t.value for t in MeldType}:
+            raise EngineError(
+                gettext_noop('Meld %(number)d has unknown type "%(value)s": use pong, kong or concealed_kong.'),
+                "melds", number=i + 1, value=str(meld_type)[:40],
+            )
+        tile = item.get("tile")
+        if not isinstance(tile, str) or len(tile) > 10:
+            raise EngineError(gettext_noop("Meld %(number)d needs a tile such as 5p."), "melds", number=i + 1)
+        out.append(Meld(MeldType(meld_type), parse_tile(tile, "melds")))
+    if len(out) > 4:
+        raise EngineError(gettext_noop("A hand has at most 4 melds."), "melds")
+    return tuple(out)
+
+
+def build_hand(hand: Any, melds: Any = (), visible: Any = "") -> tuple[Hand, Counts]:
+    """Parse and check a hand, its melds and the visible tiles (raises EngineError)."""
+    parsed = parse_hand(_text(hand, "hand", True), "hand")
+    full = Hand(parsed.concealed, parsed.melds + parse_melds(melds))
+    seen = parse_tiles(_text(visible, "visible", False), "visible")
+    validate_hand(full, seen)
+    return full, seen
+
+
+def _fans_json(value: WinValue) -> list[dict[str, Any]]:
+    out = []
+    for hit in value.fans:
+        f = fan(hit.key)
+        item: dict[str, Any] = {"key": hit.key, "name": f.name, "name_en": f.name_en, "multiplier": hit.multiplier}
+        if hit.kind is not None:
+            item["tile"] = TILE_IDS[hit.kind]
+        out.append(item)
+    return out
+
+
+def _side_json(value: WinValue) -> dict[str, Any]:
+    return {
+        "allowed": value.allowed,
+        "total": value.total if value.allowed else 0,
+        "fans": _fans_json(value),
+        "reason": value.reason,
+    }
+
+
+def _wait_json(wait: Wait) -> dict[str, Any]:
+    return {
+        "tile": TILE_IDS[wait.kind],
+        "remaining": wait.remaining,
+        "self_draw": _side_json(wait.self_draw),
+        "discard": _side_json(wait.discard),
+    }
+
+
+def _ukeire_json(result: Efficiency) -> dict[str, Any]:
+    return {
+        "total": result.ukeire,
+        "tiles": [{"tile": TILE_IDS[e.kind], "remaining": e.remaining} for e in result.effective],
+    }
+
+
+def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
+    """The analysis body for an already checked hand (see ``analyze``)."""
+    body: dict[str, Any] = {
+        "hand": format_counts(full.concealed),
+        "melds": [m.as_dict() for m in full.melds],
+        "notation": format_hand(full),
+        "visible": format_counts(seen),
+        "rules": rules.preset.key,
+        "situation": sorted(rules.situation),
+        "rule_options": asdict(rules.options),
+        "tile_count": full.tile_count,
+    }
+    if full.tile_count == 13:
+        result = efficiency(full, add(full.held, seen), rules)
+        body["shanten"] = result.shanten
+        body["waits"] = [_wait_json(w) for w in result.waits]
+        body["ukeire"] = _ukeire_json(result)
+        return body
+    options = discard_options(full, seen, rules)
+    complete = is_complete(full.concealed, len(full.melds))
+    body["shanten"] = -1 if complete else min(o.result.shanten for o in options)
+    body["options"] = [
+        {
+            "discard": TILE_IDS[o.discard],
+            "shanten": o.result.shanten,
+            "ukeire": _ukeire_json(o.result),
+            "waits": [_wait_json(w) for w in o.result.waits],
+            "value": o.result.value,
+        }
+        for o in options
+    ]
+    return body
+
+
+def analyze(
+    hand: str,
+    melds: Any = (),
+    visible: str = "",
+    rules: str = "standard",
+    situation: Any = (),
+    options: Any = None,
+) -> dict[str, Any]:
+    """Analyse a 13- or 14-tile hand; returns exactly the body of ``/api/v1/analyze/``."""
+    rule_set = make_rules(rules, situation, options)
+    full, seen = build_hand(hand, melds, visible)
+    return analyze_hand(full, seen, rule_set)
+
+
+def shanten(hand: str, melds: Any = ()) -> int:
+    """Shanten of a hand in text form (−1 when it is complete)."""
+    parsed = parse_hand(_text(hand, "hand", True), "hand")
+    meld_count = len(parsed.melds) + len(parse_melds(melds))
+    return counts_shanten(parsed.concealed, meld_count)

@@ -1,0 +1,158 @@
+"""Tile efficiency (kwx-rules §4): effective tiles, waits and the discard options of a hand.
+
+Drawing a tile changes one block (筒, 条 or dragons), so the shanten after any
+draw is that block's new value combined with the other two blocks merged once.
+Only kinds that touch the hand (the same kind, or a suited kind within two
+ranks of a held tile) can lower the shanten, so no other kind is tried.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .rules import Rules
+from .scoring import WinValue, score_win
+from .shapes import BLOCKS, BlockValue, best_with, block_of, block_value, merge
+from .tiles import COPIES, Counts, Hand, NUM_KINDS, add
+
+
+def _neighbours(kind: int) -> tuple[int, ...]:
+    if kind >= 18:
+        return (kind,)
+    start = kind - kind % 9
+    return tuple(k for k in range(max(start, kind - 2), min(start + 9, kind + 3)))
+
+
+_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(k) for k in range(NUM_KINDS))
+
+
+@dataclass(frozen=True, slots=True)
+class Effective:
+    """An effective tile: its kind and how many copies are still unseen."""
+
+    kind: int
+    remaining: int
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """A winning tile of a ready hand, with what a self-draw and a discard win are worth."""
+
+    kind: int
+    remaining: int
+    self_draw: WinValue
+    discard: WinValue
+
+    @property
+    def value(self) -> int:
+        """remaining × (self-draw total + discard total), the §4 value of this wait."""
+        return self.remaining * (self.self_draw.total + self.discard.total)
+
+
+@dataclass(frozen=True, slots=True)
+class Efficiency:
+    """A 13-tile hand's shanten, effective tiles and (when ready) waits."""
+
+    shanten: int
+    effective: tuple[Effective, ...]
+    waits: tuple[Wait, ...]
+
+    @property
+    def ukeire(self) -> int:
+        """Effective tiles counted by remaining copies."""
+        return sum(e.remaining for e in self.effective)
+
+    @property
+    def value(self) -> int | None:
+        """Σ over waits of remaining × (self-draw + discard total); None unless ready."""
+        return sum(w.value for w in self.waits) if self.shanten == 0 else None
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """One discard of a 14-tile hand and the 13-tile hand it leaves."""
+
+    discard: int
+    result: Efficiency
+
+    @property
+    def rank_key(self) -> tuple[int, int, int, int]:
+        """Sort key, best first: shanten, then value (if ready), then effective tiles."""
+        r = self.result
+        return (r.shanten, -(r.value or 0), -r.ukeire, self.discard)
+
+
+def remaining(seen: Counts) -> Counts:
+    """Unseen copies of each kind: 4 − seen, never below 0."""
+    return tuple(max(0, COPIES - n) for n in seen)
+
+
+def _pairs(counts: Counts) -> int:
+    return sum(c >> 1 for c in counts)
+
+
+@lru_cache(maxsize=65536)
+def improving_draws(counts: Counts, melds: int, full: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """Shanten of concealed ``counts`` and the kinds whose draw lowers it.
+
+    ``full`` lists the kinds the player already holds all four of (never drawn).
+    """
+    vals = [block_value(counts[a:b], runs) for a, b, runs in BLOCKS]
+    rests: tuple[BlockValue, ...] = (merge(vals[1], vals[2]), merge(vals[0], vals[2]), merge(vals[0], vals[1]))
+    budget = 4 - melds
+    base_std = 8 - 2 * melds - best_with(vals[0], rests[0], budget)
+    seven = 6 - _pairs(counts) if melds == 0 else 99
+    base = min(base_std, seven)
+    candidates = {n for k in range(NUM_KINDS) if counts[k] for n in _NEIGHBOURS[k]}
+    better: list[int] = []
+    for kind in sorted(candidates):
+        if kind in full:
+            continue
+        if melds == 0 and counts[kind] & 1 and seven - 1 < base:
+            better.append(kind)
+            continue
+        b = block_of(kind)
+        start, stop, runs = BLOCKS[b]
+        segment = list(counts[start:stop])
+        segment[kind - start] += 1
+        if 8 - 2 * melds - best_with(block_value(tuple(segment), runs), rests[b], budget) < base:
+            better.append(kind)
+    return base, tuple(better)
+
+
+def efficiency(hand: Hand, seen: Counts, rules: Rules) -> Efficiency:
+    """Shanten, effective tiles and waits of a 13-tile hand; ``seen`` gives the remaining counts."""
+    held = hand.held
+    full = tuple(k for k in range(NUM_KINDS) if held[k] >= COPIES)
+    shanten, kinds = improving_draws(hand.concealed, len(hand.melds), full)
+    left = remaining(seen)
+    effective = tuple(Effective(k, left[k]) for k in kinds)
+    waits: tuple[Wait, ...] = ()
+    if shanten == 0:
+        found = []
+        for k in kinds:
+            values = score_win(hand, k, rules)
+            if values is not None:
+                found.append(Wait(k, left[k], *values))
+        waits = tuple(found)
+    return Efficiency(shanten, effective, waits)
+
+
+def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
+    """Every distinct discard of a 14-tile hand with its result, best first (§4)."""
+    seen = add(hand.held, visible)
+    options = [
+        DiscardOption(kind, efficiency(hand.with_tile(kind, -1), seen, rules))
+        for kind in range(NUM_KINDS)
+        if hand.concealed[kind]
+    ]
+    options.sort(key=lambda o: o.rank_key)
+    return tuple(options)
+
+
+def best_discards(options: tuple[DiscardOption, ...]) -> tuple[int, ...]:
+    """The discards tied best on shanten, value and effective tiles (all equally correct)."""
+    if not options:
+        return ()
+    top = options[0].rank_key[:3]
+    return tuple(o.discard for o in options if o.rank_key[:3] == top)

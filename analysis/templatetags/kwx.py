@@ -1,0 +1,53 @@
+"""Template helpers for drawing tiles and naming fans in the page's language."""
+from __future__ import annotations
+
+from django import template
+from django.templatetags.static import static
+from django.utils.html import format_html
+from django.utils.translation import get_language
+
+from analysis.engine.fans import FAN_BY_KEY
+from analysis.engine.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
+
+register = template.Library()
+
+
+def _english() -> bool:
+    return (get_language() or "zh-hans").startswith("en")
+
+
+@register.filter
+def tile_name(tile: str) -> str:
+    """The name of a tile id (一筒 / 1 of dots) in the active language."""
+    kind = KIND_OF_ID.get(tile)
+    if kind is None:
+        return tile
+    return TILE_NAMES_EN[kind] if _english() else TILE_NAMES_ZH[kind]
+
+
+@register.simple_tag
+def tile(tile_id: str, css: str = "") -> str:
+    """An <img> of a tile drawn by the project's SVGs, with its name as alt text."""
+    name = tile_name(tile_id)
+    return format_html(
+        '<img class="tile {}" src="{}" alt="{}" title="{}" width="60" height="80">',
+        css, static(f"tiles/{tile_id}.svg"), name, name,
+    )
+
+
+@register.filter
+def fan_name(key: str) -> str:
+    """A fan's name from the engine's table (中文 first, English when the page is English)."""
+    f = FAN_BY_KEY.get(key)
+    if f is None:
+        return key
+    return f.name_en if _english() else f.name
+
+
+@register.filter
+def fan_definition(key: str) -> str:
+    """A fan's one-line definition from the engine's table, in the active language."""
+    f = FAN_BY_KEY.get(key)
+    if f is None:
+        return ""
+    return f.definition_en if _english() else f.definition

@@ -1,0 +1,52 @@
+"""Words for analysis figures, shared by the pages and the ``analyze`` command."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import get_language, gettext as _
+
+from .engine.rules import PRESETS
+from .engine.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
+
+_ZH_COUNTS = "一二三四五六七八"
+
+
+def _english() -> bool:
+    return (get_language() or "zh-hans").startswith("en")
+
+
+def tile_label(tile: str) -> str:
+    """A tile's name in the active language (五筒 / 5 of dots)."""
+    kind = KIND_OF_ID[tile]
+    return TILE_NAMES_EN[kind] if _english() else TILE_NAMES_ZH[kind]
+
+
+def shanten_words(shanten: int) -> str:
+    """和了 / 听牌 / 一向听 … (complete / ready / 1-shanten …)."""
+    if shanten < 0:
+        return _("complete (和了)")
+    if shanten == 0:
+        return _("ready (听牌)")
+    if _english():
+        return f"{shanten}-shanten"
+    return f"{_ZH_COUNTS[shanten - 1]}向听"
+
+
+def describe_fans(fans: list[dict[str, Any]]) -> str:
+    """``卡五星 ×2 · 清一色 ×4`` or ``屁胡`` for a win with no fan."""
+    if not fans:
+        return _("no fan (屁胡)")
+    english = _english()
+    parts = []
+    for f in fans:
+        name = f["name_en"] if english else f["name"]
+        if "tile" in f:
+            name += f"({tile_label(f['tile'])})"
+        parts.append(f"{name} ×{f['multiplier']}")
+    return " · ".join(parts)
+
+
+def preset_label(key: str) -> str:
+    """A preset's name in the active language (通用 / Standard)."""
+    preset = PRESETS[key]
+    return preset.name_en if _english() else preset.name
