@@ -2,11 +2,14 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from analysis.urls import api_urlpatterns as analysis_api
+from analysis.urls import api_urlpatterns as analysis_api, page_urlpatterns as analysis_pages
+from puzzles.api_urls import urlpatterns as puzzles_api
+from puzzles.urls import urlpatterns as puzzles_pages
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
-    path("api/v1/", include((analysis_api, "analysis"), namespace="api")),
+    path("api/v1/", include(analysis_api + puzzles_api)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("", include(analysis_pages + puzzles_pages)),
 ]

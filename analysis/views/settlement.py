@@ -1,0 +1,4 @@
+"""settlement pages."""
+from django.urls import path  # noqa: F401
+
+urlpatterns: list = []
