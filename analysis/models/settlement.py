@@ -1,0 +1,1 @@
+"""Models of the settlement calculator and score sheets."""
