@@ -1,0 +1,487 @@
+"""Settlement of one hand (结算, kwx-rules §6): who pays whom, how much and why.
+
+Amounts are whole multiples of the base stake (底金). Every payment carries its
+reasons as data (a key and the numbers behind it); the web layer turns them into
+words. Players are indices 0, 1, 2 into ``HandInput.players``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .analysis import MAX_TEXT, build_hand
+from .errors import EngineError, gettext_noop
+from .notation import parse_tile
+from .rules import make_rules
+from .scoring import WinValue, score_win
+from .tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
+
+PLAYERS = (0, 1, 2)
+PIAO_CHOICES = (0, 1, 2, 5)
+MAX_BASE = 10_000
+MAX_NAME = 20
+KONG_MONEY: Mapping[str, int] = MappingProxyType({"an_gang": 2, "ming_gang": 1, "zhi_gang": 2})
+"""Kong money (喜钱) per paying player: 暗杠 2 from each other, 明杠(蓄杠) 1 from each other, 直杠 2 from the feeder."""
+KONG_TYPES = tuple(KONG_MONEY)
+RESULTS = ("draw", "self_draw", "discard", "rob_kong")
+"""荒庄, 自摸, 点炮 (two winners: 一炮双响), 抢杠胡 (``discarder`` = the player robbed)."""
+USER_SITUATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "draw": (), "self_draw": ("gang_shang_kai_hua", "hai_di_lao"), "discard": ("gang_shang_pao",), "rob_kong": (),
+})
+"""Situational fans the user sets per result; 亮倒 and 抢杠胡 follow from the input by themselves."""
+_INPUT_KEYS = frozenset({"players", "base", "piao", "rules", "options", "kongs", "liang_dao", "result", "discarder", "winners"})
+
+
+@dataclass(frozen=True, slots=True)
+class Kong:
+    """A kong made this hand; ``chain`` is its place in a 杠上杠 chain (1 = first or alone)."""
+
+    who: int
+    type: str
+    kind: int
+    fed_by: int | None = None
+    chain: int = 1
+
+    @property
+    def multiplier(self) -> int:
+        """×1 for the first kong of a chain, ×2 for the next, ×4 after that …"""
+        return 2 ** (self.chain - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Winner:
+    """A winner: the 13-tile hand (melds included), the winning tile, the fans the user set."""
+
+    player: int
+    hand: Hand
+    tile: int
+    situation: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class HandInput:
+    """Everything that decides one hand's payments."""
+
+    players: tuple[str, str, str]
+    base: int = 1
+    piao: tuple[int, int, int] = (0, 0, 0)
+    rules: str = "standard"
+    options: tuple[tuple[str, bool], ...] = ()
+    kongs: tuple[Kong, ...] = ()
+    liang_dao: frozenset[int] = frozenset()
+    result: str = "draw"
+    discarder: int | None = None
+    winners: tuple[Winner, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One reason inside a payment: a key (``self_draw``, ``piao``, ``an_gang`` …), its amount and numbers."""
+
+    key: str
+    amount: int
+    numbers: tuple[tuple[str, int], ...] = ()
+
+    def number(self, name: str) -> int:
+        """One of the numbers behind the part (KeyError if absent)."""
+        return dict(self.numbers)[name]
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """``payer`` pays ``payee`` ``amount`` (the sum of the parts)."""
+
+    payer: int
+    payee: int
+    amount: int
+    parts: tuple[Part, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WinResult:
+    """A valued win: the engine's value of the side that applies, and V = base × capped total."""
+
+    player: int
+    side: str
+    value: WinValue
+
+    def amount(self, base: int) -> int:
+        """V, the win value in money."""
+        return base * self.value.total
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The payments of one hand and each player's net (they always sum to zero)."""
+
+    input: HandInput
+    wins: tuple[WinResult, ...]
+    payments: tuple[Payment, ...]
+    nets: tuple[int, int, int]
+    next_dealer_rule: str
+
+
+class WinnerInputError(EngineError):
+    """A winner's hand or tile that does not parse; the message names the winner."""
+
+    def __init__(self, player: str, cause: EngineError) -> None:
+        self.cause = cause
+        super().__init__(gettext_noop("%(player)s's hand: %(problem)s"), "winners", player=player, problem=str(cause))
+
+    def translated(self, gettext: Any) -> str:
+        """The cause's message, translated, after the winner's name."""
+        return gettext(self.template) % {"player": self.params["player"], "problem": self.cause.translated(gettext)}
+
+
+def _error(template: str, field: str, **params: Any) -> EngineError:
+    return EngineError(template, field, **params)
+
+
+def _name(inp: HandInput, player: int | None) -> str:
+    return inp.players[player] if player is not None else ""
+
+
+def _check_basics(inp: HandInput) -> None:
+    """Players, base, 漂, result kind, discarder and winner count."""
+    if inp.base < 1 or inp.base > MAX_BASE:
+        raise _error(gettext_noop("The base stake must be a whole number from 1 to %(limit)d."), "base", limit=MAX_BASE)
+    for player, piao in enumerate(inp.piao):
+        if piao not in PIAO_CHOICES:
+            raise _error(gettext_noop("%(player)s's 漂 must be 0, 1, 2 or 5."), "piao", player=inp.players[player])
+    if inp.result not in RESULTS:
+        raise _error(gettext_noop('Unknown result "%(value)s": use draw, self_draw, discard or rob_kong.'), "result", value=str(inp.result)[:40])
+    winners = [w.player for w in inp.winners]
+    if len(set(winners)) != len(winners):
+        raise _error(gettext_noop("%(player)s is listed as a winner twice."), "winners", player=_name(inp, winners[0]))
+    allowed = {"draw": (0,), "self_draw": (1,), "discard": (1, 2), "rob_kong": (1, 2)}[inp.result]
+    if len(winners) not in allowed:
+        raise _error(
+            gettext_noop("A %(result)s needs %(count)s winner(s); %(given)d given."),
+            "winners", result=inp.result, count=" or ".join(map(str, allowed)), given=len(winners),
+        )
+    needs_discarder = inp.result in ("discard", "rob_kong")
+    if needs_discarder and inp.discarder is None:
+        raise _error(gettext_noop("Say who discarded the winning tile (or whose kong was robbed)."), "discarder")
+    if not needs_discarder and inp.discarder is not None:
+        raise _error(gettext_noop("Only a discard win or 抢杠胡 has a discarder."), "discarder")
+    if inp.discarder is not None and inp.discarder in winners:
+        raise _error(gettext_noop("%(player)s cannot both win and discard the winning tile."), "discarder", player=_name(inp, inp.discarder))
+
+
+def _check_kongs(inp: HandInput) -> None:
+    """Kong types, feeders, 杠上杠 chains and one kong per kind at most."""
+    seen: dict[int, int] = {}
+    previous: Kong | None = None
+    for number, kong in enumerate(inp.kongs, start=1):
+        params = {"number": number, "player": inp.players[kong.who], "tile": TILE_IDS[kong.kind]}
+        if kong.type not in KONG_TYPES:
+            raise _error(gettext_noop('Kong %(number)d: unknown type "%(value)s": use an_gang, ming_gang or zhi_gang.'), "kongs", number=number, value=str(kong.type)[:40])
+        if kong.type == "zhi_gang" and (kong.fed_by is None or kong.fed_by == kong.who):
+            raise _error(gettext_noop("Kong %(number)d (直杠 of %(tile)s by %(player)s): say which other player discarded the fourth tile."), "kongs", **params)
+        if kong.type != "zhi_gang" and kong.fed_by is not None:
+            raise _error(gettext_noop("Kong %(number)d: only a 直杠 is fed by another player's discard."), "kongs", number=number)
+        if kong.kind in seen:
+            raise _error(gettext_noop("Kong %(number)d: %(tile)s was already konged (kong %(other)d); a kind has only four tiles."), "kongs", other=seen[kong.kind], **params)
+        seen[kong.kind] = number
+        if kong.chain < 1:
+            raise _error(gettext_noop("Kong %(number)d: a chain position starts at 1."), "kongs", number=number)
+        if kong.chain > 1:
+            follows = previous is not None and previous.chain == kong.chain - 1
+            linked = follows and (
+                (kong.type == "zhi_gang" and kong.fed_by == previous.who)
+                or (kong.type != "zhi_gang" and kong.who == previous.who)
+            )
+            if not linked:
+                raise _error(
+                    gettext_noop(
+                        "Kong %(number)d is number %(chain)d of a 杠上杠 chain, so it must follow kong %(chain_before)d of the chain "
+                        "in the list: made by the same player after the replacement draw, or a 直杠 on the tile that player then discarded."
+                    ),
+                    "kongs", number=number, chain=kong.chain, chain_before=kong.chain - 1,
+                )
+        previous = kong
+    for player in PLAYERS:
+        if sum(1 for k in inp.kongs if k.who == player) > 4:
+            raise _error(gettext_noop("%(player)s made more than four kongs."), "kongs", player=inp.players[player])
+
+
+def _check_winner_tiles(inp: HandInput) -> None:
+    """Each winner's kong melds match the kong list; no kind has more than four copies in all."""
+    for w in inp.winners:
+        name = inp.players[w.player]
+        if w.hand.tile_count != 13:
+            raise _error(
+                gettext_noop("%(player)s's hand has %(count)d tiles (each meld counts 3): give the 13 before the winning tile."),
+                "winners", player=name, count=w.hand.tile_count,
+            )
+        if w.hand.held[w.tile] >= COPIES:
+            raise _error(gettext_noop("%(player)s already holds all four %(tile)s, so it cannot be the winning tile."), "winners", player=name, tile=TILE_IDS[w.tile])
+        hand_kongs = {m.kind: m.type for m in w.hand.melds if m.type is not MeldType.PONG}
+        listed = {k.kind: k for k in inp.kongs if k.who == w.player}
+        for kind, meld_type in hand_kongs.items():
+            kong = listed.get(kind)
+            if kong is None:
+                raise _error(
+                    gettext_noop("%(player)s's hand shows a kong of %(tile)s that is not in the kong list: add it there (its money counts)."),
+                    "kongs", player=name, tile=TILE_IDS[kind],
+                )
+            if (meld_type is MeldType.CONCEALED_KONG) != (kong.type == "an_gang"):
+                raise _error(
+                    gettext_noop("%(player)s's kong of %(tile)s is a %(meld)s in the hand but a %(listed)s in the kong list."),
+                    "kongs", player=name, tile=TILE_IDS[kind], meld=meld_type.name_zh, listed={"an_gang": "暗杠", "ming_gang": "明杠", "zhi_gang": "直杠"}[kong.type],
+                )
+        for kind in listed:
+            if kind not in hand_kongs:
+                raise _error(
+                    gettext_noop("The kong list says %(player)s konged %(tile)s, but the hand shows no such kong: add it to the hand in brackets, [….] for 明杠/直杠, {….} for 暗杠."),
+                    "kongs", player=name, tile=TILE_IDS[kind],
+                )
+    total = [0] * NUM_KINDS
+    for w in inp.winners:
+        for kind, n in enumerate(w.hand.held):
+            total[kind] += n
+    if inp.winners:
+        win = inp.winners[0].tile
+        total[win] += 1
+        if inp.result == "rob_kong":
+            total[win] += 3
+    winners = {w.player for w in inp.winners}
+    for kong in inp.kongs:
+        if kong.who not in winners:
+            total[kong.kind] += COPIES
+    for kind, n in enumerate(total):
+        if n > COPIES:
+            raise _error(
+                gettext_noop(
+                    "%(tile)s (%(name)s): the winners' hands, the winning tile, the kongs (and a robbed pong) need %(count)d copies; there are only 4."
+                ),
+                "kongs" if inp.kongs else "winners", tile=TILE_IDS[kind], name=TILE_NAMES_ZH[kind], count=n,
+            )
+
+
+def _value(inp: HandInput, w: Winner) -> WinResult:
+    """Value one winner's hand with the engine, refusing what is not a win."""
+    name = inp.players[w.player]
+    allowed = USER_SITUATIONS[inp.result]
+    for key in sorted(w.situation):
+        if key not in allowed:
+            if key in ("liang_dao", "qiang_gang_hu"):
+                raise _error(gettext_noop("%(player)s: %(key)s is set by the result and the 亮倒 list, not by hand."), "winners", player=name, key=key)
+            raise _error(gettext_noop("%(player)s: %(key)s does not fit a %(result)s."), "winners", player=name, key=key, result=inp.result)
+    if "gang_shang_kai_hua" in w.situation and not any(k.who == w.player for k in inp.kongs):
+        raise _error(gettext_noop("%(player)s: 杠上开花 needs a kong of the winner in the kong list."), "winners", player=name)
+    if "gang_shang_pao" in w.situation and not any(k.who == inp.discarder for k in inp.kongs):
+        raise _error(gettext_noop("%(player)s: 杠上炮 needs a kong of the discarder in the kong list."), "winners", player=name)
+    situation = set(w.situation)
+    if w.player in inp.liang_dao:
+        situation.add("liang_dao")
+    if inp.result == "rob_kong":
+        situation.add("qiang_gang_hu")
+    rules = make_rules(inp.rules, situation, dict(inp.options))
+    values = score_win(w.hand, w.tile, rules)
+    if values is None:
+        raise _error(gettext_noop("%(player)s's hand does not win on %(tile)s."), "winners", player=name, tile=TILE_IDS[w.tile])
+    side = "self_draw" if inp.result == "self_draw" else "discard"
+    value = values[0] if side == "self_draw" else values[1]
+    if not value.allowed:
+        if value.reason == "rob_kong_off":
+            raise _error(gettext_noop("%(player)s: these rules do not allow robbing a kong (抢杠胡)."), "winners", player=name)
+        raise _error(
+            gettext_noop("%(player)s: a win worth ×1 (屁胡) cannot be taken on a discard, only by self-draw."),
+            "winners", player=name,
+        )
+    return WinResult(w.player, side, value)
+
+
+def _win_payments(inp: HandInput, win: WinResult) -> list[Payment]:
+    """The win payments of one winner, 漂 included."""
+    base, winner = inp.base, win.player
+    numbers = (("multiplier", win.value.total), ("base", base))
+    if inp.result == "self_draw":
+        payers = [p for p in PLAYERS if p != winner]
+        main = Part("self_draw", win.amount(base), numbers)
+    elif winner in inp.liang_dao:
+        payers = [inp.discarder]
+        main = Part("bao_hu", 2 * win.amount(base), numbers)
+    else:
+        payers = [inp.discarder]
+        main = Part("qiang_gang_hu" if inp.result == "rob_kong" else "discard", win.amount(base), numbers)
+    out = []
+    for payer in payers:
+        parts = [main]
+        piao = inp.piao[winner] + inp.piao[payer]
+        if piao:
+            parts.append(Part("piao", piao * base, (("winner", inp.piao[winner]), ("payer", inp.piao[payer]), ("base", base))))
+        out.append(Payment(payer, winner, sum(p.amount for p in parts), tuple(parts)))
+    return out
+
+
+def _kong_payments(inp: HandInput) -> list[Payment]:
+    """Kong money (喜钱), paid whatever the result; 杠上杠 doubles the later kongs of a chain."""
+    out = []
+    for kong in inp.kongs:
+        money = KONG_MONEY[kong.type]
+        amount = money * kong.multiplier * inp.base
+        part = Part(kong.type, amount, (("money", money), ("chain", kong.multiplier), ("base", inp.base), ("tile", kong.kind)))
+        payers = [kong.fed_by] if kong.type == "zhi_gang" else [p for p in PLAYERS if p != kong.who]
+        out.extend(Payment(payer, kong.who, amount, (part,)) for payer in payers)
+    return out
+
+
+def _draw_payments(inp: HandInput) -> list[Payment]:
+    """荒庄: each 亮倒 declarer pays each player who did not declare 1 (×base)."""
+    part = Part("huang_zhuang", inp.base, (("base", inp.base),))
+    return [
+        Payment(payer, payee, inp.base, (part,))
+        for payer in sorted(inp.liang_dao) for payee in PLAYERS if payee not in inp.liang_dao
+    ]
+
+
+def settle(inp: HandInput) -> Settlement:
+    """Check one hand and compute its payments and nets (raises EngineError)."""
+    _check_basics(inp)
+    _check_kongs(inp)
+    _check_winner_tiles(inp)
+    wins = tuple(_value(inp, w) for w in inp.winners)
+    payments: list[Payment] = []
+    for win in wins:
+        payments.extend(_win_payments(inp, win))
+    if inp.result == "draw":
+        payments.extend(_draw_payments(inp))
+    payments.extend(_kong_payments(inp))
+    nets = [0, 0, 0]
+    for p in payments:
+        nets[p.payer] -= p.amount
+        nets[p.payee] += p.amount
+    rule = "draw" if inp.result == "draw" else "double" if len(wins) == 2 else "winner"
+    return Settlement(inp, wins, tuple(payments), (nets[0], nets[1], nets[2]), rule)
+
+
+def next_dealer(settlement: Settlement, dealer: int) -> int:
+    """Dealer of the next hand (§5): the winner; the discarder after 一炮双响; the same dealer after 荒庄."""
+    if settlement.next_dealer_rule == "draw":
+        return dealer
+    if settlement.next_dealer_rule == "double":
+        assert settlement.input.discarder is not None
+        return settlement.input.discarder
+    return settlement.wins[0].player
+
+
+# ---- reading the JSON form (API body, stored sheet hands) ----------------------------------
+
+
+def _int(value: Any, field: str, template: str, **params: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value.strip())
+        raise _error(template, field, **params)
+    return value
+
+
+def _players(value: Any) -> tuple[str, str, str]:
+    if not isinstance(value, (list, tuple)) or len(value) != 3:
+        raise _error(gettext_noop("Give exactly three player names."), "players")
+    names = []
+    for item in value:
+        if not isinstance(item, str) or not item.strip() or len(item.strip()) > MAX_NAME:
+            raise _error(gettext_noop("Each player name must be 1 to %(limit)d characters."), "players", limit=MAX_NAME)
+        names.append(item.strip())
+    if len(set(names)) != 3:
+        raise _error(gettext_noop("The three player names must be different."), "players")
+    return names[0], names[1], names[2]
+
+
+def _player(value: Any, players: tuple[str, ...], field: str) -> int:
+    """A player given by name (or by index 0–2)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value in PLAYERS:
+        return value
+    if isinstance(value, str) and value.strip() in players:
+        return players.index(value.strip())
+    raise _error(
+        gettext_noop('Unknown player "%(value)s": the players are %(names)s.'),
+        field, value=str(value)[:40], names=", ".join(players),
+    )
+
+
+def _text(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
+        raise _error(gettext_noop("Must be tile text such as 4556p123s789sZZZ (at most %(limit)d characters)."), field, limit=MAX_TEXT)
+    return value
+
+
+def _kong(item: Any, number: int, players: tuple[str, ...]) -> Kong:
+    if not isinstance(item, Mapping):
+        raise _error(gettext_noop("Kong %(number)d must be an object with who, type and tile."), "kongs", number=number)
+    who = _player(item.get("who"), players, "kongs")
+    kong_type = item.get("type")
+    if kong_type not in KONG_TYPES:
+        raise _error(gettext_noop('Kong %(number)d: unknown type "%(value)s": use an_gang, ming_gang or zhi_gang.'), "kongs", number=number, value=str(kong_type)[:40])
+    kind = parse_tile(_text(item.get("tile"), "kongs"), "kongs")
+    fed = item.get("fed_by")
+    fed_by = None if fed in (None, "") else _player(fed, players, "kongs")
+    chain = _int(item.get("chain", 1), "kongs", gettext_noop("Kong %(number)d: the chain position must be a whole number."), number=number)
+    return Kong(who, kong_type, kind, fed_by, max(chain, 0))
+
+
+def _winner(item: Any, players: tuple[str, ...]) -> Winner:
+    if not isinstance(item, Mapping):
+        raise _error(gettext_noop("Each winner must be an object with player, hand and tile."), "winners")
+    player = _player(item.get("player"), players, "winners")
+    try:
+        hand, _ = build_hand(_text(item.get("hand"), "winners"), item.get("melds") or ())
+        tile = parse_tile(_text(item.get("tile"), "winners"), "winners")
+    except EngineError as exc:
+        raise WinnerInputError(players[player], exc) from exc
+    situation = item.get("situation") or []
+    if not isinstance(situation, (list, tuple)) or not all(isinstance(s, str) for s in situation):
+        raise _error(gettext_noop("The situation must be a list of situational fan keys."), "winners")
+    return Winner(player, hand, tile, frozenset(situation))
+
+
+def parse_input(data: Any) -> HandInput:
+    """Read the JSON form of a hand (players by name) into a HandInput (shape checks only)."""
+    if not isinstance(data, Mapping):
+        raise _error(gettext_noop("The request body must be a JSON object."), "body")
+    unknown = sorted(set(data) - _INPUT_KEYS)
+    if unknown:
+        raise _error(gettext_noop('Unknown field "%(name)s".'), unknown[0][:40], name=unknown[0][:40])
+    players = _players(data.get("players"))
+    base = _int(data.get("base", 1), "base", gettext_noop("The base stake must be a whole number from 1 to %(limit)d."), limit=MAX_BASE)
+    piao_raw = data.get("piao") or [0, 0, 0]
+    if isinstance(piao_raw, Mapping):
+        piao_raw = [piao_raw.get(name, 0) for name in players] if set(piao_raw) <= set(players) else None
+    if not isinstance(piao_raw, (list, tuple)) or len(piao_raw) != 3:
+        raise _error(gettext_noop("漂 must be three numbers (0, 1, 2 or 5), one per player."), "piao")
+    piao = tuple(_int(v, "piao", gettext_noop("漂 must be three numbers (0, 1, 2 or 5), one per player.")) for v in piao_raw)
+    options = data.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise _error(gettext_noop("The options must be an object of true/false switches."), "options")
+    make_rules(data.get("rules", "standard"), (), options)
+    kongs_raw = data.get("kongs") or []
+    if not isinstance(kongs_raw, (list, tuple)) or len(kongs_raw) > 12:
+        raise _error(gettext_noop("The kongs must be a list (at most 12)."), "kongs")
+    liang_raw = data.get("liang_dao") or []
+    if not isinstance(liang_raw, (list, tuple)):
+        raise _error(gettext_noop("亮倒 must be a list of players."), "liang_dao")
+    winners_raw = data.get("winners") or []
+    if not isinstance(winners_raw, (list, tuple)) or len(winners_raw) > 2:
+        raise _error(gettext_noop("The winners must be a list of at most two."), "winners")
+    discarder = data.get("discarder")
+    return HandInput(
+        players=players,
+        base=base,
+        piao=(piao[0], piao[1], piao[2]),
+        rules=data.get("rules", "standard"),
+        options=tuple(sorted(options.items())),
+        kongs=tuple(_kong(item, i, players) for i, item in enumerate(kongs_raw, start=1)),
+        liang_dao=frozenset(_player(p, players, "liang_dao") for p in liang_raw),
+        result=data.get("result", "draw"),
+        discarder=None if discarder in (None, "") else _player(discarder, players, "discarder"),
+        winners=tuple(_winner(item, players) for item in winners_raw),
+    )
+
+
+def settle_json(data: Any) -> Settlement:
+    """Parse the JSON form of a hand and settle it (raises EngineError)."""
+    return settle(parse_input(data))
