@@ -1,0 +1,234 @@
+"""From simulated play to the JSON records of the puzzle bank (何切 puzzles and 算番 quiz items).
+
+``generate(seed, ...)`` is deterministic: the same seed, counts and code give the same
+bank. Each record holds everything a page needs without asking the engine again:
+hand and melds (canonical notation), visible tiles, preset, situation, accepted
+answers, the full option table (or the fan breakdown), themes and a first rating.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from analysis.engine.efficiency import DiscardOption
+from analysis.engine.fans import PRESET_KEYS
+from analysis.engine.notation import format_counts, format_hand
+from analysis.engine.rules import Rules, make_rules
+from analysis.engine.scoring import WinValue, score_win
+from analysis.engine.tiles import TILE_IDS, Hand
+
+from .filters import Verdict, judge
+from .simulate import Position, Win, play_deal
+from .themes import fan_themes, tag
+
+BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "bank.json.gz"
+PRESET_WEIGHTS = (6, 2, 2)
+"""How often each preset of ``PRESET_KEYS`` (standard, xiangyang, shiyan) is dealt."""
+SELF_DRAW_SITUATIONS: tuple[tuple[str, ...], ...] = ((), (), ("liang_dao",), ("gang_shang_kai_hua",), ("hai_di_lao",))
+DISCARD_SITUATIONS: tuple[tuple[str, ...], ...] = ((), (), ("liang_dao",), ("gang_shang_pao",), ("qiang_gang_hu",))
+QUIZ_FROM_PUZZLE = 0.25
+"""Share of kept puzzles that also give a quiz item (one wait of the accepted discard)."""
+PLAIN_WIN_KEPT = 0.25
+"""Share of ×1 wins (屁胡 self-draws) kept as quiz items: most items should have fans to count."""
+MIN_RATING, MAX_RATING = 800, 2400
+
+
+def _clamp(value: float) -> int:
+    return int(max(MIN_RATING, min(MAX_RATING, round(value))))
+
+
+def hand_fields(hand: Hand) -> dict[str, Any]:
+    """The concealed tiles (canonical text) and the melds (API form) of a hand."""
+    return {"hand": format_counts(hand.concealed), "melds": [m.as_dict() for m in hand.melds]}
+
+
+def compact_option(option: DiscardOption) -> dict[str, Any]:
+    """One row of a puzzle's option table: discard, shanten, effective tiles, waits and value."""
+    r = option.result
+    return {
+        "discard": TILE_IDS[option.discard],
+        "shanten": r.shanten,
+        "ukeire": r.ukeire,
+        "tiles": [[TILE_IDS[e.kind], e.remaining] for e in r.effective],
+        "waits": [
+            {
+                "tile": TILE_IDS[w.kind],
+                "remaining": w.remaining,
+                "self_draw": w.self_draw.total if w.self_draw.allowed else 0,
+                "discard": w.discard.total if w.discard.allowed else 0,
+                "fans": [h.key for h in w.self_draw.fans if not h.key.startswith(("gang_", "hai_", "qiang_"))],
+            }
+            for w in r.waits
+        ],
+        "value": r.value,
+    }
+
+
+def puzzle_rating(verdict: Verdict, options: tuple[DiscardOption, ...], hand: Hand) -> int:
+    """A first difficulty estimate: more plausible alternatives, a thinner margin, a value choice
+    and melds make a puzzle harder. Glicko-2 corrects it as players answer."""
+    relative = verdict.margin / max(verdict.best, 1)
+    rating = 1050 + 55 * min(verdict.plausible, 8) + 350 * (1 - min(relative, 1.0))
+    rating += 180 if verdict.measure == "value" else 0
+    rating += 60 * len(hand.melds) + (80 if len(verdict.accepted) == 1 else 0)
+    return _clamp(rating)
+
+
+def puzzle_record(position: Position, verdict: Verdict) -> dict[str, Any]:
+    """The bank record of a kept 何切 position."""
+    return {
+        "kind": "discard",
+        **hand_fields(position.hand),
+        "visible": format_counts(position.visible),
+        "rules": position.rules.preset.key,
+        "situation": sorted(position.rules.situation),
+        "turn": position.turn,
+        "wall_left": position.wall_left,
+        "accepted": [TILE_IDS[k] for k in verdict.accepted],
+        "options": [compact_option(o) for o in position.options],
+        "margin": {"measure": verdict.measure, "best": verdict.best, "runner_up": verdict.runner_up},
+        "themes": list(tag(position.hand, position.options)),
+        "rating": puzzle_rating(verdict, position.options, position.hand),
+    }
+
+
+def quiz_choices(total: int, product: int, rng: random.Random) -> list[int]:
+    """Four multipliers to pick from: the right total and three near misses (halves, doubles, uncapped)."""
+    near = {total // 4, total // 2, total * 2, total * 4, product} - {total, 0}
+    near = {n for n in near if 1 <= n <= 1024}
+    picked = rng.sample(sorted(near), k=min(3, len(near)))
+    while len(picked) < 3:
+        picked.append(max(picked + [total]) * 2)
+    return sorted(picked + [total])
+
+
+def quiz_record(hand: Hand, win: int, side: str, rules: Rules, value: WinValue, rng: random.Random, wall_left: int) -> dict[str, Any]:
+    """The bank record of a 算番 quiz item: a complete hand, how it was won, and its fans."""
+    keys = {h.key for h in value.fans}
+    rating = 950 + 120 * len(value.fans) + (150 if rules.situation else 0) + (150 if value.product != value.total else 0)
+    return {
+        "kind": "quiz",
+        **hand_fields(hand),
+        "visible": "",
+        "rules": rules.preset.key,
+        "situation": sorted(rules.situation),
+        "turn": 0,
+        "wall_left": wall_left,
+        "win": TILE_IDS[win],
+        "side": side,
+        "accepted": [str(value.total)],
+        "options": {
+            "choices": quiz_choices(value.total, value.product, rng),
+            "fans": [
+                {"key": h.key, "multiplier": h.multiplier, **({"tile": TILE_IDS[h.kind]} if h.kind is not None else {})}
+                for h in value.fans
+            ],
+            "product": value.product,
+            "total": value.total,
+        },
+        "themes": list(fan_themes(keys)),
+        "rating": _clamp(rating),
+    }
+
+
+def quiz_from_win(hand: Hand, win: int, side: str, preset: str, rng: random.Random, wall_left: int) -> dict[str, Any] | None:
+    """A quiz item for a win, with a situation drawn for its side; None when that win is not allowed."""
+    situation = rng.choice(SELF_DRAW_SITUATIONS if side == "self_draw" else DISCARD_SITUATIONS)
+    if "hai_di_lao" in situation and wall_left:
+        situation = ()
+    rules = make_rules(preset, situation)
+    values = score_win(hand, win, rules)
+    if values is None:
+        return None
+    value = values[0] if side == "self_draw" else values[1]
+    if not value.allowed or (value.total == 1 and rng.random() >= PLAIN_WIN_KEPT):
+        return None
+    return quiz_record(hand, win, side, rules, value, rng, wall_left)
+
+
+@dataclass
+class Stats:
+    """What a generation run did, for the command's report."""
+
+    positions: int = 0
+    kept: int = 0
+    duplicates: int = 0
+    quiz: int = 0
+    deals: int = 0
+    seconds: float = 0.0
+    rejected: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        """Bank records (puzzles and quiz items) made per second."""
+        return (self.kept + self.quiz) / self.seconds if self.seconds else 0.0
+
+
+def generate(
+    seed: int, count: int, quiz_count: int, progress: Callable[[int], None] | None = None
+) -> tuple[list[dict[str, Any]], Stats]:
+    """``count`` 何切 puzzles and ``quiz_count`` quiz items from simulated play, reproducible from ``seed``."""
+    rng = random.Random(seed)
+    stats = Stats()
+    puzzles: list[dict[str, Any]] = []
+    quiz: list[dict[str, Any]] = []
+    seen: set[tuple[str, str, str]] = set()
+    started = time.perf_counter()
+    while len(puzzles) < count or len(quiz) < quiz_count:
+        preset = rng.choices(PRESET_KEYS, weights=PRESET_WEIGHTS)[0]
+        stats.deals += 1
+        for event in play_deal(rng, make_rules(preset)):
+            if isinstance(event, Win):
+                if len(quiz) < quiz_count:
+                    item = quiz_from_win(event.hand, event.win, event.side, preset, rng, event.wall_left)
+                    if item is not None:
+                        quiz.append(item)
+                        stats.quiz += 1
+                continue
+            stats.positions += 1
+            if len(puzzles) >= count:
+                continue
+            verdict = judge(event.hand.concealed, event.options)
+            if verdict is None:
+                continue
+            key = (format_hand(event.hand), format_counts(event.visible), preset)
+            if key in seen:
+                stats.duplicates += 1
+                continue
+            seen.add(key)
+            puzzles.append(puzzle_record(event, verdict))
+            stats.kept += 1
+            if progress:
+                progress(1)
+            best = event.options[0]
+            if best.result.waits and len(quiz) < quiz_count and rng.random() < QUIZ_FROM_PUZZLE:
+                wait = rng.choice(best.result.waits)
+                side = rng.choice(("self_draw", "discard"))
+                item = quiz_from_win(event.hand.with_tile(best.discard, -1), wait.kind, side, preset, rng, event.wall_left)
+                if item is not None:
+                    quiz.append(item)
+                    stats.quiz += 1
+    stats.seconds = time.perf_counter() - started
+    for n, record in enumerate(puzzles, 1):
+        record["key"] = f"d{n:05d}"
+    for n, record in enumerate(quiz, 1):
+        record["key"] = f"q{n:05d}"
+    return puzzles + quiz, stats
+
+
+def write_bank(records: Iterable[dict[str, Any]], path: Path = BANK_PATH, meta: dict[str, Any] | None = None) -> None:
+    """Write the bank as gzip'd JSON (stable: no timestamp in the gzip header)."""
+    body = json.dumps({"meta": meta or {}, "records": list(records)}, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=9) as out:
+        out.write(body.encode("utf-8"))
+
+
+def read_bank(path: Path = BANK_PATH) -> list[dict[str, Any]]:
+    """The records of a bank file."""
+    with gzip.open(path, "rb") as f:
+        return json.loads(f.read().decode("utf-8"))["records"]

@@ -1,0 +1,118 @@
+"""Drills: the puzzle bank, players (an account or an anonymous session), attempts, review cards."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from analysis.engine.notation import format_meld
+from analysis.engine.tiles import KIND_OF_ID, Meld, MeldType
+
+from . import rating as glicko
+
+
+class Puzzle(models.Model):
+    """A 何切 puzzle (``discard``) or a 算番 quiz item (``quiz``), with its Glicko-2 rating."""
+
+    DISCARD, QUIZ = "discard", "quiz"
+    KINDS = [(DISCARD, "What to discard"), (QUIZ, "Count the fans")]
+
+    key = models.CharField(max_length=12, unique=True, help_text="Stable id in the shipped bank, e.g. d00001.")
+    kind = models.CharField(max_length=8, choices=KINDS, default=DISCARD, db_index=True)
+    hand = models.CharField(max_length=40, help_text="Concealed tiles, canonical text.")
+    melds = models.JSONField(default=list, help_text='[{"type": "pong", "tile": "5p"}, ...]')
+    visible = models.CharField(max_length=120, blank=True)
+    rules = models.CharField(max_length=12, default="standard")
+    situation = models.JSONField(default=list)
+    turn = models.PositiveSmallIntegerField(default=0)
+    wall_left = models.PositiveSmallIntegerField(default=0)
+    win_tile = models.CharField(max_length=2, blank=True, help_text="Quiz: the winning tile.")
+    win_side = models.CharField(max_length=10, blank=True, help_text="Quiz: self_draw or discard.")
+    accepted = models.JSONField(help_text="Discard: the best tiles. Quiz: the total multiplier as text.")
+    options = models.JSONField(help_text="Discard: the option table, best first. Quiz: choices and fans.")
+    themes = models.CharField(max_length=120, blank=True, help_text="Space-separated theme keys, padded: ' a b '.")
+    rating = models.FloatField(default=glicko.DEFAULT_RATING, db_index=True)
+    rating_deviation = models.FloatField(default=glicko.PUZZLE_RD)
+    volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
+    plays = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["kind", "rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.notation}"
+
+    @property
+    def meld_values(self) -> tuple[Meld, ...]:
+        """The melds as engine values."""
+        return tuple(Meld(MeldType(m["type"]), KIND_OF_ID[m["tile"]]) for m in self.melds)
+
+    @property
+    def notation(self) -> str:
+        """Canonical text with melds in brackets, as the analyzer takes it."""
+        return self.hand + "".join(format_meld(m) for m in self.meld_values)
+
+    @property
+    def theme_list(self) -> list[str]:
+        """The theme keys."""
+        return self.themes.split()
+
+    @property
+    def hand_tiles(self) -> list[str]:
+        """The concealed tiles, one id per tile, in order (for drawing and tapping)."""
+        from analysis.engine.notation import parse_tiles
+        from analysis.engine.tiles import kinds_of, TILE_IDS
+
+        return [TILE_IDS[k] for k in kinds_of(parse_tiles(self.hand, "hand"))]
+
+
+class Player(models.Model):
+    """Whoever drills: an account, or an anonymous session (``user`` empty) until they sign in."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="kwx_player")
+    rating = models.FloatField(default=glicko.DEFAULT_RATING)
+    rating_deviation = models.FloatField(default=glicko.DEFAULT_RD)
+    volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
+    streak = models.PositiveIntegerField(default=0, help_text="Current streak-mode run.")
+    best_streak = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"player {self.pk} ({self.user or 'anonymous'})"
+
+
+class Attempt(models.Model):
+    """One answer to one puzzle. ``attempt_id`` is the client's id: the same one never counts twice."""
+
+    MODES = [("rated", "Rated"), ("theme", "By theme"), ("review", "Review"), ("streak", "Streak"), ("quiz", "Fan quiz"), ("puzzle", "Shared puzzle")]
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attempts")
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
+    attempt_id = models.CharField(max_length=64)
+    mode = models.CharField(max_length=8, choices=MODES, default="rated")
+    answer = models.CharField(max_length=8)
+    correct = models.BooleanField()
+    rated = models.BooleanField(default=False)
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "attempt_id"], name="attempt_once_per_player"),
+            models.UniqueConstraint(fields=["player", "puzzle"], condition=Q(rated=True), name="rated_once_per_puzzle"),
+        ]
+
+
+class ReviewCard(models.Model):
+    """An FSRS card: a missed puzzle that comes back on a schedule."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="review_cards")
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="+")
+    card = models.JSONField(help_text="fsrs.Card.to_dict()")
+    due = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "puzzle"], name="one_card_per_puzzle")]
