@@ -1,4 +1,10 @@
 """API of the drills: /api/v1/puzzles/…, /api/v1/progress/."""
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from . import api
+
+urlpatterns = [
+    path("puzzles/next/", api.NextPuzzleView.as_view(), name="api-puzzles-next"),
+    path("puzzles/<int:pk>/answer/", api.AnswerView.as_view(), name="api-puzzles-answer"),
+    path("progress/", api.ProgressView.as_view(), name="api-progress"),
+]

@@ -6,3 +6,6 @@ class PuzzlesConfig(AppConfig):
 
     name = "puzzles"
     verbose_name = "卡五星 drills"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401  (connects the log-in merge)

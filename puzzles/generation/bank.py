@@ -139,8 +139,8 @@ def quiz_record(hand: Hand, win: int, side: str, rules: Rules, value: WinValue, 
 def quiz_from_win(hand: Hand, win: int, side: str, preset: str, rng: random.Random, wall_left: int) -> dict[str, Any] | None:
     """A quiz item for a win, with a situation drawn for its side; None when that win is not allowed."""
     situation = rng.choice(SELF_DRAW_SITUATIONS if side == "self_draw" else DISCARD_SITUATIONS)
-    if "hai_di_lao" in situation and wall_left:
-        situation = ()
+    if "qiang_gang_hu" in situation and hand.held[win]:
+        situation = ()  # a robbed kong needs the other three copies in someone else's pong
     rules = make_rules(preset, situation)
     values = score_win(hand, win, rules)
     if values is None:

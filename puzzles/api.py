@@ -1,0 +1,139 @@
+"""``/api/v1/puzzles/…`` and ``/api/v1/progress/``: the drills over HTTP.
+
+The player is the request's own (account or anonymous session); no URL names a
+player, so no one can read or change another's progress. Answers are idempotent
+per client attempt id and throttled.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.views import APIView
+
+from analysis.api import ErrorSerializer
+from analysis.api_errors import error_response
+
+from . import selectors
+from .generation.themes import THEME_KEYS
+from .models import Puzzle
+from .services import AnswerError, AnswerResult, answer_puzzle, player_for
+
+
+class AnswerThrottle(SimpleRateThrottle):
+    """At most ``rate`` answers per player (account, else session, else address)."""
+
+    scope = "puzzle_answer"
+    rate = "60/min"
+
+    def get_cache_key(self, request: Request, view: Any) -> str:
+        user = request.user
+        if user and user.is_authenticated:
+            ident = f"user-{user.pk}"
+        else:
+            ident = request.session.session_key or self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
+    """What a client needs to pose a puzzle, without its answer."""
+    body: dict[str, Any] = {
+        "id": puzzle.pk,
+        "key": puzzle.key,
+        "kind": puzzle.kind,
+        "hand": puzzle.hand,
+        "melds": puzzle.melds,
+        "notation": puzzle.notation,
+        "visible": puzzle.visible,
+        "rules": puzzle.rules,
+        "situation": puzzle.situation,
+        "themes": puzzle.theme_list,
+        "rating": round(puzzle.rating),
+    }
+    if puzzle.kind == Puzzle.QUIZ:
+        body.update({"win": puzzle.win_tile, "side": puzzle.win_side, "choices": puzzle.options["choices"]})
+    else:
+        body.update({"turn": puzzle.turn, "wall_left": puzzle.wall_left})
+    return body
+
+
+def result_json(result: AnswerResult) -> dict[str, Any]:
+    """The answer's outcome: right or not, the accepted answers, the option table (or fan breakdown), ratings."""
+    puzzle = result.puzzle
+    return {
+        "id": puzzle.pk,
+        "attempt": result.attempt.attempt_id,
+        "answer": result.attempt.answer,
+        "correct": result.correct,
+        "best": puzzle.accepted if puzzle.kind == Puzzle.DISCARD else [int(a) for a in puzzle.accepted],
+        "options": puzzle.options if puzzle.kind == Puzzle.DISCARD else puzzle.options["fans"],
+        "rating": result.rating_json(),
+        "streak": {"current": result.player.streak, "best": result.player.best_streak},
+        "replay": result.replay,
+    }
+
+
+class AnswerRequestSerializer(serializers.Serializer):
+    discard = serializers.CharField(required=False, help_text="何切: the tile to discard, e.g. 4p.")
+    choice = serializers.IntegerField(required=False, help_text="算番 quiz: the total multiplier picked.")
+    attempt = serializers.CharField(max_length=64, help_text="A client-made id (UUID): the same id never counts twice.")
+    mode = serializers.ChoiceField(choices=["rated", "theme", "review", "streak", "quiz", "puzzle"], required=False)
+
+
+class NextPuzzleView(APIView):
+    """The next puzzle for a mode (rated, theme, review, streak, quiz)."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("mode", OpenApiTypes.STR, enum=list(selectors.MODES)),
+            OpenApiParameter("theme", OpenApiTypes.STR, enum=list(THEME_KEYS)),
+        ],
+        responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer},
+        summary="Next puzzle",
+    )
+    def get(self, request: Request) -> Response:
+        mode = request.query_params.get("mode", "rated")
+        theme = request.query_params.get("theme") or None
+        if mode not in selectors.MODES:
+            return error_response("mode", _('Unknown mode "%(mode)s": use %(modes)s.') % {"mode": mode[:20], "modes": ", ".join(selectors.MODES)})
+        if theme is not None and theme not in THEME_KEYS:
+            return error_response("theme", _('Unknown theme "%(theme)s": use %(themes)s.') % {"theme": theme[:30], "themes": ", ".join(THEME_KEYS)})
+        if mode == "theme" and theme is None:
+            return error_response("theme", _("The theme mode needs a theme."))
+        puzzle = selectors.next_puzzle(player_for(request, create=False), mode, theme)
+        if puzzle is None:
+            return error_response("mode", _("No puzzle for this mode right now (nothing due for review?)."), status.HTTP_404_NOT_FOUND)
+        return Response(puzzle_json(puzzle))
+
+
+class AnswerView(APIView):
+    """Answer a puzzle once per attempt id; the rating moves on the first try at a puzzle only."""
+
+    throttle_classes = [AnswerThrottle]
+
+    @extend_schema(request=AnswerRequestSerializer, responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 429: ErrorSerializer}, summary="Answer a puzzle")
+    def post(self, request: Request, pk: int) -> Response:
+        puzzle = get_object_or_404(Puzzle, pk=pk)
+        body = request.data if isinstance(request.data, dict) else {}
+        field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
+        mode = body.get("mode") or ("quiz" if puzzle.kind == Puzzle.QUIZ else "rated")
+        try:
+            result = answer_puzzle(player_for(request), puzzle, body.get(field), body.get("attempt"), str(mode))
+        except AnswerError as exc:
+            return error_response(exc.field, str(exc.message))
+        return Response(result_json(result))
+
+
+class ProgressView(APIView):
+    """The requesting player's own progress."""
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Your progress")
+    def get(self, request: Request) -> Response:
+        return Response(selectors.progress(player_for(request, create=False)).as_json())

@@ -1,0 +1,179 @@
+"""What the drill pages and the API read: the next puzzle for a mode, a player's progress, the rating chart."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from .generation.themes import THEME_KEYS
+from .models import Attempt, Player, Puzzle, ReviewCard
+from .rating import DEFAULT_RATING
+
+WINDOWS = (100, 200, 400, 800, 5000)
+"""How far from the player's rating a rated puzzle may be, tried narrowest first."""
+POOL = 12
+"""Pick at random among this many candidates, so two players don't walk the same path."""
+STREAK_START, STREAK_STEP = 900, 60
+"""Streak mode: the n-th puzzle is rated at least STREAK_START + n·STREAK_STEP."""
+PROVISIONAL_RD = 110
+MODES = ("rated", "theme", "review", "streak", "quiz")
+
+
+def _unseen(player: Player | None, kind: str) -> QuerySet[Puzzle]:
+    qs = Puzzle.objects.filter(kind=kind)
+    if player is not None:
+        qs = qs.exclude(pk__in=Attempt.objects.filter(player=player).values("puzzle_id"))
+    return qs
+
+
+def _near(qs: QuerySet[Puzzle], rating: float, rng: random.Random) -> Puzzle | None:
+    """A random puzzle among the closest to ``rating``, widening the window until one is found."""
+    for window in WINDOWS:
+        pks = list(qs.filter(rating__gte=rating - window, rating__lte=rating + window).values_list("pk", flat=True)[:400])
+        if pks:
+            pks.sort()
+            return Puzzle.objects.get(pk=rng.choice(pks))
+    return None
+
+
+def due_reviews(player: Player | None, now: datetime | None = None) -> QuerySet[ReviewCard]:
+    """The player's review cards that are due, soonest first."""
+    if player is None:
+        return ReviewCard.objects.none()
+    return ReviewCard.objects.filter(player=player, due__lte=now or timezone.now()).order_by("due", "pk")
+
+
+def next_puzzle(
+    player: Player | None, mode: str = "rated", theme: str | None = None, rng: random.Random | None = None
+) -> Puzzle | None:
+    """The next puzzle for a mode: near the player's rating, unseen, of the theme; due; or harder each streak step."""
+    rng = rng or random.Random()
+    rating = player.rating if player else DEFAULT_RATING
+    if mode == "review":
+        card = due_reviews(player).select_related("puzzle").first()
+        return card.puzzle if card else None
+    if mode == "quiz":
+        return _near(_unseen(player, Puzzle.QUIZ), rating, rng) or _near(Puzzle.objects.filter(kind=Puzzle.QUIZ), rating, rng)
+    qs = _unseen(player, Puzzle.DISCARD)
+    if mode == "theme" and theme in THEME_KEYS:
+        qs = qs.filter(themes__contains=f" {theme} ")
+    if mode == "streak":
+        target = STREAK_START + STREAK_STEP * (player.streak if player else 0)
+        pks = list(qs.filter(rating__gte=target).order_by("rating").values_list("pk", flat=True)[:POOL])
+        if pks:
+            return Puzzle.objects.get(pk=rng.choice(pks))
+        return qs.order_by("-rating").first()
+    return _near(qs, rating, rng) or _near(Puzzle.objects.filter(kind=Puzzle.DISCARD), rating, rng)
+
+
+@dataclass
+class Tally:
+    """Attempts and right answers of one group."""
+
+    attempts: int = 0
+    correct: int = 0
+
+    @property
+    def accuracy(self) -> int | None:
+        """Percent right, or None with no attempts."""
+        return round(100 * self.correct / self.attempts) if self.attempts else None
+
+    def add(self, correct: bool) -> None:
+        """Count one attempt."""
+        self.attempts += 1
+        self.correct += int(correct)
+
+
+@dataclass
+class Progress:
+    """Everything the progress page and ``/api/v1/progress/`` show."""
+
+    rating: float = DEFAULT_RATING
+    deviation: float = 350.0
+    total: Tally = field(default_factory=Tally)
+    drills: Tally = field(default_factory=Tally)
+    quiz: Tally = field(default_factory=Tally)
+    themes: dict[str, Tally] = field(default_factory=dict)
+    history: list[tuple[datetime, float]] = field(default_factory=list)
+    best_streak: int = 0
+    streak: int = 0
+    due: int = 0
+    scheduled: int = 0
+    recent: list[Attempt] = field(default_factory=list)
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the rating is still uncertain (few rated answers)."""
+        return self.deviation > PROVISIONAL_RD
+
+    def as_json(self) -> dict[str, Any]:
+        """The API body."""
+        return {
+            "attempts": self.total.attempts,
+            "correct": self.total.correct,
+            "accuracy": self.total.accuracy,
+            "rating": {"value": round(self.rating), "deviation": round(self.deviation), "provisional": self.provisional},
+            "drills": {"attempts": self.drills.attempts, "accuracy": self.drills.accuracy},
+            "quiz": {"attempts": self.quiz.attempts, "accuracy": self.quiz.accuracy},
+            "themes": {k: {"attempts": t.attempts, "accuracy": t.accuracy} for k, t in self.themes.items()},
+            "history": [{"at": at.isoformat(), "rating": round(r)} for at, r in self.history],
+            "streak": {"current": self.streak, "best": self.best_streak},
+            "due_reviews": self.due,
+            "scheduled_reviews": self.scheduled,
+        }
+
+
+def progress(player: Player | None) -> Progress:
+    """A player's progress (an empty one for a visitor who has not answered yet)."""
+    result = Progress(themes={key: Tally() for key in THEME_KEYS})
+    if player is None:
+        return result
+    result.rating, result.deviation = player.rating, player.rating_deviation
+    result.best_streak, result.streak = player.best_streak, player.streak
+    result.due = due_reviews(player).count()
+    result.scheduled = ReviewCard.objects.filter(player=player).count()
+    attempts = list(Attempt.objects.filter(player=player).select_related("puzzle").order_by("created", "pk"))
+    for a in attempts:
+        result.total.add(a.correct)
+        (result.quiz if a.puzzle.kind == Puzzle.QUIZ else result.drills).add(a.correct)
+        for key in a.puzzle.theme_list:
+            if key in result.themes:
+                result.themes[key].add(a.correct)
+        if a.rated and a.rating_after is not None:
+            result.history.append((a.created, a.rating_after))
+    result.recent = attempts[-10:][::-1]
+    return result
+
+
+@dataclass(frozen=True)
+class Chart:
+    """An inline SVG line chart of rating over time, computed server-side."""
+
+    width: int
+    height: int
+    points: str
+    low: int
+    high: int
+    last: tuple[float, float] | None
+    gridlines: list[tuple[float, int]]
+
+
+def rating_chart(history: list[tuple[datetime, float]], start: float = DEFAULT_RATING, width: int = 600, height: int = 200) -> Chart:
+    """Polyline points for the ratings after each rated answer (x = answer number, y = rating)."""
+    values = [start] + [r for _, r in history]
+    low = int(min(values) // 50 * 50 - 50)
+    high = int(max(values) // 50 * 50 + 100)
+    pad = 8
+    span_x = max(len(values) - 1, 1)
+
+    def xy(i: int, v: float) -> tuple[float, float]:
+        return (round(pad + (width - 2 * pad) * i / span_x, 1), round(height - pad - (height - 2 * pad) * (v - low) / (high - low), 1))
+
+    coords = [xy(i, v) for i, v in enumerate(values)]
+    step = 50 if high - low <= 300 else 100 if high - low <= 800 else 200
+    grid = [(xy(0, g)[1], g) for g in range(low - low % step + step, high, step)]
+    return Chart(width, height, " ".join(f"{x},{y}" for x, y in coords), low, high, coords[-1] if len(values) > 1 else None, grid)

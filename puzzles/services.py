@@ -1,0 +1,234 @@
+"""What changes state in the drills: who the player is, answering a puzzle, merging a session into an account.
+
+Every change runs in one transaction with the player's row locked
+(``select_for_update``), so concurrent answers never lose a rating update on
+PostgreSQL, and the unique (player, attempt id) constraint makes an answer sent
+twice count once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone as dt_timezone
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from analysis.engine import EngineError
+from analysis.engine.notation import parse_tile
+from analysis.engine.tiles import TILE_IDS
+
+from . import rating as glicko
+from .models import Attempt, Player, Puzzle, ReviewCard
+from .review import review
+
+SESSION_KEY = "kwx_player"
+UNRATED_MODES = frozenset({"streak", "review"})
+MAX_ATTEMPT_ID = 64
+
+
+class AnswerError(ValueError):
+    """A refused answer: ``field`` says which input, ``message`` what is wrong."""
+
+    def __init__(self, field: str, message: Any) -> None:
+        super().__init__(str(message))
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class AnswerResult:
+    """What an answer did: right or not, the accepted answers, rating changes, and whether it was a replay."""
+
+    attempt: Attempt
+    puzzle: Puzzle
+    player: Player
+    replay: bool
+
+    @property
+    def correct(self) -> bool:
+        """Whether the answer was one of the accepted ones."""
+        return self.attempt.correct
+
+    @property
+    def rating_change(self) -> float:
+        """How far this attempt moved the player's rating (0 when unrated)."""
+        a = self.attempt
+        return (a.rating_after - a.rating_before) if a.rated and a.rating_after is not None else 0.0
+
+    def rating_json(self) -> dict[str, Any]:
+        """The API's ``rating`` object."""
+        return {
+            "rated": self.attempt.rated,
+            "before": round(self.attempt.rating_before or self.player.rating),
+            "after": round(self.attempt.rating_after or self.player.rating),
+            "change": round(self.rating_change),
+            "player": round(self.player.rating),
+            "deviation": round(self.player.rating_deviation),
+            "puzzle": round(self.puzzle.rating),
+        }
+
+
+def player_for(request: HttpRequest, create: bool = True) -> Player | None:
+    """The request's player: the account's, or the anonymous session's (made on first need)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        player = Player.objects.filter(user=user).first()
+        if player is None and create:
+            player, _created = Player.objects.get_or_create(user=user)
+        return player
+    pk = request.session.get(SESSION_KEY)
+    player = Player.objects.filter(pk=pk, user__isnull=True).first() if pk else None
+    if player is None and create:
+        player = Player.objects.create()
+        request.session[SESSION_KEY] = player.pk
+    return player
+
+
+def normalise_answer(puzzle: Puzzle, answer: Any) -> str:
+    """The answer as stored: a tile id held in the hand, or a multiplier among the quiz's choices."""
+    if not isinstance(answer, (str, int)) or isinstance(answer, bool) or str(answer).strip() == "":
+        field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
+        raise AnswerError(field, _("Give one answer: a tile such as 4p, or a multiplier such as 8."))
+    text = str(answer).strip()[:12]
+    if puzzle.kind == Puzzle.QUIZ:
+        choices = [str(c) for c in puzzle.options["choices"]]
+        if text.lstrip("×x") not in choices:
+            raise AnswerError("choice", _("Pick one of the choices: %(choices)s.") % {"choices": ", ".join(choices)})
+        return text.lstrip("×x")
+    try:
+        tile = TILE_IDS[parse_tile(text, "discard")]
+    except EngineError as exc:
+        raise AnswerError("discard", _('"%(text)s" is not a tile: write it like 4p, 7s or Z.') % {"text": text}) from exc
+    if tile not in puzzle.hand_tiles:
+        raise AnswerError("discard", _("%(tile)s is not in this hand.") % {"tile": tile})
+    return tile
+
+
+def check_attempt_id(attempt_id: Any) -> str:
+    """The client's attempt id, checked: 1 to 64 characters."""
+    if not isinstance(attempt_id, str) or not 0 < len(attempt_id.strip()) <= MAX_ATTEMPT_ID:
+        raise AnswerError("attempt", _("The attempt id must be text of 1 to 64 characters (a UUID)."))
+    return attempt_id.strip()
+
+
+def _schedule_review(player: Player, puzzle: Puzzle, correct: bool, now: datetime) -> None:
+    """A miss makes or resets the puzzle's review card; a right answer moves an existing card on."""
+    card = ReviewCard.objects.filter(player=player, puzzle=puzzle).first()
+    if card is None and correct:
+        return
+    data, due = review(card.card if card else None, correct, now)
+    if card is None:
+        ReviewCard.objects.create(player=player, puzzle=puzzle, card=data, due=due)
+    else:
+        card.card, card.due = data, due
+        card.save(update_fields=["card", "due"])
+
+
+def _existing(player: Player, attempt_id: str, puzzle: Puzzle) -> AnswerResult | None:
+    """The earlier answer with this attempt id (a replay), or None."""
+    earlier = Attempt.objects.filter(player=player, attempt_id=attempt_id).select_related("puzzle").first()
+    if earlier is None:
+        return None
+    if earlier.puzzle_id != puzzle.pk:
+        raise AnswerError("attempt", _("This attempt id was already used for another puzzle."))
+    return AnswerResult(earlier, earlier.puzzle, Player.objects.get(pk=player.pk), replay=True)
+
+
+def answer_puzzle(player: Player, puzzle: Puzzle, answer: Any, attempt_id: Any, mode: str = "rated") -> AnswerResult:
+    """Record one answer in one transaction: the attempt, both ratings (first try only), the streak, the review card."""
+    attempt_id = check_attempt_id(attempt_id)
+    stored = normalise_answer(puzzle, answer)
+    mode = mode if mode in dict(Attempt.MODES) else "rated"
+    try:
+        with transaction.atomic():
+            locked = Player.objects.select_for_update().get(pk=player.pk)
+            earlier = _existing(locked, attempt_id, puzzle)
+            if earlier is not None:
+                return earlier
+            correct = stored in puzzle.accepted
+            first = not Attempt.objects.filter(player=locked, puzzle=puzzle).exists()
+            attempt = Attempt(player=locked, puzzle=puzzle, attempt_id=attempt_id, mode=mode, answer=stored, correct=correct)
+            if first and mode not in UNRATED_MODES:
+                target = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
+                me, it = glicko.rate_answer(
+                    glicko.Rating(locked.rating, locked.rating_deviation, locked.volatility),
+                    glicko.Rating(target.rating, target.rating_deviation, target.volatility),
+                    correct,
+                )
+                attempt.rated, attempt.rating_before, attempt.rating_after = True, locked.rating, me.rating
+                locked.rating, locked.rating_deviation, locked.volatility = me.rating, me.rd, me.volatility
+                target.rating, target.rating_deviation, target.volatility = it.rating, it.rd, it.volatility
+                target.plays += 1
+                target.save(update_fields=["rating", "rating_deviation", "volatility", "plays"])
+                puzzle = target
+            if mode == "streak":
+                locked.streak = locked.streak + 1 if correct else 0
+                locked.best_streak = max(locked.best_streak, locked.streak)
+            locked.save()
+            attempt.save()
+            _schedule_review(locked, puzzle, correct, datetime.now(dt_timezone.utc))
+            return AnswerResult(attempt, puzzle, locked, replay=False)
+    except IntegrityError:
+        earlier = _existing(player, attempt_id, puzzle)
+        if earlier is None:
+            raise
+        return earlier
+
+
+def merge_players(source: Player, target: Player) -> Player:
+    """Move an anonymous session's progress into an account's player, in one transaction.
+
+    Attempts keep their ids; one whose attempt id the account already has is dropped
+    (never counted twice). A rated attempt on a puzzle the account had already rated
+    becomes unrated. An account without rated attempts takes the session's rating;
+    otherwise the session's rating changes are added on top of the account's.
+    Review cards move unless the account has one for the puzzle (the earlier due wins).
+    """
+    if source.pk == target.pk:
+        return target
+    with transaction.atomic():
+        first, second = sorted([source.pk, target.pk])
+        locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[first, second]).order_by("pk")}
+        src, dst = locked[source.pk], locked[target.pk]
+        had_rated = Attempt.objects.filter(player=dst, rated=True).exists()
+        taken_ids = set(Attempt.objects.filter(player=dst).values_list("attempt_id", flat=True))
+        rated_puzzles = set(Attempt.objects.filter(player=dst, rated=True).values_list("puzzle_id", flat=True))
+        Attempt.objects.filter(player=src, attempt_id__in=taken_ids).delete()
+        gained = 0.0
+        for attempt in Attempt.objects.filter(player=src, rated=True):
+            if attempt.puzzle_id in rated_puzzles:
+                attempt.rated = False
+                attempt.save(update_fields=["rated"])
+            elif attempt.rating_after is not None and attempt.rating_before is not None:
+                gained += attempt.rating_after - attempt.rating_before
+        Attempt.objects.filter(player=src).update(player=dst)
+        if not had_rated:
+            dst.rating, dst.rating_deviation, dst.volatility = src.rating, src.rating_deviation, src.volatility
+        else:
+            dst.rating += gained
+            dst.rating_deviation = min(dst.rating_deviation, src.rating_deviation)
+        dst.best_streak = max(dst.best_streak, src.best_streak)
+        for card in ReviewCard.objects.filter(player=src):
+            mine = ReviewCard.objects.filter(player=dst, puzzle_id=card.puzzle_id).first()
+            if mine is None:
+                card.player = dst
+                card.save(update_fields=["player"])
+            elif card.due < mine.due:
+                mine.card, mine.due = card.card, card.due
+                mine.save(update_fields=["card", "due"])
+        dst.save()
+        src.delete()
+        return dst
+
+
+def merge_session_into_account(request: HttpRequest, user: Any) -> None:
+    """On log-in or sign-up: fold the session's anonymous player into the account's."""
+    pk = request.session.pop(SESSION_KEY, None) if hasattr(request, "session") else None
+    anonymous = Player.objects.filter(pk=pk, user__isnull=True).first() if pk else None
+    if anonymous is None:
+        return
+    account, _created = Player.objects.get_or_create(user=user)
+    merge_players(anonymous, account)
+

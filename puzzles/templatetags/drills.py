@@ -1,0 +1,39 @@
+"""Template helpers of the drill pages: tile lists from text, shanten words, signed numbers."""
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext as _
+
+from analysis.engine.notation import parse_tiles
+from analysis.engine.tiles import TILE_IDS, kinds_of
+
+register = template.Library()
+
+
+@register.filter
+def tiles_of(text: str) -> list[str]:
+    """The tile ids of plain tile text, one per tile (``55p1s`` → 5p 5p 1s)."""
+    return [TILE_IDS[k] for k in kinds_of(parse_tiles(text or "", "visible"))]
+
+
+@register.filter
+def shanten_label(value: int) -> str:
+    """听牌 for 0, otherwise "n 向听"."""
+    if value == 0:
+        return _("Ready (听牌)")
+    if value < 0:
+        return _("Complete")
+    return _("%(n)d-shanten (向听)") % {"n": value}
+
+
+@register.filter
+def signed(value: float) -> str:
+    """A rating change with its sign: +12, −8, ±0."""
+    n = round(value or 0)
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "±0"
+
+
+@register.filter
+def meld_size(meld: dict) -> range:
+    """How many tiles to draw for a meld (3 for a pong, 4 for a kong)."""
+    return range(3 if meld.get("type") == "pong" else 4)

@@ -1,0 +1,231 @@
+"""Drill, quiz, progress and account pages. Thin: forms in, services/selectors, templates out.
+
+One template serves each page and its htmx fragment: an htmx answer gets the
+``board`` partial, a plain POST (no JavaScript) the whole page with the same feedback.
+"""
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import UserCreationForm
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from analysis.engine.fans import fan
+from analysis.engine.rules import PRESETS
+
+from . import selectors
+from .generation.themes import THEME_KEYS
+from .models import Puzzle
+from .services import AnswerError, answer_puzzle, player_for
+from .text import MODES, SIDES, THEMES
+
+AUTH_LIMIT = 10
+"""Log-in and sign-up posts allowed per client address in ``AUTH_WINDOW`` seconds."""
+AUTH_WINDOW = 300
+
+
+def _mode(request: HttpRequest, kind: str) -> tuple[str, str | None]:
+    """The drill mode and theme from the query or form (quiz items always use the quiz mode)."""
+    if kind == Puzzle.QUIZ:
+        return "quiz", None
+    data = request.POST if request.method == "POST" else request.GET
+    mode = data.get("mode", "puzzle")
+    theme = data.get("theme") if data.get("theme") in THEME_KEYS else None
+    if mode not in selectors.MODES and mode != "puzzle":
+        mode = "puzzle"
+    return ("theme" if theme and mode in ("theme", "puzzle") else mode), theme
+
+
+def _next_url(mode: str, theme: str | None) -> str:
+    if mode == "quiz":
+        return reverse("quiz-next")
+    query = {"mode": "rated" if mode == "puzzle" else mode} | ({"theme": theme} if theme else {})
+    return reverse("drills") + "?" + urlencode(query)
+
+
+def analyzer_url(puzzle: Puzzle, discard: str | None = None) -> str:
+    """The analyzer link for a puzzle: its notation, visible tiles and rules."""
+    query = {"hand": puzzle.notation, "rules": puzzle.rules}
+    if puzzle.visible:
+        query["visible"] = puzzle.visible
+    if puzzle.situation:
+        query["situation"] = ",".join(puzzle.situation)
+    return "/analyze/?" + urlencode(query)
+
+
+def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:
+    return {
+        "player": player,
+        "due": selectors.due_reviews(player).count() if player else 0,
+        "theme_choices": [THEMES[k] for k in THEME_KEYS],
+        "modes": MODES,
+    }
+
+
+def _puzzle_context(request: HttpRequest, puzzle: Puzzle, mode: str, theme: str | None, player: Any) -> dict[str, Any]:
+    preset = PRESETS[puzzle.rules]
+    return {
+        "puzzle": puzzle,
+        "mode": mode,
+        "mode_name": MODES.get(mode, ""),
+        "theme": theme,
+        "theme_info": THEMES.get(theme) if theme else None,
+        "preset": preset,
+        "situation_fans": [fan(k) for k in puzzle.situation],
+        "side_name": SIDES.get(puzzle.win_side, ""),
+        "attempt_id": uuid.uuid4().hex,
+        "next_url": _next_url(mode, theme),
+        "analyzer_url": analyzer_url(puzzle),
+        "puzzle_themes": [THEMES[k] for k in puzzle.theme_list if k in THEMES],
+        **_sidebar(request, player),
+    }
+
+
+def _feedback(result: Any) -> dict[str, Any]:
+    puzzle = result.puzzle
+    context: dict[str, Any] = {"result": result, "answer": result.attempt.answer, "correct": result.correct}
+    if puzzle.kind == Puzzle.DISCARD:
+        context["options"] = puzzle.options
+        context["best_shanten"] = puzzle.options[0]["shanten"]
+        context["any_ready"] = any(o["waits"] for o in puzzle.options)
+    else:
+        context["breakdown"] = [{"fan": fan(f["key"]), **f} for f in puzzle.options["fans"]]
+    return context
+
+
+def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpResponse:
+    mode, theme = _mode(request, puzzle.kind)
+    player = player_for(request, create=request.method == "POST")
+    context = _puzzle_context(request, puzzle, mode, theme, player)
+    status = 200
+    if request.method == "POST":
+        field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
+        try:
+            result = answer_puzzle(player, puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
+            context.update(_feedback(result))
+            context["player"] = result.player
+        except AnswerError as exc:
+            context["error"] = exc.message
+            status = 400
+    if request.htmx:
+        return render(request, f"{template}#board", context, status=status)
+    return render(request, template, context, status=status)
+
+
+@require_http_methods(["GET"])
+def drills(request: HttpRequest) -> HttpResponse:
+    """/drills/: the next puzzle of the chosen mode (a redirect to its shareable page)."""
+    mode = request.GET.get("mode", "rated")
+    mode = mode if mode in selectors.MODES and mode != "quiz" else "rated"
+    theme = request.GET.get("theme") if request.GET.get("theme") in THEME_KEYS else None
+    if mode == "theme" and theme is None:
+        theme = THEME_KEYS[0]
+    player = player_for(request, create=False)
+    puzzle = selectors.next_puzzle(player, mode, theme)
+    if puzzle is None:
+        context = {"mode": mode, "mode_name": MODES[mode], "theme": theme, **_sidebar(request, player)}
+        return render(request, "puzzles/drill.html", context)
+    query = {"mode": mode} | ({"theme": theme} if theme else {})
+    return redirect(reverse("drill", args=[puzzle.pk]) + "?" + urlencode(query))
+
+
+@require_http_methods(["GET", "POST"])
+def drill(request: HttpRequest, pk: int) -> HttpResponse:
+    """/drills/<id>/: one 何切 puzzle; POST a discard to see the explained answer."""
+    return _answer_page(request, get_object_or_404(Puzzle, pk=pk, kind=Puzzle.DISCARD), "puzzles/drill.html")
+
+
+@require_http_methods(["GET"])
+def quiz_next(request: HttpRequest) -> HttpResponse:
+    """/learn/quiz/: the next 算番 quiz item."""
+    puzzle = selectors.next_puzzle(player_for(request, create=False), "quiz")
+    return redirect("quiz", pk=puzzle.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def quiz(request: HttpRequest, pk: int) -> HttpResponse:
+    """/learn/quiz/<id>/: a complete hand and how it was won; pick the total multiplier."""
+    return _answer_page(request, get_object_or_404(Puzzle, pk=pk, kind=Puzzle.QUIZ), "puzzles/quiz.html")
+
+
+@require_http_methods(["GET"])
+def progress(request: HttpRequest) -> HttpResponse:
+    """/progress/: the request's own player only: attempts, accuracy, rating chart, themes, streak, reviews."""
+    player = player_for(request, create=False)
+    figures = selectors.progress(player)
+    context = {
+        "progress": figures,
+        "chart": selectors.rating_chart(figures.history),
+        "theme_rows": [(THEMES[k], figures.themes[k]) for k in THEME_KEYS],
+        "modes": MODES,
+    }
+    return render(request, "puzzles/progress.html", context)
+
+
+def _client(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR", "unknown")
+
+
+def too_many(request: HttpRequest, scope: str) -> HttpResponse | None:
+    """A 429 page when this address posted to ``scope`` more than ``AUTH_LIMIT`` times in the window."""
+    if request.method != "POST":
+        return None
+    key = f"kwx-auth:{scope}:{_client(request)}"
+    count = cache.get_or_set(key, 0, AUTH_WINDOW)
+    if count >= AUTH_LIMIT:
+        context = {"minutes": AUTH_WINDOW // 60}
+        return render(request, "registration/too_many.html", context, status=429)
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, AUTH_WINDOW)
+    return None
+
+
+class SignupForm(UserCreationForm):
+    """Django's sign-up form (username, password twice)."""
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """/accounts/signup/: make an account; the session's progress moves into it."""
+    limited = too_many(request, "signup")
+    if limited:
+        return limited
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s: your drills are saved to your account.") % {"name": user.get_username()})
+        return redirect(request.GET.get("next") or "progress")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """/accounts/login/ with a per-address limit on attempts."""
+
+    redirect_authenticated_user = True
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return too_many(request, "login") or super().dispatch(request, *args, **kwargs)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """/accounts/password/: change the password (logged-in only)."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        messages.success(self.request, _("Your password was changed."))
+        return super().form_valid(form)
+
+    def get_success_url(self) -> str:
+        return reverse("progress")
