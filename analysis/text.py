@@ -50,3 +50,37 @@ def preset_label(key: str) -> str:
     """A preset's name in the active language (通用 / Standard)."""
     preset = PRESETS[key]
     return preset.name_en if _english() else preset.name
+
+
+def fan_label(fan_item: dict[str, Any], chinese: bool = False) -> str:
+    """One fan of an analysis body by name in the active language (or in Chinese), with its tile for a 四归一."""
+    name = fan_item["name_en"] if _english() and not chinese else fan_item["name"]
+    if "tile" in fan_item:
+        tile = TILE_NAMES_ZH[KIND_OF_ID[fan_item["tile"]]] if chinese else tile_label(fan_item["tile"])
+        name += f"({tile})"
+    return name
+
+
+def fan_product(fans: list[dict[str, Any]]) -> int:
+    """The product of the fans' multipliers (1 for 屁胡), before any cap."""
+    product = 1
+    for f in fans:
+        product *= f["multiplier"]
+    return product
+
+
+def formula_tail(fans: list[dict[str, Any]], total: int) -> str:
+    """What follows the fan list: ``= ×8``, ``= ×16 → 封顶 ×8``, or '' for a lone uncapped fan."""
+    product = fan_product(fans)
+    if product != total:
+        return _("= ×%(product)d → capped at ×%(total)d") % {"product": product, "total": total}
+    return "" if len(fans) <= 1 else f"= ×{total}"
+
+
+def refusal_words(reason: str | None) -> str:
+    """Why a win is not allowed, in words (屁胡只能自摸 …)."""
+    if reason == "pinghu":
+        return _("屁胡 only by self-draw (no discard win)")
+    if reason == "rob_kong_off":
+        return _("抢杠胡 is off in these rules")
+    return _("not allowed")

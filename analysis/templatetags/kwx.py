@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from django import template
 from django.templatetags.static import static
-from django.utils.html import format_html
-from django.utils.translation import get_language
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language, gettext as _
 
 from analysis.engine.fans import FAN_BY_KEY
 from analysis.engine.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
+from analysis.text import fan_label, fan_product, formula_tail, refusal_words, shanten_words
 
 register = template.Library()
 
@@ -51,3 +52,37 @@ def fan_definition(key: str) -> str:
     if f is None:
         return ""
     return f.definition_en if _english() else f.definition
+
+
+LEARN_FANS_URL = "/learn/fans/"
+"""Where each fan is explained; a fan's key is its anchor there."""
+
+
+@register.simple_tag
+def fan_formula(side: dict) -> str:
+    """A win side's fans, each linked to its explanation: ``卡五星 ×2 · 清一色 ×4 = ×8``.
+
+    Fan names stay Chinese in both languages, as players say them; the link's title glosses them.
+    """
+    fans = side["fans"]
+    if not fans:
+        return format_html('<span class="formula">{} ×1</span>', _("no fan (屁胡)"))
+    total = side["total"] if side["allowed"] else fan_product(fans)
+    terms = format_html_join(
+        " · ", '<a href="{}#{}" title="{}">{}</a> ×{}',
+        ((LEARN_FANS_URL, f["key"], fan_label(f), fan_label(f, chinese=True), f["multiplier"]) for f in fans),
+    )
+    tail = formula_tail(fans, total)
+    return format_html('<span class="formula">{}{}</span>', terms, " " + tail if tail else "")
+
+
+@register.filter
+def shanten_text(shanten: int) -> str:
+    """听牌 / 一向听 … (ready / 1-shanten …) in the active language."""
+    return shanten_words(shanten)
+
+
+@register.filter
+def refusal_text(reason: str | None) -> str:
+    """Why a win is not allowed (屁胡只能自摸 …) in the active language."""
+    return refusal_words(reason)

@@ -1,0 +1,112 @@
+"""The analyzer in Chromium: build 4556p123s789sZZZ by tapping tiles, read the 卡五星 wait,
+go to 14 tiles, read the discard table, reload the link; and the same page without JavaScript."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+HAND = ["4p", "5p", "5p", "6p", "1s", "2s", "3s", "7s", "8s", "9s", "Z", "Z", "Z"]
+
+
+@pytest.fixture
+def nojs_page(browser, live_server):
+    """A phone-sized page with JavaScript turned off: the analyzer must work as a plain form."""
+    context = browser.new_context(viewport={"width": 360, "height": 800}, locale="zh-CN", java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base = live_server.url
+    yield page
+    context.close()
+
+
+def tap_hand(page, tiles):
+    """Tap palette tiles one by one, waiting for each to reach the hand."""
+    count = page.locator(".az-count strong")
+    for n, tile in enumerate(tiles, start=int(count.inner_text()) + 1):
+        page.locator(f"#add-{tile}").click()
+        expect(count).to_have_text(str(n))
+
+
+def read_wait(page, tile):
+    wait = page.locator(f'.az-wait[data-tile="{tile}"]')
+    expect(wait).to_be_visible()
+    return wait
+
+
+def check_ready_hand(page):
+    expect(page.locator("#results .az-shanten")).to_have_text("听牌")
+    wait = read_wait(page, "5p")
+    expect(wait.locator(".az-total").first).to_have_text("×2")
+    expect(wait.locator(".formula a")).to_have_text("卡五星")
+    expect(page.locator(".az-wait")).to_have_count(1)
+
+
+def check_discard_table(page):
+    rows = page.locator(".az-table tbody tr")
+    expect(rows).to_have_count(11)  # 11 distinct kinds to discard
+    best = page.locator(".az-table tr.az-best")
+    expect(best).to_have_count(1)
+    expect(best).to_have_attribute("data-discard", "8p")
+    expect(best.locator(".az-num")).to_have_text("8")
+
+
+def test_build_the_hand_by_tapping_then_discard_then_reload(page):
+    page.goto(page.base + "/")
+    tap_hand(page, HAND)
+    check_ready_hand(page)
+    expect(page.locator("#hand-text")).to_have_value("4556p123789sZZZ")
+    assert "hand=4556p123789sZZZ" in page.url  # the URL follows the hand without a reload
+
+    page.locator("#add-8p").click()
+    check_discard_table(page)
+    assert "hand=45568p123789sZZZ" in page.url
+    page.locator('.az-table tr[data-discard="4p"] a.az-discard').click()
+    expect(page.locator('.az-table tr[data-discard="4p"]')).to_have_class(re.compile("az-chosen"))
+    assert "discard=4p" in page.url
+
+    page.reload()
+    check_discard_table(page)
+    expect(page.locator('.az-table tr[data-discard="4p"]')).to_have_class(re.compile("az-chosen"))
+    page.go_back()
+    page.go_back()
+    check_ready_hand(page)
+
+
+def test_typing_updates_tiles_and_shows_errors_inline(desktop_page):
+    page = desktop_page
+    page.goto(page.base + "/")
+    box = page.locator("#hand-text")
+    box.fill("4556p 123s 789s 中中中")
+    check_ready_hand(page)
+    expect(page.locator("#hand-view .tile-button")).to_have_count(13)
+    expect(box).to_be_focused()
+    box.fill("4556p123s789sZZQ")
+    expect(page.locator("#hand-error")).to_contain_text("Q")
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_situation_toggles_and_no_fifth_copy(page):
+    page.goto(page.base + "/?hand=4556p123789sZZZ&visible=Z")
+    page.locator('label.az-chip:has(input[value="liang_dao"])').click()
+    expect(read_wait(page, "5p").locator(".az-total").first).to_have_text("×4")
+    assert "situation=liang_dao" in page.url
+    expect(page.locator("#add-Z")).to_be_disabled()
+
+
+def test_without_javascript_the_plain_form_works(nojs_page):
+    page = nojs_page
+    page.goto(page.base + "/")
+    for tile in HAND:
+        page.locator(f"#add-{tile}").click()
+    check_ready_hand(page)
+    assert "hand=4556p123789sZZZ" in page.url
+    page.locator("#hand-text").fill("4556p123s789sZZZ8p")
+    page.get_by_role("button", name="牌理分析").click()
+    check_discard_table(page)
+    page.locator("#rules").select_option("shiyan")
+    page.get_by_role("button", name="牌理分析").click()
+    assert "rules=shiyan" in page.url
+    expect(page.locator(".az-table tr.az-best .az-num")).to_have_text("16")
