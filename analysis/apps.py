@@ -6,3 +6,7 @@ class AnalysisConfig(AppConfig):
 
     name = "analysis"
     verbose_name = "卡五星 analysis"
+
+    def ready(self) -> None:
+        """Connect signal receivers (the settlement sheets follow a visitor into their account)."""
+        from . import settlement_signals  # noqa: F401

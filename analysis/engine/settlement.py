@@ -165,6 +165,8 @@ def _check_basics(inp: HandInput) -> None:
         raise _error(gettext_noop("Say who discarded the winning tile (or whose kong was robbed)."), "discarder")
     if not needs_discarder and inp.discarder is not None:
         raise _error(gettext_noop("Only a discard win or 抢杠胡 has a discarder."), "discarder")
+    if len({w.tile for w in inp.winners}) > 1:
+        raise _error(gettext_noop("Both winners win on the same discarded tile: give the same winning tile."), "winners")
     if inp.discarder is not None and inp.discarder in winners:
         raise _error(gettext_noop("%(player)s cannot both win and discard the winning tile."), "discarder", player=_name(inp, inp.discarder))
 
@@ -398,6 +400,8 @@ def _player(value: Any, players: tuple[str, ...], field: str) -> int:
         return value
     if isinstance(value, str) and value.strip() in players:
         return players.index(value.strip())
+    if value is None or value == "":
+        raise _error(gettext_noop("Choose a player: %(names)s."), field, names=", ".join(players))
     raise _error(
         gettext_noop('Unknown player "%(value)s": the players are %(names)s.'),
         field, value=str(value)[:40], names=", ".join(players),

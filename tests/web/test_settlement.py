@@ -1,0 +1,192 @@
+"""Settlement pages, services and selectors: the calculator, score sheets (owners, editing, CSV)."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.http import Http404
+
+from analysis.engine import EngineError
+from analysis.models import ScoreSheet
+from analysis.settlement_selectors import get_sheet, sheet_table, sheets_for
+from analysis.settlement_services import Owner, add_hand, attach_anonymous_sheets, create_sheet, delete_hand, edit_hand, update_sheet
+
+pytestmark = pytest.mark.django_db
+
+KA_WU_XING = {"hand": "4556p123s789sZZZ", "tile": "5p"}
+SELF_DRAW = {"piao": [0, 0, 0], "result": "self_draw", "winners": [{"player": 0, **KA_WU_XING}]}             # 0 +4
+DISCARD = {"piao": [0, 0, 0], "result": "discard", "discarder": 2, "winners": [{"player": 1, **KA_WU_XING}]}  # 2 → 1: 2
+DRAW = {"piao": [0, 0, 0], "result": "draw", "liang_dao": [1], "kongs": [{"who": 2, "type": "an_gang", "tile": "F"}]}
+CALCULATOR = {
+    "name_0": "老王", "name_1": "小李", "name_2": "阿张", "base": "1", "rules": "standard",
+    "piao_0": "1", "piao_1": "2", "piao_2": "0", "liang_0": "on",
+    "result": "discard", "winner": "0", "discarder": "2", "hand": "4556p123s789sZZZ", "tile": "5p",
+    "kong_who_0": "1", "kong_type_0": "an_gang", "kong_tile_0": "F",
+    **{f"kong_type_{i}": "an_gang" for i in (1, 2, 3)},
+}
+
+
+def hand_post(data: dict, **extra) -> dict:
+    """A hand form POST body for a sheet (seats 0–2)."""
+    body = {"piao_0": "0", "piao_1": "0", "piao_2": "0", **{f"kong_type_{i}": "an_gang" for i in range(4)}}
+    return body | data | extra
+
+
+# ---- services and selectors ----------------------------------------------------------------------
+
+
+def test_sheet_table_running_totals_and_dealers():
+    sheet = create_sheet(Owner(anon_key="k"), ["甲", "乙", "丙"], base=1, first_dealer=2)
+    for data in (SELF_DRAW, DISCARD, DRAW):
+        add_hand(sheet, data)
+    table = sheet_table(sheet)
+    assert [r.nets for r in table.rows] == [(4, -2, -2), (0, 2, -2), (1 - 2, -2 - 2, 1 + 4)]
+    assert [r.totals for r in table.rows] == [(4, -2, -2), (4, 0, -4), (3, -4, 1)]
+    assert [r.dealer for r in table.rows] == [2, 0, 1]     # first dealer, then the winners
+    assert table.next_dealer == 1                            # 荒庄: the dealer stays
+    assert table.totals == (3, -4, 1)
+
+
+def test_double_win_hands_the_deal_to_the_discarder():
+    sheet = create_sheet(Owner(anon_key="k"), ["甲", "乙", "丙"])
+    add_hand(sheet, {"result": "discard", "discarder": 2, "winners": [
+        {"player": 0, **KA_WU_XING}, {"player": 1, "hand": "46p111s222s333sFF", "tile": "5p"}]})
+    assert sheet_table(sheet).next_dealer == 2
+
+
+def test_edit_and_delete_make_the_totals_follow():
+    sheet = create_sheet(Owner(anon_key="k"), ["甲", "乙", "丙"])
+    first = add_hand(sheet, SELF_DRAW)
+    add_hand(sheet, DISCARD)
+    edit_hand(sheet, first.pk, {**SELF_DRAW, "winners": [{"player": 2, **KA_WU_XING}]})
+    assert sheet_table(sheet).totals == (-2, -2 + 2, 4 - 2)
+    delete_hand(sheet, first.pk)
+    assert sheet_table(sheet).totals == (0, 2, -2)
+
+
+def test_a_hand_that_does_not_settle_is_not_saved():
+    sheet = create_sheet(Owner(anon_key="k"), ["甲", "乙", "丙"])
+    with pytest.raises(EngineError):
+        add_hand(sheet, {"result": "self_draw", "winners": [{"player": 0, "hand": "4556p123s789sZZZ", "tile": "9p"}]})
+    assert sheet.hands.count() == 0
+
+
+def test_the_same_form_token_adds_one_hand():
+    sheet = create_sheet(Owner(anon_key="k"), ["甲", "乙", "丙"])
+    assert add_hand(sheet, SELF_DRAW, "t1").pk == add_hand(sheet, SELF_DRAW, "t1").pk
+    assert sheet.hands.count() == 1
+
+
+def test_changing_the_base_scales_every_hand():
+    sheet = create_sheet(Owner(anon_key="k"), ["甲", "乙", "丙"])
+    add_hand(sheet, SELF_DRAW)
+    update_sheet(sheet, ["A", "B", "C"], 5, "standard", 0, "")
+    assert sheet_table(sheet).totals == (20, -10, -10)
+
+
+def test_owners_only_see_their_sheets(django_user_model):
+    user = django_user_model.objects.create_user("wang", password="x-pass-1234")
+    mine = create_sheet(Owner(anon_key="visitor"), ["甲", "乙", "丙"])
+    assert get_sheet(Owner(anon_key="visitor"), mine.pk) == mine
+    with pytest.raises(Http404):
+        get_sheet(Owner(anon_key="someone-else"), mine.pk)
+    with pytest.raises(Http404):
+        get_sheet(Owner(user_id=user.pk), mine.pk)
+    assert attach_anonymous_sheets("visitor", user) == 1
+    assert list(sheets_for(Owner(user_id=user.pk))) == [mine]
+    assert not sheets_for(Owner(anon_key="visitor")).exists()
+
+
+# ---- the calculator page ------------------------------------------------------------------------
+
+
+def test_calculator_without_javascript(client):
+    assert client.get("/settle/").status_code == 200
+    page = client.post("/settle/", CALCULATOR).content.decode()
+    assert "<html" in page
+    # 包胡 2 × (卡五星 ×2 · 亮倒 ×2) + 漂 1+0 = 9 from 阿张; 暗杠 发 2 from each to 小李
+    assert "包胡 ×4 × 2 = 8 · 漂 1+0 = 1" in page
+    assert "+7" in page and "+4" in page and "-11" in page
+
+
+def test_calculator_htmx_returns_only_the_result(client):
+    response = client.post("/settle/", CALCULATOR, HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert "<html" not in body
+    assert 'id="result"' in body and "-11" in body
+
+
+def test_calculator_names_the_problem(client):
+    body = client.post("/settle/", {**CALCULATOR, "tile": "9p"}, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "老王&#x27;s hand does not win on 9p." in body
+
+
+def test_calculator_start_a_sheet_with_its_players(client):
+    response = client.post("/settle/sheets/", CALCULATOR)
+    sheet = ScoreSheet.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/settle/sheets/{sheet.pk}/"
+    assert sheet.players == ["老王", "小李", "阿张"]
+
+
+# ---- score sheet pages --------------------------------------------------------------------------
+
+
+def _new_sheet(client) -> int:
+    client.post("/settle/sheets/", {"name_0": "甲", "name_1": "乙", "name_2": "丙", "base": "1", "rules": "standard", "first_dealer": "0"})
+    return ScoreSheet.objects.latest("id").pk
+
+
+def test_sheet_create_add_edit_csv(client):
+    sheet_id = _new_sheet(client)
+    new = f"/settle/sheets/{sheet_id}/hands/new/"
+    assert client.get(new).status_code == 200
+    for i, hand in enumerate([
+        {"result": "self_draw", "winner": "0", **KA_WU_XING},
+        {"result": "discard", "winner": "1", "discarder": "2", **KA_WU_XING},
+        {"result": "draw", "liang_1": "on"},
+    ]):
+        response = client.post(new, hand_post(hand, action="save", token=f"t{i}"))
+        assert response.status_code == 302
+    page = client.get(f"/settle/sheets/{sheet_id}/").content.decode()
+    assert "+5" in page and "-3" in page
+    first = ScoreSheet.objects.get(pk=sheet_id).hands.first()
+    response = client.post(f"/settle/sheets/{sheet_id}/hands/{first.pk}/", hand_post({"result": "self_draw", "winner": "2", **KA_WU_XING}, action="save"))
+    assert response.status_code == 302
+    rows = list(csv.reader(io.StringIO(client.get(f"/settle/sheets/{sheet_id}.csv").content.decode("utf-8-sig"))))
+    assert rows[0][-3:] == ["甲 累计", "乙 累计", "丙 累计"]
+    assert [r[-3:] for r in rows[1:4]] == [["-2", "-2", "4"], ["-2", "0", "2"], ["-1", "-2", "3"]]
+    assert rows[-1][-3:] == ["-1", "-2", "3"]
+
+
+def test_hand_preview_does_not_save(client):
+    sheet_id = _new_sheet(client)
+    body = client.post(f"/settle/sheets/{sheet_id}/hands/new/", hand_post({"result": "self_draw", "winner": "0", **KA_WU_XING}, action="preview")).content.decode()
+    assert "+4" in body
+    assert ScoreSheet.objects.get(pk=sheet_id).hands.count() == 0
+
+
+def test_another_player_gets_404(client, django_user_model):
+    sheet_id = _new_sheet(client)
+    client.post(f"/settle/sheets/{sheet_id}/hands/new/", hand_post({"result": "self_draw", "winner": "0", **KA_WU_XING}, action="save"))
+    hand_id = ScoreSheet.objects.get(pk=sheet_id).hands.get().pk
+    from django.test import Client
+
+    other = Client()
+    django_user_model.objects.create_user("li", password="x-pass-1234")
+    other.login(username="li", password="x-pass-1234")
+    for url in (f"/settle/sheets/{sheet_id}/", f"/settle/sheets/{sheet_id}.csv", f"/settle/sheets/{sheet_id}/hands/{hand_id}/",
+                f"/settle/sheets/{sheet_id}/edit/"):
+        assert other.get(url).status_code == 404
+    assert other.post(f"/settle/sheets/{sheet_id}/hands/{hand_id}/delete/").status_code == 404
+    assert other.post(f"/settle/sheets/{sheet_id}/delete/").status_code == 404
+    assert ScoreSheet.objects.get(pk=sheet_id).hands.count() == 1
+    assert f"/settle/sheets/{sheet_id}/" not in other.get("/settle/sheets/").content.decode()
+
+
+def test_session_sheets_follow_the_visitor_into_their_account(client, django_user_model):
+    sheet_id = _new_sheet(client)
+    django_user_model.objects.create_user("wang", password="x-pass-1234")
+    client.login(username="wang", password="x-pass-1234")
+    assert client.get(f"/settle/sheets/{sheet_id}/").status_code == 200
+    assert ScoreSheet.objects.get(pk=sheet_id).user.username == "wang"
