@@ -1,0 +1,135 @@
+"""Memorise mode: fsrs scheduling per player, most overdue first, repeats counted once, nothing stored for visitors."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from fsrs import Rating
+
+from analysis.learn_content import couplets
+from analysis.learn_services import grade, next_anonymous, next_prompt, prompt_for
+from analysis.models.learn import VerseCard
+
+URL = "/learn/koujue/memorise/"
+
+
+@pytest.fixture
+def user(db):
+    return get_user_model().objects.create_user("mahjong", password="a-long-passphrase-1")
+
+
+@pytest.fixture
+def player(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _card(user, number, due):
+    return VerseCard.objects.create(user=user, couplet=number, due=due, state=2, stability=3.0, difficulty=5.0,
+                                    last_review=due - timedelta(days=3), reviews=1)
+
+
+@pytest.mark.parametrize("rating", list(Rating))
+def test_a_graded_card_is_due_in_the_future(user, rating):
+    now = timezone.now()
+    card, applied = grade(user, 3, rating, 0, now)
+    assert applied and card.reviews == 1
+    assert card.due > now and card.last_review == now
+    assert card.stability is not None and card.difficulty is not None
+
+
+def test_easy_schedules_later_than_again(user, django_user_model):
+    now = timezone.now()
+    other = django_user_model.objects.create_user("other", password="a-long-passphrase-2")
+    easy, _ = grade(user, 1, Rating.Easy, 0, now)
+    again, _ = grade(other, 1, Rating.Again, 0, now)
+    assert easy.due > again.due
+
+
+def test_a_second_grade_of_the_same_showing_counts_once(user):
+    now = timezone.now()
+    first, applied = grade(user, 5, Rating.Good, 0, now)
+    again, repeated = grade(user, 5, Rating.Again, 0, now + timedelta(seconds=2))
+    assert applied and not repeated
+    assert again.reviews == 1 and again.due == first.due
+
+
+def test_the_most_overdue_couplet_comes_next(user):
+    now = timezone.now()
+    _card(user, 2, now - timedelta(days=1))
+    _card(user, 7, now - timedelta(days=5))
+    _card(user, 4, now + timedelta(days=2))
+    prompt = next_prompt(user, now)
+    assert prompt.couplet.number == 7 and prompt.overdue
+    assert (prompt.due_now, prompt.learned) == (2, 3)
+
+
+def test_with_nothing_due_a_new_couplet_comes_next_in_order(user):
+    now = timezone.now()
+    _card(user, 1, now + timedelta(days=1))
+    prompt = next_prompt(user, now)
+    assert prompt.couplet.number == 2 and prompt.card is None
+
+
+def test_with_every_couplet_learned_and_none_due_the_soonest_comes(user):
+    now = timezone.now()
+    for c in couplets():
+        _card(user, c.number, now + timedelta(days=c.number if c.number != 9 else 0.5))
+    prompt = next_prompt(user, now)
+    assert prompt.couplet.number == 9 and not prompt.overdue
+
+
+def test_visitors_walk_the_couplets_in_order():
+    assert next_anonymous(1).number == 2
+    assert next_anonymous(len(couplets())).number == 1
+    assert prompt_for(None, 99, timezone.now()) is None
+
+
+def test_player_grades_through_the_page_and_the_next_couplet_is_shown(player, user):
+    page = player.get(URL)
+    assert "低翻莫胡牌" in page.content.decode() and "只求碰碰胡" not in page.content.decode()
+    revealed = player.get(URL + "?n=1&reveal=1").content.decode()
+    assert "只求碰碰胡" in revealed and 'name="rating"' in revealed and "csrfmiddlewaretoken" in revealed
+    response = player.post(URL, {"couplet": 1, "rating": "good", "reviews": 0})
+    assert response.status_code == 302 and response["Location"] == URL
+    card = VerseCard.objects.get(user=user, couplet=1)
+    assert card.reviews == 1 and card.due > timezone.now()
+    assert couplets()[1].first in player.get(URL).content.decode()
+    player.post(URL, {"couplet": 1, "rating": "again", "reviews": 0})
+    assert VerseCard.objects.get(user=user, couplet=1).reviews == 1
+
+
+def test_htmx_grade_returns_the_next_card_fragment(player):
+    response = player.post(URL, {"couplet": 1, "rating": "easy", "reviews": 0}, HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert response.status_code == 200 and response["HX-Push-Url"] == URL
+    assert body.lstrip().startswith('<div id="memorise-card"') and "<html" not in body
+    assert couplets()[1].first in body
+
+
+def test_bad_grades_are_refused_with_a_message_and_change_nothing(player):
+    response = player.post(URL, {"couplet": 1, "rating": "perfect", "reviews": 0})
+    assert response.status_code == 400 and "忘了" in response.content.decode()
+    response = player.post(URL, {"couplet": "x", "rating": "good"})
+    assert response.status_code == 400
+    assert player.get(URL + "?n=400").status_code == 404
+    assert not VerseCard.objects.exists()
+
+
+def test_a_visitor_is_told_nothing_is_saved_and_grading_writes_nothing(db):
+    client = Client()
+    page = client.get(URL).content.decode()
+    assert 'href="/accounts/signup/"' in page
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(URL, {"couplet": 3, "rating": "good", "reviews": 0})
+    assert response.status_code == 302 and response["Location"] == URL + "?n=4"
+    writes = [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")]
+    assert writes == []
+    assert not VerseCard.objects.exists()
+    assert couplets()[3].first in client.get(response["Location"]).content.decode()
