@@ -1,14 +1,13 @@
 """analyze(): the one entry point the API, the pages, the commands and the drills call."""
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any, Iterable
 
 from .efficiency import Efficiency, Wait, discard_options, efficiency
 from .errors import EngineError, gettext_noop
 from .fans import fan
 from .notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
-from .rules import Rules, make_rules, validate_hand
+from .rules import OPTION_KEYS, Rules, make_rules, validate_hand
 from .scoring import WinValue
 from .shapes import is_complete, shanten as counts_shanten
 from .tiles import EMPTY, Counts, Hand, Meld, MeldType, TILE_IDS, add
@@ -112,7 +111,7 @@ def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
         "visible": format_counts(seen),
         "rules": rules.preset.key,
         "situation": sorted(rules.situation),
-        "rule_options": asdict(rules.options),
+        "rule_options": {key: getattr(rules.options, key) for key in OPTION_KEYS},
         "tile_count": full.tile_count,
     }
     if full.tile_count == 13:

@@ -12,18 +12,10 @@ from functools import lru_cache
 
 from .rules import Rules
 from .scoring import WinValue, score_win
-from .shapes import BLOCKS, BlockValue, best_with, block_of, block_value, merge
-from .tiles import COPIES, Counts, Hand, NUM_KINDS, add
-
-
-def _neighbours(kind: int) -> tuple[int, ...]:
-    if kind >= 18:
-        return (kind,)
-    start = kind - kind % 9
-    return tuple(k for k in range(max(start, kind - 2), min(start + 9, kind + 3)))
-
-
-_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(k) for k in range(NUM_KINDS))
+from .shapes import pairs_of
+from .blocks import BlockValue, best_with, merge
+from .tables import BLOCK_LOOKUP, POW5, block_indices, dragon_value, mask_ranks, suit_mask, suit_value
+from .tiles import COPIES, DRAGONS, Counts, Hand, NUM_KINDS, add
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,13 +74,12 @@ class DiscardOption:
         return (r.shanten, -(r.value or 0), -r.ukeire, self.discard)
 
 
+_LEFT = tuple(max(0, COPIES - n) for n in range(4 * COPIES + 1))
+
+
 def remaining(seen: Counts) -> Counts:
     """Unseen copies of each kind: 4 − seen, never below 0."""
-    return tuple(max(0, COPIES - n) for n in seen)
-
-
-def _pairs(counts: Counts) -> int:
-    return sum(c >> 1 for c in counts)
+    return tuple(map(_LEFT.__getitem__, seen))
 
 
 @lru_cache(maxsize=65536)
@@ -97,33 +88,37 @@ def improving_draws(counts: Counts, melds: int, full: tuple[int, ...]) -> tuple[
 
     ``full`` lists the kinds the player already holds all four of (never drawn).
     """
-    vals = [block_value(counts[a:b], runs) for a, b, runs in BLOCKS]
+    indices = block_indices(counts)
+    vals = [lookup(i) for lookup, i in zip(BLOCK_LOOKUP, indices)]
     rests: tuple[BlockValue, ...] = (merge(vals[1], vals[2]), merge(vals[0], vals[2]), merge(vals[0], vals[1]))
     budget = 4 - melds
-    base_std = 8 - 2 * melds - best_with(vals[0], rests[0], budget)
-    seven = 6 - _pairs(counts) if melds == 0 else 99
-    base = min(base_std, seven)
-    candidates = {n for k in range(NUM_KINDS) if counts[k] for n in _NEIGHBOURS[k]}
+    target = 8 - 2 * melds  # shanten = target − best
+    base_std = target - best_with(vals[0], rests[0], budget)
+    seven = 6 - pairs_of(counts) if melds == 0 else 99
+    base = base_std if base_std < seven else seven
+    pair_helps = seven - 1 < base
     better: list[int] = []
-    for kind in sorted(candidates):
-        if kind in full:
-            continue
-        if melds == 0 and counts[kind] & 1 and seven - 1 < base:
-            better.append(kind)
-            continue
-        b = block_of(kind)
-        start, stop, runs = BLOCKS[b]
-        segment = list(counts[start:stop])
-        segment[kind - start] += 1
-        if 8 - 2 * melds - best_with(block_value(tuple(segment), runs), rests[b], budget) < base:
-            better.append(kind)
+    for block, start in ((0, 0), (1, 9)):
+        index = indices[block]
+        rest = rests[block]
+        for rank, step in mask_ranks(suit_mask(index)):
+            kind = start + rank
+            if kind in full:
+                continue
+            if (counts[kind] & 1 and pair_helps) or target - best_with(suit_value(index + step), rest, budget) < base:
+                better.append(kind)
+    index = indices[2]
+    for rank, kind in enumerate(DRAGONS):
+        if counts[kind] and kind not in full:
+            if (counts[kind] & 1 and pair_helps) or target - best_with(dragon_value(index + POW5[rank]), rests[2], budget) < base:
+                better.append(kind)
     return base, tuple(better)
 
 
 def efficiency(hand: Hand, seen: Counts, rules: Rules) -> Efficiency:
     """Shanten, effective tiles and waits of a 13-tile hand; ``seen`` gives the remaining counts."""
     held = hand.held
-    full = tuple(k for k in range(NUM_KINDS) if held[k] >= COPIES)
+    full = tuple(k for k, n in enumerate(held) if n >= COPIES) if COPIES in held else ()
     shanten, kinds = improving_draws(hand.concealed, len(hand.melds), full)
     left = remaining(seen)
     effective = tuple(Effective(k, left[k]) for k in kinds)

@@ -8,10 +8,12 @@ Positions in error messages count characters from 1.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import NotationError, gettext_noop
-from .tiles import BAI, FA, ZHONG, Counts, Hand, Meld, MeldType, NUM_KINDS, counts_of
+from .tiles import BAI, EMPTY, FA, ZHONG, Counts, Hand, Meld, MeldType, NUM_KINDS, counts_of
 
 _IGNORED = frozenset(" \t\n,，、\u3000")
 _DIGITS = {str(n): n for n in range(1, 10)} | {c: n + 1 for n, c in enumerate("一二三四五六七八九")}
@@ -144,14 +146,41 @@ def _meld_of(kinds: list[int], opened: tuple[str, int], field: str) -> Meld:
     return Meld(meld_type, kinds[0])
 
 
+_PLAIN = re.compile(r"(?:[1-9]+[ps]|[ZFB])+")
+_PLAIN_PART = re.compile(r"([1-9]+)([ps])|([ZFB])")
+_DRAGON_ID = {"Z": ZHONG, "F": FA, "B": BAI}
+
+
+def _plain_kinds(text: str) -> list[int] | None:
+    """The kinds of text in plain ASCII notation (the common case), or None for anything else."""
+    if not _PLAIN.fullmatch(text):
+        return None
+    kinds: list[int] = []
+    for digits, suit, dragon in _PLAIN_PART.findall(text):
+        if dragon:
+            kinds.append(_DRAGON_ID[dragon])
+        else:
+            offset = -1 if suit == "p" else 8
+            kinds.extend(offset + int(d) for d in digits)
+    return kinds
+
+
 def parse_hand(text: str, field: str = "hand") -> Hand:
     """Parse concealed tiles and bracketed melds; counts are not checked here."""
+    plain = _plain_kinds(text)
+    if plain is not None:
+        return Hand(counts_of(plain))
     concealed, melds = _scan(text, field)
     return Hand(counts_of(concealed), tuple(melds))
 
 
 def parse_tiles(text: str, field: str = "visible") -> Counts:
     """Parse plain tiles (no melds) into counts, e.g. visible tiles."""
+    if not text:
+        return EMPTY
+    plain = _plain_kinds(text)
+    if plain is not None:
+        return counts_of(plain)
     concealed, melds = _scan(text, field)
     if melds:
         raise NotationError(gettext_noop("Melds in brackets are not allowed here."), field)
@@ -166,6 +195,7 @@ def parse_tile(text: str, field: str = "tile") -> int:
     return concealed[0]
 
 
+@lru_cache(maxsize=65536)
 def format_counts(counts: Counts) -> str:
     """Canonical text of plain tiles: 筒, then 条, then 中发白, e.g. ``4556p123789sZZZ``."""
     parts: list[str] = []

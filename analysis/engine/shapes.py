@@ -2,12 +2,10 @@
 
 Shanten (kwx-rules §4) is ``8 − 2·sets − partial sets − pair`` with
 ``concealed sets + partial sets ≤ 4 − melds``, or for seven pairs ``6 − pairs``
-where a four of a kind is two pairs. A hand splits into three independent
-blocks (筒, 条, dragons); each block's best contribution for every budget of
-sets-plus-partials is computed once per block content and cached, so the
-shanten of a hand, and of every hand one tile away from it, is a handful of
-additions. Readings (§2) are the ways a complete hand splits into sets and a
-pair, also found block by block.
+where a four of a kind is two pairs. The standard value comes from the three
+blocks' precomputed tables (``blocks``, ``tables``), so the shanten of a hand,
+and of every hand one tile away from it, is a handful of additions. Readings
+(§2) are the ways a complete hand splits into sets and a pair, found block by block.
 """
 from __future__ import annotations
 
@@ -16,123 +14,24 @@ from functools import lru_cache
 from itertools import product
 from typing import Literal
 
+from .blocks import BLOCKS, BlockValue, _take, best_with, merge
+from .tables import POW5, block_indices, hand_block_values, suit_index
 from .tiles import Counts, Hand, MeldType, NUM_KINDS
-
-Vector = tuple[int, ...]
-"""A block's best ``2·sets + partials (+1 for a pair)`` for budgets 0..4."""
-BlockValue = tuple[Vector, Vector]
-"""(without the pair, with the pair) vectors of one block."""
-
-_NONE = -99
-_BUDGETS = range(5)
-BLOCKS: tuple[tuple[int, int, bool], ...] = ((0, 9, True), (9, 18, True), (18, 21, False))
-"""(start, stop, runs allowed) of the 筒, 条 and dragon blocks."""
-
-
-def block_of(kind: int) -> int:
-    """Which block (0 筒, 1 条, 2 dragons) a kind belongs to."""
-    return 0 if kind < 9 else 1 if kind < 18 else 2
-
-
-def _take(cs: tuple[int, ...], *indices: int) -> tuple[int, ...]:
-    lst = list(cs)
-    for i in indices:
-        lst[i] -= 1
-    return tuple(lst)
-
-
-def _pareto(states: set[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
-    capped = {(m, min(t, 4), p) for m, t, p in states}
-    return tuple(
-        s for s in capped
-        if not any(o != s and o[0] >= s[0] and o[1] >= s[1] and o[2] >= s[2] for o in capped)
-    )
-
-
-@lru_cache(maxsize=None)
-def _partial_states(cs: tuple[int, ...], runs: bool) -> tuple[tuple[int, int, int], ...]:
-    """Undominated (sets, partial sets, pair) triples a block's tiles can be split into."""
-    i = next((j for j, c in enumerate(cs) if c), None)
-    if i is None:
-        return ((0, 0, 0),)
-    n = len(cs)
-    out: set[tuple[int, int, int]] = set(_partial_states(_take(cs, i), runs))  # tile i left alone
-    if cs[i] >= 2:
-        for m, t, p in _partial_states(_take(cs, i, i), runs):
-            out.add((m, t + 1, p))
-            if not p:
-                out.add((m, t, 1))
-        if cs[i] >= 3:
-            out.update((m + 1, t, p) for m, t, p in _partial_states(_take(cs, i, i, i), runs))
-    if runs and i + 1 < n and cs[i + 1]:
-        out.update((m, t + 1, p) for m, t, p in _partial_states(_take(cs, i, i + 1), runs))
-        if i + 2 < n and cs[i + 2]:
-            out.update((m + 1, t, p) for m, t, p in _partial_states(_take(cs, i, i + 1, i + 2), runs))
-    if runs and i + 2 < n and cs[i + 2]:
-        out.update((m, t + 1, p) for m, t, p in _partial_states(_take(cs, i, i + 2), runs))
-    return _pareto(out)
-
-
-def _budget_value(m: int, t: int, budget: int) -> int:
-    sets = min(m, budget)
-    return 2 * sets + min(t, budget - sets)
-
-
-@lru_cache(maxsize=None)
-def block_value(cs: tuple[int, ...], runs: bool) -> BlockValue:
-    """The best contribution of one block's tiles for each budget, without and with the pair."""
-    without = [_NONE] * 5
-    with_pair = [_NONE] * 5
-    for m, t, p in _partial_states(cs, runs):
-        target = with_pair if p else without
-        for b in _BUDGETS:
-            target[b] = max(target[b], _budget_value(m, t, b) + p)
-    return tuple(without), tuple(with_pair)
-
-
-def merge(a: BlockValue, b: BlockValue) -> BlockValue:
-    """The best contribution of two blocks together, for each budget."""
-    a0, a1 = a
-    b0, b1 = b
-    c0 = tuple(max(a0[i] + b0[n - i] for i in range(n + 1)) for n in _BUDGETS)
-    c1 = tuple(max(max(a1[i] + b0[n - i], a0[i] + b1[n - i]) for i in range(n + 1)) for n in _BUDGETS)
-    return c0, c1
-
-
-def best_with(block: BlockValue, rest: BlockValue, budget: int) -> int:
-    """The best total of one block and the merged other blocks within ``budget``."""
-    a0, a1 = block
-    r0, r1 = rest
-    best = _NONE
-    for i in range(budget + 1):
-        j = budget - i
-        v = a0[i] + (r0[j] if r0[j] > r1[j] else r1[j])
-        if v > best:
-            best = v
-        v = a1[i] + r0[j]
-        if v > best:
-            best = v
-    return best
-
-
-def block_values(counts: Counts) -> tuple[BlockValue, BlockValue, BlockValue]:
-    """The three block values of a counts vector."""
-    return (
-        block_value(counts[0:9], True),
-        block_value(counts[9:18], True),
-        block_value(counts[18:21], False),
-    )
-
 
 def standard_shanten(counts: Counts, melds: int = 0) -> int:
     """Shanten toward four sets and a pair, with ``melds`` sets already declared."""
-    p, s, d = block_values(counts)
+    p, s, d = hand_block_values(counts)
     return 8 - 2 * melds - best_with(p, merge(s, d), 4 - melds)
+
+
+def pairs_of(counts: Counts) -> int:
+    """Pairs among the tiles, a four of a kind counting as two."""
+    return (sum(counts) - counts.count(1) - counts.count(3)) >> 1
 
 
 def seven_pairs_shanten(counts: Counts) -> int:
     """Shanten toward seven pairs, a four of a kind counting as two pairs."""
-    return 6 - sum(c // 2 for c in counts)
+    return 6 - pairs_of(counts)
 
 
 def shanten(counts: Counts, melds: int = 0) -> int:
@@ -200,23 +99,71 @@ def _block_readings(cs: tuple[int, ...], runs: bool) -> tuple[_BlockReading, ...
     return tuple(out)
 
 
+_SUIT_SETS: tuple[tuple[GroupKind, int], ...] = tuple(("run", i) for i in range(7)) + tuple(("triplet", i) for i in range(9))
+
+
+@lru_cache(maxsize=1)
+def _complete_suits() -> dict[int, tuple[_BlockReading, ...]]:
+    """Every split of every suit of at most 14 tiles into sets and at most one pair, by suit index.
+
+    Built on first use by walking the multisets of up to four sets (a few thousand) and
+    adding each possible pair; equal to ``_block_readings`` for every suit (tested).
+    """
+    table: dict[int, list[_BlockReading]] = {}
+    counts = [0] * 9
+
+    def add(groups: tuple[tuple[GroupKind, int], ...]) -> None:
+        index = suit_index(tuple(counts))
+        table.setdefault(index, []).append((groups, None))
+        for rank in range(9):
+            if counts[rank] <= 2:
+                table.setdefault(index + 2 * POW5[rank], []).append((groups, rank))
+
+    def walk(first: int, groups: tuple[tuple[GroupKind, int], ...]) -> None:
+        add(groups)
+        if len(groups) == 4:
+            return
+        for n in range(first, len(_SUIT_SETS)):
+            shape, rank = _SUIT_SETS[n]
+            ranks = (rank, rank + 1, rank + 2) if shape == "run" else (rank, rank, rank)
+            for r in ranks:
+                counts[r] += 1
+            if max(counts[r] for r in ranks) <= 4:
+                walk(n, groups + (_SUIT_SETS[n],))
+            for r in ranks:
+                counts[r] -= 1
+
+    walk(0, ())
+    return {index: tuple(found) for index, found in table.items()}
+
+
+@lru_cache(maxsize=None)
+def _global_block_readings(index: int, block: int) -> tuple[tuple[tuple[Group, ...], int | None], ...]:
+    """A block's splits with global kinds, as Group values (cached per block content)."""
+    start, stop, runs = BLOCKS[block]
+    if runs:
+        local = _complete_suits().get(index, ())
+    else:
+        local = _block_readings(tuple(index // POW5[i] % 5 for i in range(stop - start)), False)
+    return tuple(
+        (tuple(Group(shape, start + k) for shape, k in groups), None if pair is None else start + pair)
+        for groups, pair in local
+    )
+
+
 def readings(hand: Hand) -> tuple[Reading, ...]:
     """Every reading of a complete hand (standard splits, then seven pairs)."""
     counts = hand.concealed
-    meld_groups = tuple(Group("triplet", m.kind, m.type) for m in hand.melds)
-    per_block = [
-        [
-            (tuple(Group(shape, start + k) for shape, k in groups), None if pair is None else start + pair)
-            for groups, pair in _block_readings(counts[start:stop], runs)
-        ]
-        for start, stop, runs in BLOCKS
-    ]
+    meld_groups = tuple(Group("triplet", m.kind, m.type) for m in hand.melds) if hand.melds else ()
     found: list[Reading] = []
-    for combo in product(*per_block):
-        pairs = [p for _, p in combo if p is not None]
-        if len(pairs) == 1:
-            groups = tuple(g for gs, _ in combo for g in gs) + meld_groups
-            found.append(Reading(groups=groups, pair=pairs[0]))
-    if not hand.melds and sum(counts) == 14 and all(c % 2 == 0 for c in counts):
+    p, s, d = block_indices(counts)
+    per_block = (_global_block_readings(p, 0), _global_block_readings(s, 1), _global_block_readings(d, 2))
+    if per_block[0] and per_block[1] and per_block[2]:
+        for combo in product(*per_block):
+            pairs = [pair for _, pair in combo if pair is not None]
+            if len(pairs) == 1:
+                groups = combo[0][0] + combo[1][0] + combo[2][0] + meld_groups
+                found.append(Reading(groups=groups, pair=pairs[0]))
+    if not hand.melds and not counts.count(1) and not counts.count(3) and sum(counts) == 14:
         found.append(Reading(pairs=tuple(k for k in range(NUM_KINDS) for _ in range(counts[k] // 2))))
     return tuple(found)

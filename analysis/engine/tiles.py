@@ -6,7 +6,8 @@ algorithm in the engine works on.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import operator
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
 
@@ -80,7 +81,7 @@ def kinds_of(counts: Counts) -> tuple[int, ...]:
 
 def add(a: Counts, b: Counts) -> Counts:
     """Element-wise sum of two counts vectors."""
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple(map(operator.add, a, b))
 
 
 def with_tile(counts: Counts, kind: int, delta: int = 1) -> Counts:
@@ -127,23 +128,28 @@ class Meld:
 
 @dataclass(frozen=True, slots=True)
 class Hand:
-    """Concealed tiles (as counts) plus declared melds; checked by ``rules.validate_hand``."""
+    """Concealed tiles (as counts) plus declared melds; checked by ``rules.validate_hand``.
+
+    ``held`` counts every copy the player holds, concealed or in melds (a kong holds four).
+    """
 
     concealed: Counts
     melds: tuple[Meld, ...] = ()
+    held: Counts = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        held = self.concealed
+        if self.melds:
+            counts = list(held)
+            for meld in self.melds:
+                counts[meld.kind] += meld.type.size
+            held = tuple(counts)
+        object.__setattr__(self, "held", held)
 
     @property
     def tile_count(self) -> int:
         """Concealed tiles plus 3 per meld: 13 waiting, 14 to discard."""
         return sum(self.concealed) + 3 * len(self.melds)
-
-    @property
-    def held(self) -> Counts:
-        """Every copy the player holds, concealed or in melds (a kong holds four)."""
-        counts = list(self.concealed)
-        for meld in self.melds:
-            counts[meld.kind] += meld.type.size
-        return tuple(counts)
 
     def with_tile(self, kind: int, delta: int = 1) -> Hand:
         """The same hand with a concealed tile added (or removed with ``delta=-1``)."""

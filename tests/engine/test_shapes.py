@@ -131,3 +131,25 @@ def test_seven_pairs_and_standard_readings_of_the_same_tiles():
     found = readings(parse_hand("11223344556677p"))
     assert any(r.is_seven_pairs for r in found)
     assert any(not r.is_seven_pairs for r in found)
+
+
+@given(hands(14))
+def test_precomputed_suit_readings_equal_the_recursive_definition(counts):
+    from analysis.engine.shapes import _block_readings, _complete_suits
+    from analysis.engine.tables import suit_index
+
+    for start in (0, 9):
+        suit = counts[start:start + 9]
+        expected = {(tuple(sorted(g)), p) for g, p in _block_readings(suit, True)}
+        found = [(tuple(sorted(g)), p) for g, p in _complete_suits().get(suit_index(suit), ())]
+        assert len(found) == len(set(found)) and set(found) == expected
+
+
+def test_precomputed_suit_readings_cover_every_complete_suit():
+    from analysis.engine.shapes import _block_readings, _complete_suits
+    from analysis.engine.tables import POW5
+
+    table = _complete_suits()
+    for index, found in list(table.items())[::97]:
+        suit = tuple(index // POW5[i] % 5 for i in range(9))
+        assert {(tuple(sorted(g)), p) for g, p in found} == {(tuple(sorted(g)), p) for g, p in _block_readings(suit, True)}

@@ -1,0 +1,134 @@
+"""Precomputed block tables: every suit's best contribution, looked up by a base-5 index.
+
+A suit's counts ``(c1, …, c9)`` (each 0–4) have the index ``Σ cᵢ·5^(i−1)``, so drawing
+or discarding a tile of rank r moves the index by ``±5^(r−1)``. For every suit of at
+most 14 tiles the table holds the id of its ``blocks.block_value`` (budgets 0–4 without
+and with the pair; there are only a few hundred distinct values) and a 9-bit mask of
+the ranks that touch its tiles (held, or within two of a held rank: the only draws
+that can help). It is built once by ``python -m analysis.engine.build_tables`` from the
+recursive definition in ``blocks`` and shipped compressed in ``data/``; loading it
+takes a few tens of milliseconds. The dragon block (3 kinds) is computed at import.
+"""
+from __future__ import annotations
+
+import struct
+import sys
+import time
+import zlib
+from array import array
+from functools import lru_cache
+from itertools import product
+from operator import mul
+from pathlib import Path
+
+from .blocks import BlockValue, block_value
+
+POW5: tuple[int, ...] = tuple(5**i for i in range(9))
+SUIT_SLOTS = 5**9
+MAX_TILES = 14
+PATH = Path(__file__).resolve().parent / "data" / "suit_table.zlib"
+_NONE_BYTE = 255
+
+
+def suit_index(counts: tuple[int, ...]) -> int:
+    """The base-5 index of a suit's (or dragon block's) counts."""
+    return sum(map(mul, counts, POW5))
+
+
+def reach_mask(counts: tuple[int, ...], reach: int = 2) -> int:
+    """Bit i set when rank i is held or within ``reach`` of a held rank."""
+    mask = 0
+    for i in range(len(counts)):
+        if any(counts[j] for j in range(max(0, i - reach), min(len(counts), i + reach + 1))):
+            mask |= 1 << i
+    return mask
+
+
+def build() -> bytes:
+    """Compute the table for every suit of at most 14 tiles (takes a while)."""
+    ids = array("H", bytes(2 * SUIT_SLOTS))
+    masks = array("H", bytes(2 * SUIT_SLOTS))
+    values: dict[BlockValue, int] = {}
+    for counts in product(range(5), repeat=9):
+        if sum(counts) <= MAX_TILES:
+            index = suit_index(counts)
+            ids[index] = values.setdefault(block_value(counts, True), len(values))
+            masks[index] = reach_mask(counts)
+    encoded = b"".join(bytes(_NONE_BYTE if v < 0 else v for vec in value for v in vec) for value in values)
+    return struct.pack("<I", len(values)) + encoded + ids.tobytes() + masks.tobytes()
+
+
+def _load() -> tuple[tuple[BlockValue, ...], array, array]:
+    raw = memoryview(zlib.decompress(PATH.read_bytes()))
+    (count,) = struct.unpack_from("<I", raw)
+    values = []
+    for n in range(count):
+        v = tuple(-99 if b == _NONE_BYTE else b for b in raw[4 + 10 * n: 14 + 10 * n])
+        values.append((v[:5], v[5:]))
+    start = 4 + 10 * count
+    ids = array("H")
+    ids.frombytes(raw[start:start + 2 * SUIT_SLOTS])
+    masks = array("H")
+    masks.frombytes(raw[start + 2 * SUIT_SLOTS:start + 4 * SUIT_SLOTS])
+    return tuple(values), ids, masks
+
+
+try:
+    _VALUES, _IDS, _MASKS = _load()
+except (OSError, zlib.error, struct.error, ValueError):  # missing or old: only `main` can run
+    _VALUES, _IDS, _MASKS = (), array("H"), array("H")
+
+
+def suit_value(index: int) -> BlockValue:
+    """The block value of the suit with this base-5 index."""
+    return _VALUES[_IDS[index]]
+
+
+def suit_mask(index: int) -> int:
+    """The ranks (bits) of the suit with this index whose draw could help."""
+    return _MASKS[index]
+
+
+DRAGON_VALUES: dict[int, BlockValue] = {
+    suit_index(counts): block_value(counts, False) for counts in product(range(5), repeat=3)
+}
+
+
+def dragon_value(index: int) -> BlockValue:
+    """The block value of the dragon block with this base-5 index."""
+    return DRAGON_VALUES[index]
+
+
+BLOCK_LOOKUP = (suit_value, suit_value, dragon_value)
+"""Per block (筒, 条, dragons): index → block value."""
+
+
+def block_indices(counts: tuple[int, ...]) -> tuple[int, int, int]:
+    """The base-5 indices of a hand's three blocks."""
+    return suit_index(counts[0:9]), suit_index(counts[9:18]), suit_index(counts[18:21])
+
+
+def hand_block_values(counts: tuple[int, ...]) -> tuple[BlockValue, BlockValue, BlockValue]:
+    """The three block values of a hand, from the tables."""
+    p, s, d = block_indices(counts)
+    return _VALUES[_IDS[p]], _VALUES[_IDS[s]], DRAGON_VALUES[d]
+
+
+@lru_cache(maxsize=None)
+def mask_ranks(mask: int) -> tuple[tuple[int, int], ...]:
+    """(rank offset, index step) of each bit set in a reach mask."""
+    return tuple((i, POW5[i]) for i in range(9) if mask >> i & 1)
+
+
+def main() -> None:
+    """Rebuild data/suit_table.zlib from the recursive definition."""
+    sys.setrecursionlimit(10_000)
+    start = time.perf_counter()
+    raw = build()
+    PATH.parent.mkdir(exist_ok=True)
+    PATH.write_bytes(zlib.compress(raw, 9))
+    print(f"{PATH.name}: {len(raw)} bytes raw, {PATH.stat().st_size} compressed, {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
