@@ -259,6 +259,8 @@ def analysis_of(board: Board) -> dict[str, Any]:
         return out
     body = analyze_hand(full, seen, rules)
     out["body"] = body
+    for item in [body, *body.get("options", ())]:
+        item["waits_left"] = sum(w["remaining"] for w in item.get("waits", ()))
     if count == MAX_TILES:
         out["best"] = tuple(TILE_IDS[k] for k in best_discards(discard_options(full, seen, rules)))
         options = body["options"]
