@@ -17,7 +17,7 @@ WINDOWS = (100, 200, 400, 800, 5000)
 """How far from the player's rating a rated puzzle may be, tried narrowest first."""
 POOL = 12
 """Pick at random among this many candidates, so two players don't walk the same path."""
-STREAK_START, STREAK_STEP = 900, 60
+STREAK_START, STREAK_STEP = 1300, 40
 """Streak mode: the n-th puzzle is rated at least STREAK_START + n·STREAK_STEP."""
 PROVISIONAL_RD = 110
 MODES = ("rated", "theme", "review", "streak", "quiz")

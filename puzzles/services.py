@@ -138,8 +138,8 @@ def _existing(player: Player, attempt_id: str, puzzle: Puzzle) -> AnswerResult |
 
 def answer_puzzle(player: Player, puzzle: Puzzle, answer: Any, attempt_id: Any, mode: str = "rated") -> AnswerResult:
     """Record one answer in one transaction: the attempt, both ratings (first try only), the streak, the review card."""
-    attempt_id = check_attempt_id(attempt_id)
     stored = normalise_answer(puzzle, answer)
+    attempt_id = check_attempt_id(attempt_id)
     mode = mode if mode in dict(Attempt.MODES) else "rated"
     try:
         with transaction.atomic():

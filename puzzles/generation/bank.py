@@ -232,3 +232,20 @@ def read_bank(path: Path = BANK_PATH) -> list[dict[str, Any]]:
     """The records of a bank file."""
     with gzip.open(path, "rb") as f:
         return json.loads(f.read().decode("utf-8"))["records"]
+
+
+def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> int:
+    """Insert the bank's records missing from ``model`` (the Puzzle model, historical or not); how many were added."""
+    existing = set(model.objects.values_list("key", flat=True))
+    rows = [
+        model(
+            key=r["key"], kind=r["kind"], hand=r["hand"], melds=r["melds"], visible=r["visible"], rules=r["rules"],
+            situation=r["situation"], turn=r["turn"], wall_left=r["wall_left"], win_tile=r.get("win", ""),
+            win_side=r.get("side", ""), accepted=r["accepted"], options=r["options"],
+            themes=f" {' '.join(r['themes'])} " if r["themes"] else "", rating=r["rating"],
+        )
+        for r in read_bank(path)
+        if r["key"] not in existing
+    ]
+    model.objects.bulk_create(rows, batch_size=batch_size)
+    return len(rows)

@@ -1,0 +1,49 @@
+"""Puzzles for tests, built by the engine itself (never a hard-coded answer)."""
+from __future__ import annotations
+
+from itertools import count
+
+from analysis.engine import build_hand
+from analysis.engine.efficiency import best_discards, discard_options
+from analysis.engine.notation import format_counts
+from analysis.engine.rules import make_rules
+from analysis.engine.scoring import score_win
+from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
+from puzzles.generation.bank import compact_option, load_bank
+from puzzles.generation.themes import tag
+from puzzles.models import Puzzle
+
+_serial = count(1)
+
+
+def ensure_bank() -> None:
+    """The shipped bank in the test database (a live-server test flushes what the migration loaded)."""
+    if not Puzzle.objects.filter(key__startswith="d").exists():
+        load_bank(Puzzle)
+
+
+def discard_puzzle(notation: str, visible: str = "", rules: str = "standard", rating: float = 1500.0) -> Puzzle:
+    """A 何切 puzzle whose accepted answers and option table come from the engine."""
+    hand, seen = build_hand(notation, visible=visible)
+    options = discard_options(hand, seen, make_rules(rules))
+    return Puzzle.objects.create(
+        key=f"t{next(_serial):05d}", kind=Puzzle.DISCARD, hand=format_counts(hand.concealed),
+        melds=[m.as_dict() for m in hand.melds], visible=format_counts(seen), rules=rules,
+        accepted=[TILE_IDS[k] for k in best_discards(options)], options=[compact_option(o) for o in options],
+        themes=" " + " ".join(tag(hand, options)) + " ", rating=rating,
+    )
+
+
+def quiz_puzzle(notation: str, win: str, side: str = "self_draw", rules: str = "standard", situation: tuple[str, ...] = ()) -> Puzzle:
+    """A 算番 quiz item whose answer is the engine's total."""
+    hand, _ = build_hand(notation)
+    sd, dc = score_win(hand, KIND_OF_ID[win], make_rules(rules, situation))
+    value = sd if side == "self_draw" else dc
+    return Puzzle.objects.create(
+        key=f"t{next(_serial):05d}", kind=Puzzle.QUIZ, hand=format_counts(hand.concealed),
+        melds=[m.as_dict() for m in hand.melds], rules=rules, situation=list(situation), win_tile=win, win_side=side,
+        accepted=[str(value.total)],
+        options={"choices": sorted({1, value.total, value.total * 2, value.total * 4}), "product": value.product,
+                 "total": value.total, "fans": [{"key": h.key, "multiplier": h.multiplier} for h in value.fans]},
+        themes="",
+    )

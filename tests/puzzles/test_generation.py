@@ -1,0 +1,97 @@
+"""The generator: simulated play, the filters (margin rule) and reproducibility."""
+from __future__ import annotations
+
+import random
+
+from analysis.engine import build_hand
+from analysis.engine.efficiency import discard_options
+from analysis.engine.rules import make_rules
+from analysis.engine.tiles import KIND_OF_ID, NUM_KINDS
+from puzzles.generation import filters
+from puzzles.generation.bank import generate, quiz_choices
+from puzzles.generation.simulate import Position, Win, play_deal
+
+STANDARD = make_rules("standard")
+
+
+def _options(notation: str, visible: str = "", melds=()):
+    hand, seen = build_hand(notation, melds, visible)
+    return hand, discard_options(hand, seen, STANDARD)
+
+
+def test_a_deal_yields_legal_positions_and_ends():
+    events = list(play_deal(random.Random(3), STANDARD))
+    positions = [e for e in events if isinstance(e, Position)]
+    assert positions and all(isinstance(e, Position) for e in events[:-1])
+    for p in positions:
+        assert p.hand.tile_count == 14
+        seen = [a + b for a, b in zip(p.hand.held, p.visible)]
+        assert all(n <= 4 for n in seen) and len(seen) == NUM_KINDS
+        assert p.options == discard_options(p.hand, p.visible, STANDARD)
+
+
+def test_wins_are_complete_hands():
+    from analysis.engine.scoring import score_win
+
+    wins = [e for seed in range(30) for e in play_deal(random.Random(seed), STANDARD) if isinstance(e, Win)]
+    assert wins
+    for w in wins:
+        assert w.hand.tile_count == 13 and score_win(w.hand, w.win, STANDARD) is not None
+
+
+def test_isolated_tiles():
+    hand, _ = build_hand("1p5p9p13s78sZFFBB2p")
+    c = hand.concealed
+    assert filters.is_isolated(c, KIND_OF_ID["Z"])
+    assert filters.is_isolated(c, KIND_OF_ID["5p"])
+    assert not filters.is_isolated(c, KIND_OF_ID["1p"])  # 2p is within two ranks
+    assert not filters.is_isolated(c, KIND_OF_ID["F"])  # a pair
+
+
+def test_clear_margin_rule():
+    assert filters.clear_margin("ukeire", 13, 11)
+    assert not filters.clear_margin("ukeire", 13, 12)
+    assert not filters.clear_margin("ukeire", 40, 35)  # 15 % of 40 is 6
+    assert filters.clear_margin("value", 20, 16)
+    assert not filters.clear_margin("value", 40, 33)  # 20 % of 40 is 8
+
+
+def test_lone_dragon_puzzle_is_rejected():
+    hand, options = _options("123456p2378s55sZ9s")
+    assert filters.judge(hand.concealed, options) is None
+
+
+def test_complete_or_far_hands_are_rejected():
+    hand, options = _options("1p5p9p1s5s9sZFB3p7p3s7sZ")
+    assert options[0].result.shanten > filters.MAX_SHANTEN
+    assert filters.judge(hand.concealed, options) is None
+
+
+def test_kept_positions_obey_every_filter():
+    records, stats = generate(11, 40, 10)
+    assert stats.kept == 40 and stats.quiz == 10 and stats.positions >= stats.kept
+    for r in records[:40]:
+        hand, options = _options(r["hand"], r["visible"], r["melds"])
+        verdict = filters.judge(hand.concealed, options)
+        assert verdict is not None
+        assert verdict.plausible >= filters.MIN_PLAUSIBLE and len(verdict.accepted) <= filters.MAX_ACCEPTED
+        assert filters.clear_margin(verdict.measure, verdict.best, verdict.runner_up)
+        assert r["margin"] == {"measure": verdict.measure, "best": verdict.best, "runner_up": verdict.runner_up}
+
+
+def test_same_seed_same_bank_other_seed_other_bank():
+    a, _ = generate(5, 15, 5)
+    b, _ = generate(5, 15, 5)
+    c, _ = generate(6, 15, 5)
+    assert a == b and a != c
+
+
+def test_generation_rate_is_at_least_fifty_per_second():
+    _, stats = generate(1, 150, 30)
+    assert stats.rate >= 50, stats.rate
+
+
+def test_quiz_choices_hold_the_answer_and_three_others():
+    for total, product in ((1, 1), (2, 2), (8, 32), (16, 16)):
+        choices = quiz_choices(total, product, random.Random(total))
+        assert len(set(choices)) == 4 and total in choices and choices == sorted(choices)

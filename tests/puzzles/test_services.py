@@ -1,0 +1,130 @@
+"""Answering, rating once per puzzle, idempotent attempts, streaks, review cards, the anonymous→account merge."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+
+from puzzles.models import Attempt, Player, ReviewCard
+from puzzles.rating import PLAYER_CAP
+from puzzles.services import AnswerError, answer_puzzle, merge_players
+from tests.puzzles.factories import discard_puzzle, quiz_puzzle
+
+pytestmark = pytest.mark.django_db
+HAND = "34556p123789sZZZ"  # 3p is best: 4556p waits on a 卡五星 5p
+
+
+@pytest.fixture
+def puzzle():
+    return discard_puzzle(HAND)
+
+
+def test_right_answer_raises_player_and_lowers_puzzle(puzzle):
+    player = Player.objects.create()
+    result = answer_puzzle(player, puzzle, "3p", "a1")
+    assert result.correct and result.attempt.rated
+    player.refresh_from_db(); puzzle.refresh_from_db()
+    assert 1500 < player.rating <= 1500 + PLAYER_CAP and puzzle.rating < 1500
+    assert result.rating_json()["after"] == round(player.rating)
+    assert not ReviewCard.objects.exists()
+
+
+def test_wrong_answer_makes_a_review_card(puzzle):
+    player = Player.objects.create()
+    result = answer_puzzle(player, puzzle, "Z", "a1")
+    assert not result.correct and player.attempts.get().answer == "Z"
+    assert ReviewCard.objects.get(player=player, puzzle=puzzle).due > result.attempt.created
+
+
+def test_same_attempt_id_counts_once(puzzle):
+    player = Player.objects.create()
+    first = answer_puzzle(player, puzzle, "3p", "same")
+    again = answer_puzzle(player, puzzle, "Z", "same")
+    assert again.replay and again.correct and again.attempt.pk == first.attempt.pk
+    assert Attempt.objects.count() == 1
+    player.refresh_from_db()
+    assert player.rating == first.player.rating
+
+
+def test_rating_changes_only_on_the_first_try(puzzle):
+    player = Player.objects.create()
+    answer_puzzle(player, puzzle, "Z", "a1")
+    player.refresh_from_db()
+    after_first = player.rating
+    second = answer_puzzle(player, puzzle, "3p", "a2")
+    assert not second.attempt.rated and second.rating_change == 0
+    player.refresh_from_db()
+    assert player.rating == after_first
+    assert not ReviewCard.objects.get().card["state"] == 0
+
+
+def test_an_attempt_id_is_tied_to_its_puzzle(puzzle):
+    player = Player.objects.create()
+    answer_puzzle(player, puzzle, "3p", "x")
+    with pytest.raises(AnswerError) as err:
+        answer_puzzle(player, discard_puzzle("124568p45566789s"), "1p", "x")
+    assert err.value.field == "attempt"
+
+
+@pytest.mark.parametrize("answer, field", [("9p", "discard"), ("x", "discard"), ("", "discard"), (None, "discard")])
+def test_bad_discards_are_refused_and_change_nothing(puzzle, answer, field):
+    player = Player.objects.create()
+    with pytest.raises(AnswerError) as err:
+        answer_puzzle(player, puzzle, answer, "a1")
+    assert err.value.field == field and not Attempt.objects.exists()
+
+
+def test_bad_attempt_id_is_refused(puzzle):
+    with pytest.raises(AnswerError) as err:
+        answer_puzzle(Player.objects.create(), puzzle, "3p", "x" * 65)
+    assert err.value.field == "attempt"
+
+
+def test_streak_counts_up_and_resets(puzzle):
+    player = Player.objects.create()
+    answer_puzzle(player, puzzle, "3p", "s1", mode="streak")
+    answer_puzzle(player, discard_puzzle(HAND), "3p", "s2", mode="streak")
+    player.refresh_from_db()
+    assert (player.streak, player.best_streak, player.rating) == (2, 2, 1500)
+    answer_puzzle(player, discard_puzzle(HAND), "Z", "s3", mode="streak")
+    player.refresh_from_db()
+    assert (player.streak, player.best_streak) == (0, 2)
+
+
+def test_quiz_answer_is_a_choice():
+    quiz = quiz_puzzle("4556p123789sZZZ", "5p")  # 卡五星 self-draw: ×2
+    player = Player.objects.create()
+    assert answer_puzzle(player, quiz, "2", "q1", mode="quiz").correct
+    assert not answer_puzzle(player, quiz_puzzle("4556p123789sZZZ", "5p"), "×4", "q2", mode="quiz").correct
+    with pytest.raises(AnswerError) as err:
+        answer_puzzle(player, quiz, "3", "q3", mode="quiz")
+    assert err.value.field == "choice"
+
+
+def test_merge_moves_attempts_without_double_counting(puzzle):
+    other = discard_puzzle(HAND)
+    user = User.objects.create_user("ann", password="pw-12345678")
+    account = Player.objects.create(user=user)
+    answer_puzzle(account, puzzle, "3p", "shared-id")
+    anonymous = Player.objects.create()
+    answer_puzzle(anonymous, puzzle, "3p", "shared-id")  # the same client attempt sent before logging in
+    answer_puzzle(anonymous, puzzle, "Z", "anon-2")  # rated here, but the account already rated this puzzle
+    answer_puzzle(anonymous, other, "Z", "anon-3")
+    account.refresh_from_db()
+    before = account.rating
+    gained = Attempt.objects.get(attempt_id="anon-3")
+    merged = merge_players(anonymous, account)
+    assert not Player.objects.filter(pk=anonymous.pk).exists()
+    ids = sorted(merged.attempts.values_list("attempt_id", flat=True))
+    assert ids == ["anon-2", "anon-3", "shared-id"]
+    assert merged.attempts.filter(puzzle=puzzle, rated=True).count() == 1
+    assert merged.rating == pytest.approx(before + gained.rating_after - gained.rating_before)
+    assert set(ReviewCard.objects.filter(player=merged).values_list("puzzle_id", flat=True)) == {puzzle.pk, other.pk}
+
+
+def test_merge_into_a_fresh_account_takes_the_session_rating(puzzle):
+    anonymous = Player.objects.create()
+    answer_puzzle(anonymous, puzzle, "3p", "a1")
+    anonymous.refresh_from_db()
+    account = Player.objects.create(user=User.objects.create_user("bo", password="pw-12345678"))
+    merged = merge_players(anonymous, account)
+    assert merged.rating == anonymous.rating and merged.attempts.count() == 1

@@ -1,0 +1,110 @@
+"""Sign up, log in, log out, change password; anonymous progress moves into the account."""
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import Client
+
+from puzzles.models import Attempt, Player
+from tests.puzzles.factories import discard_puzzle
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "tiles-and-dragons-42"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limits(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast tests; same flows
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def _drill(client, attempt="a1"):
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": attempt, "mode": "rated"})
+    return puzzle
+
+
+def test_signup_keeps_the_sessions_progress():
+    client = Client()
+    _drill(client)
+    r = client.post("/accounts/signup/", {"username": "ann", "password1": PASSWORD, "password2": PASSWORD})
+    assert r.status_code == 302
+    player = Player.objects.get(user__username="ann")
+    assert player.attempts.count() == 1 and player.rating > 1500
+    assert Player.objects.count() == 1
+
+
+def test_login_merges_the_session_into_the_account():
+    user = User.objects.create_user("bob", password=PASSWORD)
+    account = Player.objects.create(user=user)
+    client = Client()
+    _drill(client, "x1")
+    _drill(client, "x2")
+    r = client.post("/accounts/login/", {"username": "bob", "password": PASSWORD})
+    assert r.status_code == 302
+    assert account.attempts.count() == 2 and Player.objects.count() == 1
+    assert client.get("/api/v1/progress/").json()["attempts"] == 2
+
+
+def test_logging_in_twice_does_not_double_count():
+    User.objects.create_user("cy", password=PASSWORD)
+    client = Client()
+    _drill(client)
+    client.post("/accounts/login/", {"username": "cy", "password": PASSWORD})
+    client.post("/accounts/logout/")
+    client.post("/accounts/login/", {"username": "cy", "password": PASSWORD})
+    assert Attempt.objects.count() == 1
+
+
+def test_logout_is_post_only_and_forgets_the_user():
+    User.objects.create_user("di", password=PASSWORD)
+    client = Client()
+    client.login(username="di", password=PASSWORD)
+    assert client.get("/accounts/logout/").status_code == 405
+    client.post("/accounts/logout/")
+    assert "_auth_user_id" not in client.session
+
+
+def test_change_password():
+    User.objects.create_user("ed", password=PASSWORD)
+    client = Client()
+    assert client.get("/accounts/password/").status_code == 302  # log in first
+    client.login(username="ed", password=PASSWORD)
+    page = client.get("/accounts/password/").content.decode()
+    assert 'name="old_password"' in page
+    r = client.post("/accounts/password/", {"old_password": PASSWORD, "new_password1": "new-" + PASSWORD, "new_password2": "new-" + PASSWORD})
+    assert r.status_code == 302
+    assert User.objects.get(username="ed").check_password("new-" + PASSWORD)
+
+
+def test_forms_are_styled_pages_with_csrf():
+    for url in ("/accounts/login/", "/accounts/signup/"):
+        html = Client().get(url).content.decode()
+        assert "csrfmiddlewaretoken" in html and "drills.css" in html and 'class="auth card"' in html
+
+
+def test_bad_signup_shows_errors_in_place():
+    r = Client().post("/accounts/signup/", {"username": "fy", "password1": "a", "password2": "b"})
+    assert r.status_code == 200 and 'class="error"' in r.content.decode() and not User.objects.exists()
+
+
+def test_too_many_logins_from_one_address_get_a_429():
+    client = Client()
+    codes = [client.post("/accounts/login/", {"username": "nobody", "password": "x"}).status_code for _ in range(11)]
+    assert codes[:10] == [200] * 10 and codes[10] == 429
+
+
+def test_one_account_cannot_see_anothers_progress():
+    for name in ("gu", "hu"):
+        User.objects.create_user(name, password=PASSWORD)
+    gu = Client()
+    gu.login(username="gu", password=PASSWORD)
+    _drill(gu)
+    hu = Client()
+    hu.login(username="hu", password=PASSWORD)
+    assert gu.get("/api/v1/progress/").json()["attempts"] == 1
+    assert hu.get("/api/v1/progress/").json()["attempts"] == 0
+    assert 'data-testid="attempts">0<' in hu.get("/progress/").content.decode()

@@ -1,0 +1,105 @@
+"""Drill, quiz and progress pages: plain POST and htmx, feedback contents, one's own progress only."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from puzzles.models import Attempt, Puzzle
+from tests.puzzles.factories import discard_puzzle, ensure_bank, quiz_puzzle
+
+pytestmark = pytest.mark.django_db
+
+
+def _form_value(html: str, name: str) -> str:
+    return re.search(rf'name="{name}" value="([^"]+)"', html).group(1)
+
+
+@pytest.fixture
+def puzzle():
+    return discard_puzzle("34556p123789sZZZ", visible="55s")
+
+
+def test_drills_redirects_to_a_shareable_puzzle_page():
+    ensure_bank()
+    r = Client().get("/drills/", {"mode": "theme", "theme": "value"})
+    assert r.status_code == 302 and re.match(r"^/drills/\d+/\?mode=theme&theme=value$", r["Location"])
+    page = Client().get(r["Location"])
+    assert page.status_code == 200
+    html = page.content.decode()
+    puzzle = Puzzle.objects.get(pk=r["Location"].split("/")[2])
+    assert html.count('name="discard"') == len(puzzle.hand_tiles) and 'hx-post="/drills/' in html and "csrfmiddlewaretoken" in html
+
+
+def test_drill_page_shows_the_context(puzzle):
+    html = Client().get(f"/drills/{puzzle.pk}/").content.decode()
+    assert "tiles/5s.svg" in html  # the visible tiles
+    assert html.count('class="tile-button') == 14
+
+
+def test_plain_post_without_javascript_gives_the_whole_page_with_feedback(puzzle):
+    client = Client()
+    html = client.get(f"/drills/{puzzle.pk}/").content.decode()
+    r = client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": _form_value(html, "attempt"), "mode": "rated"})
+    body = r.content.decode()
+    assert r.status_code == 200 and "<html" in body and "is-right" in body
+    assert "/analyze/?hand=34556p123789sZZZ&amp;rules=standard&amp;visible=55s" in body
+    assert "五星卡的好" in body and "/learn/fans/#ka_wu_xing" in body  # the theme's rule and 口诀
+    assert body.count("<tr class=\"best") == 1  # one accepted row in the option table
+
+
+def test_htmx_post_gives_the_board_fragment_and_the_rating_card(puzzle):
+    client = Client()
+    r = client.post(f"/drills/{puzzle.pk}/", {"discard": "Z", "attempt": "a1", "mode": "rated"}, HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    assert "<html" not in body and 'id="board"' in body and "is-wrong" in body
+    assert 'hx-swap-oob="true"' in body and "tiles/3p.svg" in body
+
+
+def test_posting_twice_counts_once(puzzle):
+    client = Client()
+    for _ in range(2):
+        client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": "same", "mode": "rated"})
+    assert Attempt.objects.count() == 1
+
+
+def test_a_tile_not_in_the_hand_is_a_clear_400(puzzle):
+    r = Client().post(f"/drills/{puzzle.pk}/", {"discard": "9p", "attempt": "a"})
+    assert r.status_code == 400 and "9p" in r.content.decode() and not Attempt.objects.exists()
+
+
+def test_drill_needs_csrf():
+    client = Client(enforce_csrf_checks=True)
+    r = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "3p", "attempt": "a"})
+    assert r.status_code == 403
+
+
+def test_review_mode_with_nothing_due_says_so():
+    r = Client().get("/drills/", {"mode": "review"})
+    assert r.status_code == 200 and 'name="discard"' not in r.content.decode()
+
+
+def test_quiz_page_and_answer():
+    quiz = quiz_puzzle("4556p123789sZZZ", "5p", side="discard", situation=("liang_dao",))
+    client = Client()
+    assert client.get("/learn/quiz/")["Location"] == f"/learn/quiz/{quiz.pk}/"
+    html = client.get(f"/learn/quiz/{quiz.pk}/").content.decode()
+    assert 'name="choice" value="4"' in html
+    r = client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "4", "attempt": "q1"}, HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    assert "is-right" in body and "×4" in body and "breakdown" in body
+
+
+def test_progress_page_counts_only_this_visitors_attempts(puzzle):
+    ann, bob = Client(), Client()
+    ann.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": "a", "mode": "rated"})
+    ann_page = ann.get("/progress/").content.decode()
+    bob_page = bob.get("/progress/").content.decode()
+    assert re.search(r'data-testid="attempts">1<', ann_page) and "<polyline" in ann_page
+    assert re.search(r'data-testid="attempts">0<', bob_page) and "<polyline" not in bob_page
+
+
+def test_progress_page_in_english():
+    r = Client().get("/progress/", HTTP_ACCEPT_LANGUAGE="en")
+    assert r.status_code == 200
