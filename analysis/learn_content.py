@@ -213,9 +213,9 @@ class PresetRow:
 
 PRESET_ROWS: tuple[PresetRow, ...] = (
     PresetRow("ka_wu_xing", "4556p123789sZZZ", "5p", (("standard", 2), ("xiangyang", 2), ("shiyan", 4)),
-              _("卡五星 alone: ×4 in 十堰.")),
+              _("卡五星 alone: %(ka_wu_xing.shiyan)s in 十堰.")),
     PresetRow("ka_wu_xing_an_si", "2245556p123789s", "5p", (("standard", 8), ("xiangyang", 8), ("shiyan", 8)),
-              _("卡五星 × 暗四归一: in 十堰 ×4 × ×4 = ×16, held at the ×8 limit (满和).")),
+              _("卡五星 × 暗四归一: in 十堰 %(ka_wu_xing.shiyan)s × %(an_si_gui_yi.shiyan)s, held at the ×8 limit (满和).")),
     PresetRow("qi_dui_qing", "1122334456677p", "5p", (("standard", 16), ("xiangyang", 8), ("shiyan", 8)),
               _("清一色 × 七对 = ×16, capped at ×8 in both towns.")),
     PresetRow("shuang_long", "1122335555pBBB", "B", (("standard", 16), ("xiangyang", 16), ("shiyan", 8)),
@@ -336,7 +336,7 @@ SETTLEMENT_EXAMPLES: tuple[SettlementExample, ...] = (
     ),
     SettlementExample(
         "bao_hu", "win", _("Discard into a 亮倒 hand (包胡)"),
-        _("A had declared 亮倒 and wins 卡五星 on B's discard: V = ×2 × ×2 = 4, and B pays 2 × V = 8, "
+        _("A had declared 亮倒 and wins 卡五星 on B's discard: V = %(ka_wu_xing)s × %(liang_dao)s = 4, and B pays 2 × V = 8, "
           "as much as both would pay on a self-draw."),
         (Payment("B", "A", 8),), wins=(("A", _KWX_LIANG),), discarder="B",
     ),
@@ -453,7 +453,7 @@ COUPLET_NOTES: dict[int, CoupletNote] = {
     1: CoupletNote(
         _("Do not grab every small win: a ready hand worth little can often be turned into a bigger one "
           "(a 4-6 wait for 卡五星, a 七对) if you keep drawing. But chasing only 碰碰胡 is a poor plan: "
-          "it is worth just ×2, every pong shows your hand, and the same pairs are usually better kept for 七对 (×4). "
+          "it is worth just %(peng_peng_hu)s, every pong shows your hand, and the same pairs are usually better kept for 七对 (%(qi_dui)s). "
           "Mind 漏胡 when you pass a win."),
         ("value", "qi_dui_vs_peng_peng_hu"),
         see=((_FANS + "#peng_peng_hu", _("碰碰胡")), (_PLAY + "#lou-hu", _("漏胡"))),
@@ -475,7 +475,7 @@ COUPLET_NOTES: dict[int, CoupletNote] = {
     4: CoupletNote(
         _("With four melds declared and one tile left (手抓一) you can no longer defend: every tile you draw "
           "that does not win must go out, whatever it feeds. Accept it; if your pair tile comes, 手抓一 with "
-          "碰碰胡 is worth ×8 or more."),
+          "碰碰胡 is a big win: %(shou_zhua_yi)s × %(peng_peng_hu)s."),
         ("value",),
         see=((_FANS + "#shou_zhua_yi", _("手抓一")),),
     ),
@@ -493,8 +493,8 @@ COUPLET_NOTES: dict[int, CoupletNote] = {
     ),
     7: CoupletNote(
         _("A kong gives a replacement draw that may make you ready, and then 亮倒 doubles the win: a shrewd line. "
-          "Winning on that replacement tile is 杠上开花 (×2); the danger is the tile you must discard after the "
-          "kong: if someone wins on it, that is 杠上炮 (×2) and you pay."),
+          "Winning on that replacement tile is 杠上开花 (%(gang_shang_kai_hua)s); the danger is the tile you must discard after the "
+          "kong: if someone wins on it, that is 杠上炮 (%(gang_shang_pao)s) and you pay."),
         see=((_FANS + "#gang_shang_kai_hua", _("杠上开花")), (_FANS + "#gang_shang_pao", _("杠上炮"))),
     ),
     8: CoupletNote(
@@ -518,7 +518,7 @@ COUPLET_NOTES: dict[int, CoupletNote] = {
         manners=True,
     ),
     12: CoupletNote(
-        _("Winning on a 5 between 4 and 6 is the game's namesake fan, ×2 (×4 in 十堰). Building and keeping a "
+        _("Winning on a 5 between 4 and 6 is the game's namesake fan, %(ka_wu_xing)s (%(ka_wu_xing.shiyan)s in 十堰). Building and keeping a "
           "hand that waits on that middle five shows planning: the 4-6 shape, the 4556 and 4688 shapes."),
         ("ka_wu_xing", "shape"),
         see=((_FANS + "#ka_wu_xing", _("卡五星")),),
@@ -611,6 +611,18 @@ GLOSSARY: tuple[Term, ...] = tuple(sorted((
     _fan_term("qiang_gang_hu", "qiǎng gàng hú", _("winning on the tile added to a pong")),
     _fan_term("hai_di_lao", "hǎi dǐ lāo", _("self-draw of the last tile")),
 ), key=lambda t: _plain(t.pinyin)))
+
+
+def fan_values() -> dict[str, str]:
+    """Each fan's value as prose shows it, read from the fan table: ``ka_wu_xing`` (通用) and ``ka_wu_xing.shiyan``."""
+    values = {f.key: f"×{f.multiplier('standard')}" for f in FANS}
+    values.update({f"{f.key}.{p}": f"×{f.multiplier(p)}" for f in FANS for p in PRESETS})
+    return values
+
+
+def filled(text: Promise | str) -> str:
+    """Prose in the active language with its fan values (``%(qi_dui)s``) filled in from the fan table."""
+    return str(text) % fan_values() if "%(" in str(text) else str(text)
 
 
 def every_worked() -> tuple[Worked, ...]:

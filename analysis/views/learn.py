@@ -57,7 +57,7 @@ def _shown(drawn: lc.DrawnHand, *, side: str, situation: tuple[str, ...], rules:
 def shown_worked(w: lc.Worked) -> dict[str, Any]:
     """A worked example (the value the page claims, checked by the tests) ready to draw."""
     item = _shown(w.drawn, side=w.side, situation=w.situation, rules=w.rules, url=w.url,
-                  allowed=w.allowed, total=w.total, fans=w.fans, note=str(w.note))
+                  allowed=w.allowed, total=w.total, fans=w.fans, note=lc.filled(w.note))
     item["options"] = [k for k, on in w.options if on]
     item["readings"] = [
         {"fans": _fan_items(r.fans, w.rules), "product": r.product, "label": r.label} for r in w.readings
@@ -99,7 +99,7 @@ def _page(template: str, context: Callable[[], dict[str, Any]] | None = None) ->
     """A read-only learn page: the template with the learn contents and its own context."""
 
     def view(request: HttpRequest) -> HttpResponse:
-        data = {"toc": TOC, "quiz_url": QUIZ_URL}
+        data = {"toc": TOC, "quiz_url": QUIZ_URL, "v": lc.fan_values()}
         if context is not None:
             data.update(context())
         return render(request, f"analysis/learn/{template}.html", data)
@@ -117,7 +117,7 @@ def _fans_page() -> dict[str, Any]:
         "preset_keys": [preset_label(p) for p in PRESETS],
         "combination": [shown_worked(w) for w in lc.COMBINATION_EXAMPLES],
         "preset_rows": [
-            {"drawn": r.drawn, "cells": [dict(c, label=preset_label(c["preset"])) for c in r.cells()], "note": r.note, "side": SIDE_LABELS[r.side],
+            {"drawn": r.drawn, "cells": [dict(c, label=preset_label(c["preset"])) for c in r.cells()], "note": lc.filled(r.note), "side": SIDE_LABELS[r.side],
              "situation": [FAN_BY_KEY[s].name for s in r.situation]}
             for r in lc.PRESET_ROWS
         ],
@@ -128,7 +128,7 @@ def _settlement_page() -> dict[str, Any]:
     examples = []
     for s in lc.SETTLEMENT_EXAMPLES:
         net = s.net()
-        examples.append({"key": s.key, "kind": s.kind, "title": s.title, "note": s.note, "payments": s.payments,
+        examples.append({"key": s.key, "kind": s.kind, "title": s.title, "note": lc.filled(s.note), "payments": s.payments,
                          "net": [(seat, net[seat]) for seat in lc.SEATS],
                          "wins": [(seat, shown_worked(w)) for seat, w in s.wins]})
     both, feeder = _("both other players"), _("the discarder only")
@@ -137,7 +137,8 @@ def _settlement_page() -> dict[str, Any]:
 
 
 def _koujue_page() -> dict[str, Any]:
-    return {"couplets": [(c, lc.COUPLET_NOTES[c.number]) for c in lc.couplets()]}
+    notes = lc.COUPLET_NOTES
+    return {"couplets": [(c, notes[c.number], lc.filled(notes[c.number].text)) for c in lc.couplets()]}
 
 
 def _int(value: Any) -> int | None:
@@ -193,7 +194,8 @@ def memorise(request: HttpRequest) -> HttpResponse:
 def _memorise_response(request: HttpRequest, prompt: Any, reveal: bool, error: str, status: int) -> HttpResponse:
     template = "analysis/learn/memorise.html" + ("#card" if request.htmx else "")
     context = {
-        "toc": TOC, "prompt": prompt, "reveal": reveal, "error": error, "note": lc.COUPLET_NOTES[prompt.couplet.number],
+        "toc": TOC, "prompt": prompt, "reveal": reveal, "error": error,
+        "note_text": lc.filled(lc.COUPLET_NOTES[prompt.couplet.number].text),
         "total": len(lc.couplets()), "ratings": [
             ("again", _("Again"), _("forgot it")), ("hard", _("Hard"), _("recalled with effort")),
             ("good", _("Good"), _("recalled")), ("easy", _("Easy"), _("recalled at once")),

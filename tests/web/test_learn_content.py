@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from math import prod
 
 import pytest
 
@@ -30,8 +31,10 @@ def _engine_readings(worked):
     win = parse_tile(worked.win)
     rules = make_rules(worked.rules, worked.situation, dict(worked.options))
     out = []
-    for reading in readings(hand.with_tile(win)):
-        hits = _reading_fans(reading, _win_facts(hand, win), rules)
+    final = hand.with_tile(win)
+    facts = _win_facts(hand, final, win)
+    for reading in readings(final):
+        hits = _reading_fans(reading, facts, rules)
         product = 1
         for h in hits:
             product *= h.multiplier
@@ -43,6 +46,7 @@ def _engine_readings(worked):
 def test_each_described_reading_is_one_the_engine_finds(worked):
     found = _engine_readings(worked)
     for claim in worked.readings:
+        assert claim.product == prod(FAN_BY_KEY[k].multiplier(worked.rules) for k in claim.fans)
         assert (sorted(claim.fans), claim.product) in found
     assert max(c.product for c in worked.readings) == max(p for _, p in found)
 
