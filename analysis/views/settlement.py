@@ -71,15 +71,26 @@ def present(result: Settlement) -> dict[str, Any]:
     }
 
 
-def _settle_form(setup: SetupForm, form: HandForm) -> tuple[dict[str, Any] | None, EngineError | None]:
-    """Settle a bound calculator form: (presented result, None) or (None, error)."""
-    if not (setup.is_valid() and form.is_valid()):
-        return None, None
+def form_error(*forms: Any) -> str:
+    """The first field error of some bound forms, as "label: message" ("" when all are valid)."""
+    for form in forms:
+        if not form.is_valid():
+            name, errors = next(iter(form.errors.items()))
+            label = form.fields[name].label if name in form.fields else ""
+            return f"{label}: {errors[0]}" if label else str(errors[0])
+    return ""
+
+
+def _settle_form(setup: SetupForm, form: HandForm) -> tuple[dict[str, Any] | None, str]:
+    """Settle a bound calculator form: (presented result, "") or (None, what is wrong)."""
+    problem = form_error(setup, form)
+    if problem:
+        return None, problem
     data = {**form.to_data(), "players": setup.names(), "base": setup.cleaned_data["base"], "rules": setup.cleaned_data["rules"]}
     try:
-        return present(settle(parse_input(data))), None
+        return present(settle(parse_input(data))), ""
     except EngineError as exc:
-        return None, exc
+        return None, exc.translated(_)
 
 
 def _kongs_given(form: HandForm) -> bool:
@@ -102,9 +113,9 @@ def calculator(request: HttpRequest) -> HttpResponse:
     else:
         setup = SetupForm()
         form = HandForm(names=setup.names())
-        result, error = None, None
+        result, error = None, ""
     players = [p | {"name_field": setup[f"name_{p['seat']}"]} for p in form.players()]
-    context = {"setup": setup, "form": form, "players": players, "result": result, "error": _error_text(error),
+    context = {"setup": setup, "form": form, "players": players, "result": result, "error": error,
                "kongs_open": _kongs_given(form)}
     template = TEMPLATES + "calculator.html"
     if request.htmx and request.method == "POST":
@@ -197,7 +208,8 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
     if request.method == "POST":
         form = HandForm(request.POST, names=names)
         token = request.POST.get("token", "")
-        if form.is_valid():
+        error = form_error(form)
+        if not error:
             data = form.to_data()
             try:
                 result = present(settle(parse_input(full_input(sheet, data))))

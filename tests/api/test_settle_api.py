@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 URL = "/api/v1/settle/"
 BODY = {
@@ -73,3 +74,21 @@ def test_schema_documents_the_endpoint(client):
     operation = schema["paths"]["/api/v1/settle/"]["post"]
     assert set(operation["responses"]) >= {"200", "400"}
     assert "SettleRequest" in schema["components"]["schemas"]
+
+
+_JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 10**12), st.text(max_size=12),
+                  st.sampled_from(["甲", "乙", "5p", "F", "an_gang", "zhi_gang", "discard", "rob_kong", "4556p123s789sZZZ"]))
+_VALUES = st.recursive(_JUNK, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(
+    st.sampled_from(["who", "type", "tile", "fed_by", "chain", "player", "hand", "situation"]), inner, max_size=5)), max_leaves=12)
+
+
+@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
+@given(st.dictionaries(st.sampled_from(["base", "piao", "rules", "options", "kongs", "liang_dao", "result", "discarder", "winners", "dealer"]),
+                       _VALUES, max_size=6))
+def test_any_body_is_answered_or_refused_never_a_crash(client, change):
+    response = post(client, {**BODY, **change})
+    assert response.status_code in (200, 400)
+    if response.status_code == 400:
+        assert response.json()["error"]["message"]
+    else:
+        assert sum(n["net"] for n in response.json()["nets"]) == 0

@@ -190,3 +190,8 @@ def test_session_sheets_follow_the_visitor_into_their_account(client, django_use
     client.login(username="wang", password="x-pass-1234")
     assert client.get(f"/settle/sheets/{sheet_id}/").status_code == 200
     assert ScoreSheet.objects.get(pk=sheet_id).user.username == "wang"
+
+
+def test_calculator_says_which_field_is_wrong(client):
+    body = client.post("/settle/", {**CALCULATOR, "base": "0"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "底金" in body and 'role="alert"' in body
