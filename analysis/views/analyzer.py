@@ -318,6 +318,9 @@ def page_context(board: Board, request: HttpRequest) -> dict[str, Any]:
         "option_flags": [
             (key, _(OPTION_LABELS[key]), board.options.get(key, getattr(DEFAULT_OPTIONS, key))) for key in OPTION_KEYS
         ],
+        "options_changed": any(
+            board.options.get(key, getattr(DEFAULT_OPTIONS, key)) != getattr(DEFAULT_OPTIONS, key) for key in OPTION_KEYS
+        ),
         "modes": MODES,
         "result": result,
         "body": result["body"],

@@ -110,3 +110,29 @@ def test_without_javascript_the_plain_form_works(nojs_page):
     page.get_by_role("button", name="牌理分析").click()
     assert "rules=shiyan" in page.url
     expect(page.locator(".az-table tr.az-best .az-num")).to_have_text("16")
+
+
+def test_meld_builder_and_visible_picker(page):
+    page.goto(page.base + "/?hand=46p11s")
+    page.locator("label.az-mode", has_text="碰").click()
+    expect(page.locator("#add-5p")).to_be_enabled()
+    page.locator("#add-5p").click()
+    expect(page.locator("#hand-text")).to_have_value("46p11s[555p]")
+    expect(page.locator('input[name="to"][value="hand"]')).to_be_checked()  # back to adding single tiles
+    page.locator("label.az-mode", has_text="明杠").click()
+    expect(page.locator("#add-5p")).to_be_disabled()  # only one 5筒 left: no kong of it
+    page.locator("#add-F").click()
+    expect(page.locator("#hand-text")).to_have_value("46p11s[555p][FFFF]")
+    page.locator("#visible-picker summary").click()
+    page.locator('#visible-view button[name="add_visible"][value="5p"]').click()
+    expect(page.locator("#visible-text")).to_have_value("5p")
+    expect(page.locator("#visible-picker")).to_have_attribute("open", "")
+    expect(page.locator("#add-5p")).to_be_disabled()  # the fourth 5筒 is seen now
+    page.locator(".az-meld").first.click()
+    expect(page.locator("#hand-text")).to_have_value("46p11s[FFFF]")
+    tap_hand(page, ["B", "B", "B"])
+    page.locator("label.az-mode", has_text="碰").click()
+    page.locator("#add-Z").click()
+    expect(page.locator("#hand-text")).to_have_value("46p11sBBB[FFFF][ZZZ]")
+    wait = read_wait(page, "5p")
+    expect(wait.locator(".az-left")).to_have_text("剩 3 张")
