@@ -105,6 +105,13 @@ class Attempt(models.Model):
             models.UniqueConstraint(fields=["player", "puzzle"], condition=Q(rated=True), name="rated_once_per_puzzle"),
         ]
 
+    @property
+    def mode_name(self) -> str:
+        """The mode's name in the active language."""
+        from .text import MODES
+
+        return str(MODES.get(self.mode, self.mode))
+
 
 class ReviewCard(models.Model):
     """An FSRS card: a missed puzzle that comes back on a schedule."""
