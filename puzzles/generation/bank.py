@@ -224,7 +224,7 @@ def generate(
 def write_bank(records: Iterable[dict[str, Any]], path: Path = BANK_PATH, meta: dict[str, Any] | None = None) -> None:
     """Write the bank as gzip'd JSON (stable: no timestamp in the gzip header)."""
     body = json.dumps({"meta": meta or {}, "records": list(records)}, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, compresslevel=9) as out:
+    with open(path, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0, compresslevel=9) as out:
         out.write(body.encode("utf-8"))
 
 
