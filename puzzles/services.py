@@ -7,11 +7,13 @@ twice count once.
 """
 from __future__ import annotations
 
+import random
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -136,45 +138,64 @@ def _existing(player: Player, attempt_id: str, puzzle: Puzzle) -> AnswerResult |
     return AnswerResult(earlier, earlier.puzzle, Player.objects.get(pk=player.pk), replay=True)
 
 
+SQLITE_RETRIES = 40
+"""SQLite reports a busy database instead of waiting when two transactions collide; try again."""
+
+
+def _locked(exc: OperationalError) -> bool:
+    return connection.vendor == "sqlite" and "locked" in str(exc)
+
+
 def answer_puzzle(player: Player, puzzle: Puzzle, answer: Any, attempt_id: Any, mode: str = "rated") -> AnswerResult:
     """Record one answer in one transaction: the attempt, both ratings (first try only), the streak, the review card."""
     stored = normalise_answer(puzzle, answer)
     attempt_id = check_attempt_id(attempt_id)
     mode = mode if mode in dict(Attempt.MODES) else "rated"
-    try:
-        with transaction.atomic():
-            locked = Player.objects.select_for_update().get(pk=player.pk)
-            earlier = _existing(locked, attempt_id, puzzle)
-            if earlier is not None:
-                return earlier
-            correct = stored in puzzle.accepted
-            first = not Attempt.objects.filter(player=locked, puzzle=puzzle).exists()
-            attempt = Attempt(player=locked, puzzle=puzzle, attempt_id=attempt_id, mode=mode, answer=stored, correct=correct)
-            if first and mode not in UNRATED_MODES:
-                target = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
-                me, it = glicko.rate_answer(
-                    glicko.Rating(locked.rating, locked.rating_deviation, locked.volatility),
-                    glicko.Rating(target.rating, target.rating_deviation, target.volatility),
-                    correct,
-                )
-                attempt.rated, attempt.rating_before, attempt.rating_after = True, locked.rating, me.rating
-                locked.rating, locked.rating_deviation, locked.volatility = me.rating, me.rd, me.volatility
-                target.rating, target.rating_deviation, target.volatility = it.rating, it.rd, it.volatility
-                target.plays += 1
-                target.save(update_fields=["rating", "rating_deviation", "volatility", "plays"])
-                puzzle = target
-            if mode == "streak":
-                locked.streak = locked.streak + 1 if correct else 0
-                locked.best_streak = max(locked.best_streak, locked.streak)
-            locked.save()
-            attempt.save()
-            _schedule_review(locked, puzzle, correct, datetime.now(dt_timezone.utc))
-            return AnswerResult(attempt, puzzle, locked, replay=False)
-    except IntegrityError:
-        earlier = _existing(player, attempt_id, puzzle)
-        if earlier is None:
-            raise
-        return earlier
+    for tries in range(SQLITE_RETRIES):
+        try:
+            return _record(player, puzzle, stored, attempt_id, mode)
+        except IntegrityError:
+            earlier = _existing(player, attempt_id, puzzle)
+            if earlier is None:
+                raise
+            return earlier
+        except OperationalError as exc:
+            if not _locked(exc) or tries == SQLITE_RETRIES - 1:
+                raise
+            time.sleep(0.005 * (1 + tries) * (1 + random.random()))
+    raise AssertionError("unreachable")
+
+
+def _record(player: Player, puzzle: Puzzle, stored: str, attempt_id: str, mode: str) -> AnswerResult:
+    """One try at recording an answer, with the player's row locked."""
+    with transaction.atomic():
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        earlier = _existing(locked, attempt_id, puzzle)
+        if earlier is not None:
+            return earlier
+        correct = stored in puzzle.accepted
+        first = not Attempt.objects.filter(player=locked, puzzle=puzzle).exists()
+        attempt = Attempt(player=locked, puzzle=puzzle, attempt_id=attempt_id, mode=mode, answer=stored, correct=correct)
+        if first and mode not in UNRATED_MODES:
+            target = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
+            me, it = glicko.rate_answer(
+                glicko.Rating(locked.rating, locked.rating_deviation, locked.volatility),
+                glicko.Rating(target.rating, target.rating_deviation, target.volatility),
+                correct,
+            )
+            attempt.rated, attempt.rating_before, attempt.rating_after = True, locked.rating, me.rating
+            locked.rating, locked.rating_deviation, locked.volatility = me.rating, me.rd, me.volatility
+            target.rating, target.rating_deviation, target.volatility = it.rating, it.rd, it.volatility
+            target.plays += 1
+            target.save(update_fields=["rating", "rating_deviation", "volatility", "plays"])
+            puzzle = target
+        if mode == "streak":
+            locked.streak = locked.streak + 1 if correct else 0
+            locked.best_streak = max(locked.best_streak, locked.streak)
+        locked.save()
+        attempt.save()
+        _schedule_review(locked, puzzle, correct, datetime.now(dt_timezone.utc))
+        return AnswerResult(attempt, puzzle, locked, replay=False)
 
 
 def merge_players(source: Player, target: Player) -> Player:

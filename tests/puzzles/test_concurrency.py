@@ -1,0 +1,62 @@
+"""Concurrent answers by one player: no lost rating update, and one attempt id counts once.
+
+Threads each use their own database connection. On PostgreSQL the player's row lock
+(``select_for_update``) serialises them; SQLite serialises writers itself.
+"""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from puzzles.models import Attempt, Player
+from puzzles.services import answer_puzzle
+from tests.puzzles.factories import discard_puzzle
+
+pytestmark = pytest.mark.django_db(transaction=True)
+THREADS = 6
+
+
+def _run_together(jobs):
+    """Start every job at the same moment; re-raise the first error."""
+    barrier = threading.Barrier(len(jobs))
+    errors: list[BaseException] = []
+
+    def wrap(job):
+        try:
+            barrier.wait()
+            job()
+        except BaseException as exc:  # noqa: BLE001 — reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=wrap, args=(job,)) for job in jobs]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
+def test_concurrent_answers_never_lose_a_rating_update():
+    player = Player.objects.create()
+    puzzles = [discard_puzzle("34556p123789sZZZ") for _ in range(THREADS)]
+    _run_together([lambda p=p, i=i: answer_puzzle(player, p, "3p", f"a{i}") for i, p in enumerate(puzzles)])
+    attempts = sorted(Attempt.objects.filter(player=player), key=lambda a: a.rating_before)
+    assert len(attempts) == THREADS and all(a.rated for a in attempts)
+    for earlier, later in zip(attempts, attempts[1:]):
+        assert later.rating_before == earlier.rating_after  # each answer saw the one before it
+    player.refresh_from_db()
+    assert player.rating == attempts[-1].rating_after
+
+
+def test_the_same_attempt_sent_concurrently_counts_once():
+    player = Player.objects.create()
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    _run_together([lambda: answer_puzzle(player, puzzle, "3p", "same") for _ in range(THREADS)])
+    assert Attempt.objects.filter(player=player).count() == 1
+    player.refresh_from_db()
+    assert player.rating == Attempt.objects.get().rating_after
