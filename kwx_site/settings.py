@@ -111,15 +111,18 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Production (STATIC_MANIFEST=1, after collectstatic): hashed, compressed files served by
+# whitenoise with far-future caching. Development and tests: files straight from the finders.
+STATIC_MANIFEST = env_bool("STATIC_MANIFEST", False)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG and env_bool("STATIC_MANIFEST", False)
+        if STATIC_MANIFEST
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
-WHITENOISE_USE_FINDERS = True
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 API_MAX_BODY_BYTES = 10 * 1024

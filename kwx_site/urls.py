@@ -6,7 +6,10 @@ from analysis.urls import api_urlpatterns as analysis_api, page_urlpatterns as a
 from puzzles.api_urls import urlpatterns as puzzles_api
 from puzzles.urls import urlpatterns as puzzles_pages
 
+from .views import healthz
+
 urlpatterns = [
+    path("healthz/", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include(analysis_api + puzzles_api)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

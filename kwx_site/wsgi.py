@@ -1,7 +1,29 @@
-"""WSGI entry point (gunicorn kwx_site.wsgi)."""
+"""WSGI entry point (gunicorn kwx_site.wsgi).
+
+With ``gunicorn --preload`` (scripts/serve-prod.sh) the master imports every view,
+loads the translation catalogs and the engine's tables and runs one analysis before
+forking, so workers start warm and share those pages of memory.
+"""
 import os
 
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kwx_site.settings")
 application = get_wsgi_application()
+
+
+def _warm() -> None:
+    from django.urls import get_resolver
+    from django.utils import translation
+
+    from analysis.engine import analyze
+
+    get_resolver().url_patterns  # noqa: B018  (imports every view module)
+    for language in ("zh-hans", "en"):
+        with translation.override(language):
+            translation.gettext("Analyze")
+    analyze("4556p123789sZZZF")
+    analyze("1122334455566p")
+
+
+_warm()

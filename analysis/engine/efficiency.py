@@ -82,11 +82,29 @@ def remaining(seen: Counts) -> Counts:
     return tuple(map(_LEFT.__getitem__, seen))
 
 
+@lru_cache(maxsize=None)
+def _improving_in_block(block: int, index: int, rest: BlockValue, budget: int, need: int) -> tuple[int, ...]:
+    """Kinds of one block whose draw makes the block and ``rest`` together worth more than ``need``
+    (a kind held four times in the block is never drawn)."""
+    if block == 2:
+        return tuple(
+            kind for rank, kind in enumerate(DRAGONS)
+            if 0 < index // POW5[rank] % 5 < 4 and best_with(dragon_value(index + POW5[rank]), rest, budget) > need
+        )
+    start = 9 * block
+    return tuple(
+        start + rank for rank, step in mask_ranks(suit_mask(index))
+        if index // step % 5 < 4 and best_with(suit_value(index + step), rest, budget) > need
+    )
+
+
 @lru_cache(maxsize=65536)
 def improving_draws(counts: Counts, melds: int, full: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     """Shanten of concealed ``counts`` and the kinds whose draw lowers it.
 
     ``full`` lists the kinds the player already holds all four of (never drawn).
+    Which kinds of a block help depends only on the block, the merged other blocks
+    and the shanten to beat, so it is memoised on those (block values are few).
     """
     indices = block_indices(counts)
     vals = [lookup(i) for lookup, i in zip(BLOCK_LOOKUP, indices)]
@@ -96,31 +114,26 @@ def improving_draws(counts: Counts, melds: int, full: tuple[int, ...]) -> tuple[
     base_std = target - best_with(vals[0], rests[0], budget)
     seven = 6 - pairs_of(counts) if melds == 0 else 99
     base = base_std if base_std < seven else seven
-    pair_helps = seven - 1 < base
-    better: list[int] = []
-    for block, start in ((0, 0), (1, 9)):
-        index = indices[block]
-        rest = rests[block]
-        for rank, step in mask_ranks(suit_mask(index)):
-            kind = start + rank
-            if kind in full:
-                continue
-            if (counts[kind] & 1 and pair_helps) or target - best_with(suit_value(index + step), rest, budget) < base:
-                better.append(kind)
-    index = indices[2]
-    for rank, kind in enumerate(DRAGONS):
-        if counts[kind] and kind not in full:
-            if (counts[kind] & 1 and pair_helps) or target - best_with(dragon_value(index + POW5[rank]), rests[2], budget) < base:
-                better.append(kind)
-    return base, tuple(better)
+    need = target - base  # a draw helps when the best exceeds this
+    better = set(_improving_in_block(0, indices[0], rests[0], budget, need))
+    better.update(_improving_in_block(1, indices[1], rests[1], budget, need))
+    better.update(_improving_in_block(2, indices[2], rests[2], budget, need))
+    if seven - 1 < base:  # a new pair lowers the seven-pairs count
+        better.update(k for k in range(NUM_KINDS) if counts[k] & 1)
+    if full:
+        better.difference_update(full)
+    return base, tuple(sorted(better))
 
 
 def efficiency(hand: Hand, seen: Counts, rules: Rules) -> Efficiency:
     """Shanten, effective tiles and waits of a 13-tile hand; ``seen`` gives the remaining counts."""
+    return _efficiency(hand, remaining(seen), rules)
+
+
+def _efficiency(hand: Hand, left: Counts, rules: Rules) -> Efficiency:
     held = hand.held
     full = tuple(k for k, n in enumerate(held) if n >= COPIES) if COPIES in held else ()
     shanten, kinds = improving_draws(hand.concealed, len(hand.melds), full)
-    left = remaining(seen)
     effective = tuple(Effective(k, left[k]) for k in kinds)
     waits: tuple[Wait, ...] = ()
     if shanten == 0:
@@ -135,9 +148,9 @@ def efficiency(hand: Hand, seen: Counts, rules: Rules) -> Efficiency:
 
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
     """Every distinct discard of a 14-tile hand with its result, best first (§4)."""
-    seen = add(hand.held, visible)
+    left = remaining(add(hand.held, visible))
     options = [
-        DiscardOption(kind, efficiency(hand.with_tile(kind, -1), seen, rules))
+        DiscardOption(kind, _efficiency(hand.with_tile(kind, -1), left, rules))
         for kind in range(NUM_KINDS)
         if hand.concealed[kind]
     ]

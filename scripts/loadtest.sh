@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Load test on loopback: the production server (scripts/serve-prod.sh) against wrk.
+# Measures a trivial endpoint (/healthz/) and /api/v1/analyze/ over many different hands
+# (a fixed-seed mix of 13-tile ready hands and 14-tile deals, so no response comes from a cache
+# of itself), each for DURATION seconds, and prints requests/s, p50, p99 and the ratio.
+# Usage: scripts/loadtest.sh [DURATION=15] [CONNECTIONS=16]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${1:-15}
+CONNECTIONS=${2:-16}
+command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+PORT=$(( 30000 + RANDOM % 20000 ))
+WORK=$(mktemp -d /tmp/kwx-load.XXXXXX)
+export DATABASE_URL=${DATABASE_URL:-sqlite:///$WORK/load.sqlite3} ACCESS_LOG=/dev/null BIND=127.0.0.1:$PORT
+scripts/serve-prod.sh >"$WORK/server.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null 2>&1 && break; sleep 0.5; done
+curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null || { echo "server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+.venv/bin/python - "$WORK/hands.lua" <<'PY'
+import random, sys
+from analysis.bench import random_hand, ready_hand
+from analysis.engine.notation import format_counts
+rng = random.Random(7)
+hands = [format_counts(ready_hand(rng) if i % 2 else random_hand(rng, 14)) for i in range(4000)]
+with open(sys.argv[1], "w") as f:
+    f.write("local hands = {" + ",".join(f'"{h}"' for h in hands) + "}\n")
+    f.write("local i = 0\nrequest = function()\n  i = i % #hands + 1\n"
+            "  return wrk.format('GET', '/api/v1/analyze/?hand=' .. hands[i])\nend\n")
+PY
+run() {  # url [script] -> "rps p50 p99"
+  local out
+  out=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency ${2:+-s "$2"} "$1")
+  local rps p50 p99
+  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  p50=$(echo "$out" | awk '$1=="50%" {print $2}')
+  p99=$(echo "$out" | awk '$1=="99%" {print $2}')
+  if echo "$out" | grep -q "Non-2xx\|Socket errors"; then echo "errors during the run:" >&2; echo "$out" >&2; exit 1; fi
+  echo "$rps $p50 $p99"
+}
+wrk -t1 -c4 -d3s "http://127.0.0.1:$PORT/healthz/" >/dev/null  # warm the workers
+read -r base_rps base_p50 base_p99 < <(run "http://127.0.0.1:$PORT/healthz/")
+read -r api_rps api_p50 api_p99 < <(run "http://127.0.0.1:$PORT" "$WORK/hands.lua")
+printf '%-24s %10s %8s %8s\n' endpoint "req/s" p50 p99
+printf '%-24s %10s %8s %8s\n' /healthz/ "$base_rps" "$base_p50" "$base_p99"
+printf '%-24s %10s %8s %8s\n' /api/v1/analyze/ "$api_rps" "$api_p50" "$api_p99"
+.venv/bin/python -c "print(f'analyze / trivial: {float(\"$api_rps\") / float(\"$base_rps\") * 100:.0f}%')"
+echo "server: gunicorn, ${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))} workers on $(nproc) cores; wrk -t2 -c$CONNECTIONS -d${DURATION}s on the same machine"
