@@ -148,7 +148,10 @@ def drill(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def quiz_next(request: HttpRequest) -> HttpResponse:
     """/learn/quiz/: the next 算番 quiz item."""
-    puzzle = selectors.next_puzzle(player_for(request, create=False), "quiz")
+    player = player_for(request, create=False)
+    puzzle = selectors.next_puzzle(player, "quiz")
+    if puzzle is None:
+        return render(request, "puzzles/drill.html", {"mode": "quiz", "mode_name": MODES["quiz"], **_sidebar(request, player)})
     return redirect("quiz", pk=puzzle.pk)
 
 

@@ -103,3 +103,9 @@ def test_progress_page_counts_only_this_visitors_attempts(puzzle):
 def test_progress_page_in_english():
     r = Client().get("/progress/", HTTP_ACCEPT_LANGUAGE="en")
     assert r.status_code == 200
+
+
+def test_quiz_with_no_items_says_so():
+    Puzzle.objects.filter(kind="quiz").delete()
+    r = Client().get("/learn/quiz/")
+    assert r.status_code == 200 and 'name="choice"' not in r.content.decode()
