@@ -7,6 +7,7 @@ from django.utils.translation import gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -129,6 +130,13 @@ def run_analysis(body: Any) -> dict[str, Any]:
     )
 
 
+class JSONOnly(DefaultContentNegotiation):
+    """The API answers JSON only: no Accept-header parsing on every request."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return renderers[0], renderers[0].media_type
+
+
 _EXAMPLE = OpenApiExample("卡五星 wait", value={"hand": "4556p123789sZZZ", "rules": "standard"})
 
 
@@ -137,6 +145,7 @@ class AnalyzeView(APIView):
 
     authentication_classes: list = []
     permission_classes: list = []
+    content_negotiation_class = JSONOnly
 
     @extend_schema(
         request=AnalyzeRequestSerializer,
