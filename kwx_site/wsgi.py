@@ -2,8 +2,10 @@
 
 With ``gunicorn --preload`` (scripts/serve-prod.sh) the master imports every view,
 loads the translation catalogs and the engine's tables and runs one analysis before
-forking, so workers start warm and share those pages of memory.
+forking, so workers start warm and share those pages of memory; ``gc.freeze()`` then
+keeps the collector from walking (and copying) those long-lived objects in every worker.
 """
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
@@ -27,3 +29,4 @@ def _warm() -> None:
 
 
 _warm()
+gc.freeze()

@@ -82,7 +82,7 @@ def remaining(seen: Counts) -> Counts:
     return tuple(map(_LEFT.__getitem__, seen))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 17)
 def _improving_in_block(block: int, index: int, rest: BlockValue, budget: int, need: int) -> tuple[int, ...]:
     """Kinds of one block whose draw makes the block and ``rest`` together worth more than ``need``
     (a kind held four times in the block is never drawn)."""
