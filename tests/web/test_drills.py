@@ -109,3 +109,11 @@ def test_quiz_with_no_items_says_so():
     Puzzle.objects.filter(kind="quiz").delete()
     r = Client().get("/learn/quiz/")
     assert r.status_code == 200 and 'name="choice"' not in r.content.decode()
+
+
+def test_streak_feedback_counts_and_ends():
+    client = Client()
+    right = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "3p", "attempt": "s1", "mode": "streak"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Streak: 1 in a row" in right.content.decode()
+    wrong = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "Z", "attempt": "s2", "mode": "streak"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Streak over. Your best: 1." in wrong.content.decode() and "?mode=streak" in wrong.content.decode()
