@@ -226,8 +226,9 @@ def canonical_query(board: Board) -> str:
     for key in OPTION_KEYS:
         if key in board.options and board.options[key] != getattr(DEFAULT_OPTIONS, key):
             pairs.append((key, "1" if board.options[key] else "0"))
-    if board.discard and board.hand is not None and board.tile_count == MAX_TILES:
-        pairs.append(("discard", board.discard))
+    if board.hand is not None and board.tile_count == MAX_TILES and board.discard in TILE_IDS:
+        if board.hand.concealed[TILE_IDS.index(board.discard)]:
+            pairs.append(("discard", board.discard))
     if board.mode != "hand":
         pairs.append(("to", board.mode))
     return urlencode(pairs, safe="[]")

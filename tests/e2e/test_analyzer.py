@@ -106,6 +106,7 @@ def test_without_javascript_the_plain_form_works(nojs_page):
     page.locator("#hand-text").fill("4556p123s789sZZZ8p")
     page.get_by_role("button", name="牌理分析").click()
     check_discard_table(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # no sideways scrolling on a small phone
     page.locator("#rules").select_option("shiyan")
     page.get_by_role("button", name="牌理分析").click()
     assert "rules=shiyan" in page.url
