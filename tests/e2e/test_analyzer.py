@@ -86,6 +86,8 @@ def test_typing_updates_tiles_and_shows_errors_inline(desktop_page):
     expect(page.locator("#hand-error")).to_contain_text("Q")
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(box).to_have_value("4556p123789sZZZ")  # the last hand the URL held survives the language switch
+    expect(page.locator("#results .az-shanten")).to_have_text("ready (听牌)")
 
 
 def test_situation_toggles_and_no_fifth_copy(page):

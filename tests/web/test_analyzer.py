@@ -109,6 +109,7 @@ def test_fourteen_tiles_show_the_discard_table_with_the_engine_best_rows(client)
 
 def test_choosing_a_row_shows_its_thirteen_tile_analysis_and_a_link_to_play_it(client):
     html = html_of(client, "/?hand=45568p123789sZZZ&discard=4p")
+    assert '<input type="hidden" name="discard" value="4p">' in html  # kept when the rules change
     assert 'class=" az-chosen" data-discard="4p"' in html
     assert "/?hand=5568p123789sZZZ&amp;visible=4p" in html
 
