@@ -36,14 +36,7 @@ def describe_fans(fans: list[dict[str, Any]]) -> str:
     """``卡五星 ×2 · 清一色 ×4`` or ``屁胡`` for a win with no fan."""
     if not fans:
         return _("no fan (屁胡)")
-    english = _english()
-    parts = []
-    for f in fans:
-        name = f["name_en"] if english else f["name"]
-        if "tile" in f:
-            name += f"({tile_label(f['tile'])})"
-        parts.append(f"{name} ×{f['multiplier']}")
-    return " · ".join(parts)
+    return " · ".join(f"{fan_label(f)} ×{f['multiplier']}" for f in fans)
 
 
 def preset_label(key: str) -> str:
