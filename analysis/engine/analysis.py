@@ -43,7 +43,7 @@ def parse_melds(melds: Any) -> tuple[Meld, ...]:
         if not isinstance(item, dict):
             raise EngineError(gettext_noop("Meld %(number)d must be an object with a type and a tile."), "melds", number=i + 1)
         meld_type = item.get("type")
-        if meld_type not in {t.value for t in MeldType}:
+        if not isinstance(meld_type, str) or meld_type not in {t.value for t in MeldType}:
             raise EngineError(
                 gettext_noop('Meld %(number)d has unknown type "%(value)s": use pong, kong or concealed_kong.'),
                 "melds", number=i + 1, value=str(meld_type)[:40],

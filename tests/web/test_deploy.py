@@ -1,0 +1,53 @@
+"""Production settings: `check --deploy` passes with them, and the development defaults are safe."""
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": secrets.token_urlsafe(50),
+    "ALLOWED_HOSTS": "kwx.example.org",
+    "SECURE_PROXY": "1",
+    "SECURE_SSL_REDIRECT": "1",
+    "SECURE_HSTS_SECONDS": "31536000",
+}
+CLEAN = {k: v for k, v in os.environ.items() if k not in PRODUCTION | {"DATABASE_URL": ""}}
+
+
+def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_check_deploy_passes_with_production_settings():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", env=CLEAN | PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_development_key_is_refused_for_a_public_host():
+    result = manage("check", "--deploy", env=CLEAN | {"DEBUG": "0", "ALLOWED_HOSTS": "kwx.example.org"})
+    assert result.returncode != 0
+    assert "kwx.E001" in result.stdout + result.stderr
+
+
+def test_development_defaults_are_safe():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.DEBUG, sorted(s.ALLOWED_HOSTS), s.DATABASES['default']['ENGINE'], s.SESSION_COOKIE_HTTPONLY, s.X_FRAME_OPTIONS)"
+    )
+    result = manage("shell", "--no-imports", "-c", code, env=CLEAN)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "['127.0.0.1',", "'[::1]',", "'localhost']", "django.db.backends.sqlite3", "True", "DENY"]
+
+
+def test_production_cookies_are_secure_and_proxy_headers_trusted():
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_PROXY_SSL_HEADER, s.SECURE_HSTS_SECONDS)"
+    )
+    result = manage("shell", "--no-imports", "-c", code, env=CLEAN | PRODUCTION)
+    assert result.stdout.split() == ["True", "True", "('HTTP_X_FORWARDED_PROTO',", "'https')", "31536000"]
