@@ -89,6 +89,16 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers take the lock when their transaction starts (no upgrade deadlocks) and wait for it;
+    # WAL lets readers go on while one writes. Tests get a file too (one per process), because
+    # the shared in-memory database locks whole tables and ignores the timeout.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    })
+    DATABASES["default"]["TEST"] = {"NAME": f"/tmp/kwx-test-{os.getpid()}.sqlite3"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -16,7 +16,8 @@ PRODUCTION = {
     "SECURE_SSL_REDIRECT": "1",
     "SECURE_HSTS_SECONDS": "31536000",
 }
-CLEAN = {k: v for k, v in os.environ.items() if k not in PRODUCTION | {"DATABASE_URL": ""}}
+# The environment a server would start with: none of the above, nor the browser tests' async switch.
+CLEAN = {k: v for k, v in os.environ.items() if k not in {*PRODUCTION, "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
 
 
 def manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:

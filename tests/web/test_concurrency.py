@@ -1,0 +1,98 @@
+"""Twenty clients at once: one account answering puzzles and saving score-sheet hands.
+
+Every client is its own Django test client in its own thread, with its own database
+connection, going through the whole stack (middleware, views, services, transactions).
+Run by `make test` on SQLite and on PostgreSQL; on PostgreSQL the row locks are real.
+"""
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from analysis.models import ScoreSheet
+from analysis.settlement_selectors import sheet_table
+from analysis.settlement_services import Owner, create_sheet
+from puzzles.models import Attempt, Player
+from puzzles.services import answer_puzzle
+from tests.puzzles.factories import discard_puzzle
+
+pytestmark = pytest.mark.django_db(transaction=True)
+CLIENTS = 20
+HAND = {"piao_0": "0", "piao_1": "0", "piao_2": "0", **{f"kong_type_{i}": "an_gang" for i in range(4)},
+        "result": "self_draw", "winner": "0", "hand": "4556p123s789sZZZ", "tile": "5p", "action": "save"}
+
+
+def run_together(jobs) -> list[BaseException]:
+    """Start every job at the same moment in its own thread; return the errors."""
+    barrier = threading.Barrier(len(jobs))
+    errors: list[BaseException] = []
+
+    def wrap(job):
+        try:
+            barrier.wait()
+            job()
+        except BaseException as exc:  # noqa: BLE001 — collected for the assertion
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=wrap, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
+
+
+def test_twenty_clients_lose_no_attempt_no_rating_update_and_no_hand(django_user_model):
+    user = django_user_model.objects.create_user("table", password="x-long-password-1")
+    sheet = create_sheet(Owner(user_id=user.pk), ["甲", "乙", "丙"])
+    puzzles = [discard_puzzle(hand) for hand in ("34556p123789sZZZ", "4556p123789sZZZF") * (CLIENTS // 2)]
+    statuses: list[tuple[int, int, int]] = []
+
+    def client_job(i: int) -> None:
+        client = Client()
+        client.force_login(user)
+        puzzle = puzzles[i]
+        attempt = str(uuid.uuid4())
+        body = {"discard": puzzle.accepted[0] if i % 2 else puzzle.options[-1]["discard"], "attempt": attempt}
+        first = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", body, content_type="application/json")
+        again = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", body, content_type="application/json")
+        saved = client.post(f"/settle/sheets/{sheet.pk}/hands/new/", HAND | {"token": f"hand-{i}"})
+        statuses.append((first.status_code, again.status_code, saved.status_code))
+
+    errors = run_together([lambda i=i: client_job(i) for i in range(CLIENTS)])
+    assert not errors, errors
+    assert statuses and all(s == (200, 200, 302) for s in statuses), statuses
+
+    player = Player.objects.get(user=user)
+    attempts = list(Attempt.objects.filter(player=player).order_by("pk"))  # the order the lock let them in
+    assert len(attempts) == CLIENTS  # the repeated attempt ids counted once
+    for earlier, later in zip(attempts, attempts[1:]):
+        assert later.rating_before == earlier.rating_after  # no rating update was lost
+    assert player.rating == attempts[-1].rating_after
+
+    hands = list(ScoreSheet.objects.get(pk=sheet.pk).hands.order_by("position"))
+    assert [h.position for h in hands] == list(range(1, CLIENTS + 1))
+    table = sheet_table(ScoreSheet.objects.get(pk=sheet.pk))
+    assert sum(table.totals) == 0 and table.totals[0] == 4 * CLIENTS
+
+
+def test_an_answer_that_fails_half_way_changes_nothing(monkeypatch):
+    player = Player.objects.create()
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    rating = player.rating
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("puzzles.services._schedule_review", broken)
+    with pytest.raises(RuntimeError):
+        answer_puzzle(player, puzzle, puzzle.options[-1]["discard"], "half-way")
+    player.refresh_from_db()
+    assert player.rating == rating
+    assert not Attempt.objects.filter(player=player).exists()
