@@ -15,6 +15,7 @@ $(STAMP): requirements.txt
 
 setup: $(STAMP)  ## virtual environment, database tables and the puzzle bank
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py createcachetable
 
 run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)

@@ -137,7 +137,9 @@ WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 API_MAX_BODY_BYTES = 10 * 1024
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The one cache is for state every app server must agree on (throttle counters), so it lives in
+# the database (`manage.py createcachetable`); pure engine results are cached per process in memory.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "kwx_cache"}}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -13,6 +13,7 @@ fi
 export SECRET_KEY DEBUG=0 STATIC_MANIFEST=1
 $PY manage.py collectstatic --noinput -v0
 $PY manage.py migrate --noinput -v0
+$PY manage.py createcachetable
 exec .venv/bin/gunicorn kwx_site.wsgi --preload \
   --bind "${BIND:-127.0.0.1:8000}" \
   --workers "${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))}" \
