@@ -1,0 +1,46 @@
+"""`manage.py analyze`: the analysis as readable text, Chinese by default."""
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from analysis.engine import analyze
+
+
+def run(*args: str) -> str:
+    out = StringIO()
+    call_command("analyze", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_thirteen_tiles_in_chinese():
+    text = run("4556p123789sZZZ")
+    assert "听牌" in text and "五筒" in text and "剩 2 张" in text and "卡五星 ×2" in text
+
+
+def test_fourteen_tiles_list_every_discard_best_first():
+    lines = run("4556p123789sZZZF").splitlines()
+    discards = [line for line in lines if line.startswith("打 ")]
+    assert len(discards) == len(analyze("4556p123789sZZZF")["options"])
+    assert discards[0].startswith("打 发财") and "价值 8" in discards[0]
+
+
+def test_rules_visible_situation_and_english():
+    text = run("46p11s[555p][FFF][BBB]", "--rules", "shiyan", "--situation", "liang_dao", "--visible", "9s", "--lang", "en")
+    assert "Shiyan" in text and "self-draw ×8" in text and "Revealed hand ×2" in text
+
+
+def test_json_is_the_api_body():
+    assert json.loads(run("4556p123789sZZZ", "--json")) == analyze("4556p123789sZZZ")
+
+
+def test_rule_options_from_the_command_line():
+    assert "×32" in run("3333445678s[777s]", "--option", "si_gui_yi_big_hand")
+
+
+def test_bad_hands_are_a_command_error_naming_the_place():
+    with pytest.raises(CommandError, match="第 4 个字符"):
+        run("123x456p")
