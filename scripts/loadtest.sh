@@ -23,10 +23,13 @@ from analysis.bench import random_hand, ready_hand
 from analysis.engine.notation import format_counts
 rng = random.Random(7)
 hands = [format_counts(ready_hand(rng) if i % 2 else random_hand(rng, 14)) for i in range(4000)]
-with open(sys.argv[1], "w") as f:
-    f.write("local hands = {" + ",".join(f'"{h}"' for h in hands) + "}\n")
-    f.write("local i = 0\nrequest = function()\n  i = i % #hands + 1\n"
-            "  return wrk.format('GET', '/api/v1/analyze/?hand=' .. hands[i])\nend\n")
+# Both endpoints get the same request script (rotating query strings), so wrk spends the
+# same effort per request on each and only the server's work differs.
+for name, path in (("hands.lua", "/api/v1/analyze/?hand="), ("trivial.lua", "/healthz/?n=")):
+    with open(sys.argv[1].replace("hands.lua", name), "w") as f:
+        f.write("local hands = {" + ",".join(f'"{h}"' for h in hands) + "}\n")
+        f.write("local i = 0\nrequest = function()\n  i = i % #hands + 1\n"
+                f"  return wrk.format('GET', '{path}' .. hands[i])\nend\n")
 PY
 run() {  # url [script] -> "rps p50 p99"
   local out
@@ -39,7 +42,7 @@ run() {  # url [script] -> "rps p50 p99"
   echo "$rps $p50 $p99"
 }
 wrk -t1 -c4 -d3s "http://127.0.0.1:$PORT/healthz/" >/dev/null  # warm the workers
-read -r base_rps base_p50 base_p99 < <(run "http://127.0.0.1:$PORT/healthz/")
+read -r base_rps base_p50 base_p99 < <(run "http://127.0.0.1:$PORT" "$WORK/trivial.lua")
 read -r api_rps api_p50 api_p99 < <(run "http://127.0.0.1:$PORT" "$WORK/hands.lua")
 printf '%-24s %10s %8s %8s\n' endpoint "req/s" p50 p99
 printf '%-24s %10s %8s %8s\n' /healthz/ "$base_rps" "$base_p50" "$base_p99"

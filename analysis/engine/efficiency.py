@@ -43,21 +43,17 @@ class Wait:
 
 @dataclass(frozen=True, slots=True)
 class Efficiency:
-    """A 13-tile hand's shanten, effective tiles and (when ready) waits."""
+    """A 13-tile hand's shanten, effective tiles and (when ready) waits.
+
+    ``ukeire`` counts the effective tiles by remaining copies; ``value`` is
+    Σ over waits of remaining × (self-draw + discard total), None unless ready.
+    """
 
     shanten: int
     effective: tuple[Effective, ...]
     waits: tuple[Wait, ...]
-
-    @property
-    def ukeire(self) -> int:
-        """Effective tiles counted by remaining copies."""
-        return sum(e.remaining for e in self.effective)
-
-    @property
-    def value(self) -> int | None:
-        """Σ over waits of remaining × (self-draw + discard total); None unless ready."""
-        return sum(w.value for w in self.waits) if self.shanten == 0 else None
+    ukeire: int
+    value: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,16 +130,16 @@ def _efficiency(hand: Hand, left: Counts, rules: Rules) -> Efficiency:
     held = hand.held
     full = tuple(k for k, n in enumerate(held) if n >= COPIES) if COPIES in held else ()
     shanten, kinds = improving_draws(hand.concealed, len(hand.melds), full)
-    effective = tuple(Effective(k, left[k]) for k in kinds)
-    waits: tuple[Wait, ...] = ()
-    if shanten == 0:
-        found = []
-        for k in kinds:
-            values = score_win(hand, k, rules)
-            if values is not None:
-                found.append(Wait(k, left[k], *values))
-        waits = tuple(found)
-    return Efficiency(shanten, effective, waits)
+    effective = tuple([Effective(k, left[k]) for k in kinds])
+    ukeire = sum([left[k] for k in kinds])
+    if shanten != 0:
+        return Efficiency(shanten, effective, (), ukeire, None)
+    waits = []
+    for k in kinds:
+        values = score_win(hand, k, rules)
+        if values is not None:
+            waits.append(Wait(k, left[k], *values))
+    return Efficiency(shanten, effective, tuple(waits), ukeire, sum(w.value for w in waits))
 
 
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
