@@ -13,6 +13,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .engine import EngineError, analyze
+from .engine.ev import MAX_DRAWS
+from .engine.ev_analysis import DEPTHS, FIELDS as EV_FIELDS
 from .engine.fans import SITUATION_KEYS
 from .engine.rules import OPTION_KEYS, PRESETS
 
@@ -29,6 +31,10 @@ class AnalyzeRequestSerializer(serializers.Serializer):
     rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
     situation = serializers.ListField(child=serializers.ChoiceField(choices=sorted(SITUATION_KEYS)), required=False)
     options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
+    depth = serializers.ChoiceField(choices=DEPTHS, required=False, default="plain", help_text="ev: add win chance and expected score (issue 9).")
+    draws_left = serializers.IntegerField(min_value=1, max_value=MAX_DRAWS, required=False, help_text="Own draws still to come; required with depth ev.")
+    liang_dao_when_ready = serializers.BooleanField(required=False, help_text="With depth ev: declare 亮倒 as soon as ready.")
+    revealed = serializers.ListField(child=serializers.CharField(), max_length=2, required=False, help_text="Opponents' revealed (亮倒) hands, e.g. 46p456s789sFFF11s.")
 
 
 class FanSerializer(serializers.Serializer):
@@ -63,15 +69,36 @@ class UkeireSerializer(serializers.Serializer):
     tiles = RemainingSerializer(many=True)
 
 
-class OptionSerializer(serializers.Serializer):
+class StderrSerializer(serializers.Serializer):
+    ready_probability = serializers.FloatField()
+    win_probability = serializers.FloatField()
+    expected_score = serializers.FloatField()
+
+
+class EVFieldsMixin(serializers.Serializer):
+    ready_probability = serializers.FloatField(required=False, help_text="depth ev: chance to be ready within the draws left.")
+    win_probability = serializers.FloatField(required=False, help_text="depth ev: chance to win within the draws left.")
+    expected_score = serializers.FloatField(required=False, help_text="depth ev: expected points received, in base stakes.")
+    method = serializers.ChoiceField(choices=["exact", "monte_carlo"], required=False)
+    samples = serializers.IntegerField(required=False, help_text="monte_carlo only.")
+    stderr = StderrSerializer(required=False, help_text="monte_carlo only: standard errors.")
+
+
+class OptionSerializer(EVFieldsMixin):
     discard = serializers.CharField()
     shanten = serializers.IntegerField()
     ukeire = UkeireSerializer()
     waits = WaitSerializer(many=True)
     value = serializers.IntegerField(allow_null=True)
+    deals_in = serializers.BooleanField(required=False, help_text="With revealed: discarding it completes a revealed hand (包胡).")
 
 
-class AnalyzeResponseSerializer(serializers.Serializer):
+class DangerSerializer(serializers.Serializer):
+    opponent = serializers.IntegerField()
+    tiles = serializers.ListField(child=serializers.CharField())
+
+
+class AnalyzeResponseSerializer(EVFieldsMixin):
     hand = serializers.CharField()
     melds = MeldSerializer(many=True)
     notation = serializers.CharField(help_text="Canonical hand with melds in brackets, for links.")
@@ -84,6 +111,9 @@ class AnalyzeResponseSerializer(serializers.Serializer):
     waits = WaitSerializer(many=True, required=False, help_text="13 tiles only.")
     ukeire = UkeireSerializer(required=False, help_text="13 tiles only.")
     options = OptionSerializer(many=True, required=False, help_text="14 tiles only: discards, best first.")
+    draws_left = serializers.IntegerField(required=False, help_text="depth ev only.")
+    danger = DangerSerializer(many=True, required=False, help_text="With revealed: the tiles each revealed hand wins on.")
+    deals_in = serializers.ListField(child=serializers.CharField(), required=False, help_text="13 tiles with revealed: held tiles that deal in.")
 
 
 class ErrorDetailSerializer(serializers.Serializer):
@@ -107,6 +137,16 @@ def query_to_request(query: Any) -> dict[str, Any]:
     options = {key: query.get(key) in {"1", "true", "on", "yes"} for key in OPTION_KEYS if key in query}
     if options:
         body["options"] = options
+    if "depth" in query:
+        body["depth"] = query.get("depth")
+    if "draws_left" in query:
+        raw = query.get("draws_left")
+        body["draws_left"] = int(raw) if raw.isdigit() else raw
+    if "liang_dao_when_ready" in query:
+        body["liang_dao_when_ready"] = query.get("liang_dao_when_ready") in {"1", "true", "on", "yes"}
+    revealed = [r for r in query.getlist("revealed") if r]
+    if revealed:
+        body["revealed"] = revealed
     return body
 
 
@@ -114,7 +154,7 @@ def run_analysis(body: Any) -> dict[str, Any]:
     """Check the shape of a request body and hand it to the engine."""
     if not isinstance(body, dict):
         raise EngineError(gettext_noop("The request body must be a JSON object."), "body")
-    unknown = set(body) - {"hand", "melds", "visible", "rules", "situation", "options"}
+    unknown = set(body) - {"hand", "melds", "visible", "rules", "situation", "options", *EV_FIELDS}
     if unknown:
         name = sorted(unknown)[0][:40]
         raise EngineError(gettext_noop('Unknown field "%(name)s".'), name, name=name)
@@ -127,6 +167,7 @@ def run_analysis(body: Any) -> dict[str, Any]:
         rules=body.get("rules", "standard"),
         situation=body.get("situation") or (),
         options=body.get("options"),
+        **{key: body.get(key) for key in EV_FIELDS},
     )
 
 
@@ -163,6 +204,10 @@ class AnalyzeView(APIView):
             OpenApiParameter("rules", OpenApiTypes.STR, enum=sorted(PRESETS)),
             OpenApiParameter("situation", OpenApiTypes.STR, description="Comma-separated situational fan keys."),
             *[OpenApiParameter(key, OpenApiTypes.BOOL) for key in OPTION_KEYS],
+            OpenApiParameter("depth", OpenApiTypes.STR, enum=list(DEPTHS)),
+            OpenApiParameter("draws_left", OpenApiTypes.INT, description="Own draws still to come (depth ev)."),
+            OpenApiParameter("liang_dao_when_ready", OpenApiTypes.BOOL),
+            OpenApiParameter("revealed", OpenApiTypes.STR, many=True, description="A revealed opponent hand; repeat for two."),
         ],
         responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer},
         summary="Analyse a hand given in the query string",

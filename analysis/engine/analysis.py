@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from .efficiency import Efficiency, Wait, discard_options, efficiency
+from . import ev_analysis
 from .errors import EngineError, gettext_noop
 from .fans import fan
 from .notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
@@ -143,11 +144,23 @@ def analyze(
     rules: str = "standard",
     situation: Any = (),
     options: Any = None,
+    **issue9: Any,
 ) -> dict[str, Any]:
-    """Analyse a 13- or 14-tile hand; returns exactly the body of ``/api/v1/analyze/``."""
+    """Analyse a 13- or 14-tile hand; returns exactly the body of ``/api/v1/analyze/``.
+
+    ``issue9`` takes ``depth``, ``draws_left``, ``liang_dao_when_ready`` and ``revealed``
+    (see ``ev_analysis``); without them the answer is the plain analysis.
+    """
     rule_set = make_rules(rules, situation, options)
     full, seen = build_hand(hand, melds, visible)
-    return analyze_hand(full, seen, rule_set)
+    extra = {key: value for key, value in issue9.items() if value is not None}
+    if not extra:
+        return analyze_hand(full, seen, rule_set)
+    unknown = sorted(set(extra) - set(ev_analysis.FIELDS))
+    if unknown:
+        raise TypeError(f"analyze() got an unexpected keyword argument {unknown[0]!r}")
+    revealed, seen = ev_analysis.prepare(full, seen, extra.pop("revealed", None))
+    return ev_analysis.extend(analyze_hand(full, seen, rule_set), full, seen, rule_set, revealed=revealed, **extra)
 
 
 def shanten(hand: str, melds: Any = ()) -> int:

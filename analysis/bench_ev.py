@@ -1,0 +1,89 @@
+"""``python -m analysis.bench_ev``: how long ``evaluate_discards`` takes (issue 9).
+
+Random 14-tile hands from a fixed seed, sorted into classes by the shanten of their
+best discard (1-shanten, 2-shanten, 3-shanten), are evaluated with 12 own draws
+left. The engine's result caches are cleared before every measured call, so no hand
+is answered from a cache of itself; the per-suit tables are warmed up first.
+Medians and maxima per class are printed (the figures in docs/performance.md).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from analysis.engine.efficiency import improving_draws
+from analysis.engine.ev import evaluate_discards
+from analysis.engine.notation import format_counts
+from analysis.engine.rules import make_rules
+from analysis.engine.scoring import score_win
+from analysis.engine.shapes import shanten
+from analysis.engine.tiles import COPIES, EMPTY, NUM_KINDS, Counts, Hand, counts_of
+
+WALL = tuple(k for k in range(NUM_KINDS) for _ in range(COPIES))
+TARGETS = {1: 0.2, 2: 2.0}
+"""Seconds a hand of each class must stay under (issue 9)."""
+
+
+def best_shanten(counts: Counts) -> int:
+    """The lowest shanten any discard of a 14-tile hand leaves."""
+    return min(shanten(tuple(c - (k == j) for k, c in enumerate(counts))) for j in range(NUM_KINDS) if counts[j])
+
+
+def hands_by_class(seed: int, per_class: int, classes: tuple[int, ...]) -> dict[int, list[Counts]]:
+    """``per_class`` random 14-tile hands for each shanten class."""
+    rng = random.Random(seed)
+    found: dict[int, list[Counts]] = {c: [] for c in classes}
+    wall = list(WALL)
+    while any(len(v) < per_class for v in found.values()):
+        rng.shuffle(wall)
+        counts = counts_of(wall[:14])
+        cls = best_shanten(counts)
+        if cls in found and len(found[cls]) < per_class:
+            found[cls].append(counts)
+    return found
+
+
+def measure(counts: Counts, draws: int) -> float:
+    """Seconds for one cold ``evaluate_discards`` call."""
+    improving_draws.cache_clear()
+    score_win.cache_clear()
+    rules = make_rules("standard")
+    start = time.perf_counter()
+    evaluate_discards(Hand(counts), EMPTY, rules, draws)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    """Print per-class medians and maxima."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--hands", type=int, default=20, help="hands per class")
+    parser.add_argument("--draws", type=int, default=12)
+    parser.add_argument("--verbose", action="store_true", help="print every hand")
+    args = parser.parse_args()
+    warm = hands_by_class(args.seed + 1, 2, (1, 2))
+    for group in warm.values():
+        for counts in group:
+            measure(counts, args.draws)
+    classes = hands_by_class(args.seed, args.hands, (1, 2, 3))
+    print(f"evaluate_discards, {args.draws} own draws left, seed {args.seed}, {args.hands} hands per class")
+    print(f"{'class':<12}{'median ms':>10}{'max ms':>10}{'target ms':>11}")
+    for cls, group in classes.items():
+        times = []
+        for counts in group:
+            seconds = measure(counts, args.draws)
+            times.append(seconds)
+            if args.verbose:
+                print(f"  {format_counts(counts)}  {seconds * 1000:.0f} ms")
+        target = TARGETS.get(cls)
+        print(
+            f"{cls}-shanten".ljust(12)
+            + f"{statistics.median(times) * 1000:>10.0f}{max(times) * 1000:>10.0f}"
+            + (f"{target * 1000:>11.0f}" if target else f"{'-':>11}")
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""Danger against a revealed (亮倒) hand: the tiles that would let that opponent win.
+
+A 亮倒 hand wins with the ×2 of 亮倒 on every win, so a discard win on it is never a
+屁胡 and is always allowed (unless it would be a robbed kong with ``rob_kong`` off,
+which a plain discard is not). Discarding such a tile is 包胡: the discarder pays
+twice the win. A kind the revealed player holds all four of can never win for them.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .efficiency import improving_draws
+from .errors import EngineError, gettext_noop
+from .notation import format_hand
+from .rules import Rules
+from .scoring import score_win
+from .tiles import COPIES, Hand, NUM_KINDS
+
+
+def revealed_rules(rules: Rules) -> Rules:
+    """The rules a revealed opponent wins by: same preset and options, only 亮倒 as situation."""
+    return replace(rules, situation=frozenset({"liang_dao"}))
+
+
+def dealing_in(revealed_hand: Hand, rules: Rules) -> frozenset[int]:
+    """Kinds whose discard completes an opponent's revealed 13-tile hand as an allowed win (包胡)."""
+    if revealed_hand.tile_count != 13:
+        raise EngineError(
+            gettext_noop("A revealed (亮倒) hand has 13 tiles (each meld counts 3); this one has %(count)d."),
+            "revealed", count=revealed_hand.tile_count,
+        )
+    held = revealed_hand.held
+    full = tuple(k for k in range(NUM_KINDS) if held[k] >= COPIES)
+    shanten, kinds = improving_draws(revealed_hand.concealed, len(revealed_hand.melds), full)
+    if shanten != 0:
+        raise EngineError(
+            gettext_noop("The revealed hand %(hand)s is not ready (听牌); a 亮倒 hand always is."),
+            "revealed", hand=format_hand(revealed_hand),
+        )
+    situation = revealed_rules(rules)
+    found = set()
+    for kind in kinds:
+        values = score_win(revealed_hand, kind, situation)
+        if values is not None and values[1].allowed:
+            found.add(kind)
+    return frozenset(found)

@@ -1,0 +1,210 @@
+"""The issue-9 model: hands worked out by hand, monotonicity, agreement with the plain ranking."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+from analysis.engine import build_hand
+from analysis.engine.danger import dealing_in
+from analysis.engine.efficiency import discard_options, efficiency
+from analysis.engine.errors import EngineError
+from analysis.engine.ev import ASSUMPTIONS, EVParams, evaluate_discards, evaluate_hand, ev_best
+from analysis.engine.rules import make_rules
+from analysis.engine.shapes import shanten
+from analysis.engine.tiles import EMPTY, Hand, add, kind_of
+from tests.strategies import hands
+
+STANDARD = make_rules("standard")
+UNSEEN = 84 - 13  # nothing visible: every tile but your own 13 is unseen
+
+
+def estimate(text: str, draws: int, **kwargs):
+    hand, visible = build_hand(text)
+    return evaluate_hand(hand, visible, STANDARD, EVParams(draws, **kwargs))
+
+
+def close(a: float, b: Fraction | float) -> bool:
+    return abs(a - float(b)) < 1e-12
+
+
+# 4556p123789sZZZ waits only on 5p (卡五星 ×2 either way); 2 copies unseen of 71.
+KA_WU = "4556p123789sZZZ"
+
+
+def test_no_draws_left_is_ready_but_never_wins():
+    e = estimate(KA_WU, 0)
+    assert (e.ready_probability, e.win_probability, e.expected_score) == (1.0, 0.0, 0.0)
+
+
+def test_one_draw_self_draw_only():
+    # one draw, 2 of 71 win; it is the last tile: 卡五星 ×2 · 海底捞 ×2 = 4, paid by both others = 8
+    e = estimate(KA_WU, 1, opponent_discard_rate=0.0)
+    assert close(e.win_probability, Fraction(2, UNSEEN))
+    assert close(e.expected_score, Fraction(2, UNSEEN) * 8)
+
+
+def test_one_draw_with_two_opponent_discards_first():
+    # each opponent turn throws one of the 2 copies with chance 0.5 · 2/71; a discard win pays 2 (卡五星)
+    a = Fraction(1, 2) * Fraction(2, UNSEEN)
+    own = Fraction(2, UNSEEN)
+    win = a + (1 - a) * (a + (1 - a) * own)
+    score = 2 * a + (1 - a) * (2 * a + (1 - a) * own * 8)
+    e = estimate(KA_WU, 1)
+    assert close(e.win_probability, win) and close(e.expected_score, score)
+
+
+def test_two_draws_without_replacement():
+    # a miss is a tile gone from the unseen pool: 2/71, then 2/70; the first win pays 2·2, the last 2·4
+    e = estimate(KA_WU, 2, opponent_discard_rate=0.0)
+    first, second = Fraction(2, UNSEEN), Fraction(UNSEEN - 2, UNSEEN) * Fraction(2, UNSEEN - 1)
+    assert close(e.win_probability, first + second)
+    assert close(e.expected_score, first * 4 + second * 8)
+
+
+# 123p456p789s1234s waits on 1s and 4s, 3 copies each, no fan: 屁胡, so no discard win.
+PING_HU = "123p456p789s1234s"
+
+
+def test_pinghu_cannot_win_on_a_discard():
+    e = estimate(PING_HU, 1, opponent_discard_rate=1.0)
+    assert close(e.win_probability, Fraction(6, UNSEEN))
+    assert close(e.expected_score, Fraction(6, UNSEEN) * 2 * 2)  # 海底捞 ×2, both pay
+
+
+def test_liang_dao_doubles_and_a_discard_on_it_pays_double():
+    # declared: every win ×2, so a discard win is allowed and the discarder pays 2V (包胡)
+    quiet = estimate(PING_HU, 1, liang_dao=True)
+    assert close(quiet.expected_score, Fraction(6, UNSEEN) * 4 * 2)  # 亮倒 ×2 · 海底捞 ×2, both pay
+    a = Fraction(1, 2) * Fraction(6, UNSEEN)
+    own = Fraction(6, UNSEEN)
+    e = estimate(PING_HU, 1, liang_dao=True, liang_dao_discard_rate=0.5)
+    assert close(e.win_probability, a + (1 - a) * (a + (1 - a) * own))
+    assert close(e.expected_score, 4 * a + (1 - a) * (4 * a + (1 - a) * own * 8))
+
+
+def test_one_shanten_with_one_draw_is_ready_by_its_effective_tiles():
+    hand, visible = build_hand("4556p123789sZZF")
+    result = efficiency(hand, add(hand.held, visible), STANDARD)
+    e = estimate("4556p123789sZZF", 1)
+    assert e.shanten == 1 and e.win_probability == 0.0
+    assert close(e.ready_probability, Fraction(result.ukeire, UNSEEN))
+
+
+def test_visible_tiles_shrink_the_pool():
+    # two 5p visible: no copy left, so no win; the unseen total is 69
+    e = estimate_visible = evaluate_hand(*build_hand(KA_WU, visible="55p"), STANDARD, EVParams(5))
+    assert e.win_probability == 0.0 and estimate_visible.ready_probability == 1.0
+    e = evaluate_hand(*build_hand(PING_HU, visible="1s"), STANDARD, EVParams(1, opponent_discard_rate=0.0))
+    assert close(e.win_probability, Fraction(5, UNSEEN - 1))
+
+
+def test_monte_carlo_agrees_with_the_exact_figures():
+    hand, visible = build_hand("2345p123789sZZZ")  # waits 2p, 5p
+    exact = evaluate_hand(hand, visible, STANDARD, EVParams(8))
+    sampled = evaluate_hand(hand, visible, STANDARD, EVParams(8, samples=3000, exact_max_shanten=-1))
+    assert exact.method == "exact" and sampled.method == "monte_carlo" and sampled.samples == 3000
+    assert abs(sampled.win_probability - exact.win_probability) < 4 * sampled.win_stderr
+    assert abs(sampled.expected_score - exact.expected_score) < 4 * sampled.score_stderr
+
+
+def test_deep_hands_are_sampled_with_their_error():
+    options = evaluate_discards(*build_hand("1p4p7p1s4s7sZFB258p9s3s"), STANDARD, 10, samples=200)
+    assert {o.estimate.shanten for o in options} == {4}
+    assert all(o.estimate.method == "monte_carlo" and o.estimate.samples == 200 for o in options)
+    assert all(o.estimate.score_stderr is not None and o.estimate.score_stderr > 0 for o in options[:3])
+
+
+def test_sampling_is_seeded():
+    args = (*build_hand("1p4p7p1s4s7sZFB258p9s3s"), STANDARD, 10)
+    assert evaluate_discards(*args, samples=100) == evaluate_discards(*args, samples=100)
+
+
+def test_discards_ranked_by_shanten_then_expected_score():
+    options = evaluate_discards(*build_hand("34556p123789sZZZ"), STANDARD, 12)
+    keys = [(o.estimate.shanten, -o.estimate.expected_score) for o in options]
+    assert keys == sorted(keys)
+    assert options[0].discard == kind_of("3p")  # 卡五星 wait beats the wider 3p-6p waits over 12 draws
+    assert ev_best(options) == (kind_of("3p"),)
+
+
+def test_a_discard_that_deals_in_is_never_first():
+    danger = dealing_in(build_hand("46p456s789sFFF11s")[0], STANDARD)
+    options = evaluate_discards(*build_hand("34556p123789sZZZ", visible="46p456s789sFFF11s"), STANDARD, 12, danger=danger)
+    assert danger == frozenset({kind_of("5p")})
+    assert options[-1].discard == kind_of("5p") and options[-1].deals_in
+    assert not any(o.deals_in for o in options[:-1])
+    assert kind_of("5p") not in ev_best(options)
+
+
+def test_sizes_and_draws_are_checked():
+    with pytest.raises(EngineError) as err:
+        evaluate_discards(*build_hand(KA_WU), STANDARD, 3)
+    assert err.value.field == "hand"
+    with pytest.raises(EngineError) as err:
+        estimate(KA_WU, 31)
+    assert err.value.field == "draws_left"
+
+
+def test_dealing_in_counts_a_pinghu_wait_because_liang_dao_doubles_it():
+    assert dealing_in(build_hand(PING_HU)[0], STANDARD) == frozenset({kind_of("1s"), kind_of("4s")})
+
+
+def test_dealing_in_refuses_a_hand_that_is_not_ready():
+    with pytest.raises(EngineError) as err:
+        dealing_in(build_hand("4556p123789sZZF")[0], STANDARD)
+    assert err.value.field == "revealed"
+
+
+def test_assumptions_are_written_in_both_languages():
+    assert {a.key for a in ASSUMPTIONS} >= {"draws", "unseen", "discards", "score", "play", "method", "danger"}
+    assert all(a.title and a.title_en and a.text and a.text_en for a in ASSUMPTIONS)
+
+
+@settings(max_examples=40)
+@given(counts=hands(13), draws=st.integers(0, 7))
+def test_more_draws_never_lower_the_chances(counts, draws):
+    assume(shanten(counts) <= 1)
+    hand = Hand(counts)
+    fewer = evaluate_hand(hand, EMPTY, STANDARD, EVParams(draws))
+    more = evaluate_hand(hand, EMPTY, STANDARD, EVParams(draws + 1))
+    assert more.win_probability >= fewer.win_probability - 1e-12
+    assert more.ready_probability >= fewer.ready_probability - 1e-12
+
+
+@st.composite
+def near_complete(draw: st.DrawFn) -> tuple[int, ...]:
+    """A complete two-suit hand with one tile swapped: 14 tiles with several ready discards."""
+    counts = [0] * 21
+    for _ in range(4):
+        base = draw(st.sampled_from([0, 9]))
+        if draw(st.integers(0, 3)):
+            start = base + draw(st.integers(0, 6))
+            group = [start, start + 1, start + 2]
+        else:
+            group = [draw(st.integers(0, 20))] * 3
+        for k in group:
+            counts[k] += 1
+    counts[draw(st.integers(0, 17))] += 2
+    out = draw(st.sampled_from([k for k in range(21) if counts[k]]))
+    counts[out] -= 1
+    counts[draw(st.integers(0, 17))] += 1
+    assume(max(counts) <= 4)
+    return tuple(counts)
+
+
+@settings(max_examples=60)
+@given(counts=near_complete(), draws=st.integers(1, 12))
+def test_ev_agrees_with_the_plain_ranking_when_every_wait_is_worth_the_same(counts, draws):
+    hand = Hand(counts)
+    plain = [o for o in discard_options(hand, EMPTY, STANDARD) if o.result.shanten == 0]
+    sides = {(w.self_draw.total, w.discard.total, w.discard.allowed) for o in plain for w in o.result.waits}
+    assume(len(plain) >= 2 and len(sides) == 1)
+    ev = {o.discard: o.estimate.expected_score for o in evaluate_discards(hand, EMPTY, STANDARD, draws)}
+    for a in plain:
+        for b in plain:
+            if a.result.value > b.result.value:
+                assert ev[a.discard] > ev[b.discard]
+            elif a.result.value == b.result.value:
+                assert abs(ev[a.discard] - ev[b.discard]) < 1e-9
