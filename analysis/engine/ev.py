@@ -17,9 +17,9 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 
-from .efficiency import improving_draws, remaining
+from .efficiency import DiscardOption, best_discards, discard_options, improving_draws, remaining
 from .errors import EngineError, gettext_noop
 from .rules import Rules
 from .scoring import score_win
@@ -445,3 +445,25 @@ def ev_best(options: tuple[DiscardEV, ...], tolerance: float = 1e-9) -> tuple[in
         if (o.deals_in, o.estimate.shanten) == (first.deals_in, first.estimate.shanten)
         and o.estimate.expected_score >= top - tolerance
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RankingComparison:
+    """The EV ranking and the plain (effective tiles) ranking of one 14-tile hand, side by side."""
+
+    ev_options: tuple[DiscardEV, ...]
+    plain_options: tuple[DiscardOption, ...]
+    ev_best: tuple[int, ...]
+    plain_best: tuple[int, ...]
+
+    @property
+    def differs(self) -> bool:
+        """Whether no EV-best discard is also best by the plain ranking (a 期望值 drill candidate)."""
+        return not set(self.ev_best) & set(self.plain_best)
+
+
+def compare_rankings(hand: Hand, visible: Counts, rules: Rules, draws_left: int, **options: Any) -> RankingComparison:
+    """Both rankings of a 14-tile hand (``options`` as for ``evaluate_discards``), for the 期望值 drill."""
+    ev_options = evaluate_discards(hand, visible, rules, draws_left, **options)
+    plain = discard_options(hand, visible, rules)
+    return RankingComparison(ev_options, plain, ev_best(ev_options), best_discards(plain))

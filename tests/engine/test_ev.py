@@ -10,7 +10,7 @@ from analysis.engine import build_hand
 from analysis.engine.danger import dealing_in
 from analysis.engine.efficiency import discard_options, efficiency
 from analysis.engine.errors import EngineError
-from analysis.engine.ev import ASSUMPTIONS, EVParams, evaluate_discards, evaluate_hand, ev_best
+from analysis.engine.ev import ASSUMPTIONS, EVParams, compare_rankings, evaluate_discards, evaluate_hand, ev_best
 from analysis.engine.rules import make_rules
 from analysis.engine.shapes import shanten
 from analysis.engine.tiles import EMPTY, Hand, add, kind_of
@@ -208,3 +208,20 @@ def test_ev_agrees_with_the_plain_ranking_when_every_wait_is_worth_the_same(coun
                 assert ev[a.discard] > ev[b.discard]
             elif a.result.value == b.result.value:
                 assert abs(ev[a.discard] - ev[b.discard]) < 1e-9
+
+
+def test_compare_rankings_finds_where_ev_and_effective_tiles_disagree():
+    hand, visible = build_hand("34556p123789sZZZ")
+    both = compare_rankings(hand, visible, STANDARD, 12)
+    assert both.ev_best == (kind_of("3p"),)
+    assert kind_of("3p") in both.plain_best  # 3p is also best by the §4 value: no drill here
+    assert not both.differs
+    assert [o.discard for o in both.plain_options] == [o.discard for o in discard_options(hand, visible, STANDARD)]
+
+
+def test_compare_rankings_on_a_hand_where_they_differ():
+    # discarding Z waits wider for less; keeping 4-6 for 卡五星 (discard 3p) waits on two copies for ×2.
+    # With few draws the wider wait scores more, with many the win is likely anyway and ×2 pays.
+    hand, visible = build_hand("34556p123789sZZZ")
+    short = compare_rankings(hand, visible, STANDARD, 3)
+    assert short.ev_best == (kind_of("Z"),) and short.plain_best == (kind_of("3p"),) and short.differs
