@@ -162,6 +162,8 @@ def check_params(params: EVParams, unseen_total: int) -> None:
             gettext_noop("draws_left is %(draws)d but only %(unseen)d tiles are unseen."),
             "draws_left", draws=d, unseen=unseen_total,
         )
+    if params.samples < 1:
+        raise EngineError(gettext_noop("samples must be at least 1."), "samples")
     for rate in (params.opponent_discard_rate, params.liang_dao_discard_rate):
         if not 0.0 <= rate <= 3.0:
             raise EngineError(gettext_noop("The opponents' discard rate must be between 0 and 3."), "opponent_discard_rate")
@@ -311,19 +313,16 @@ class _Exact(_Model):
 class _Sampler(_Model):
     """The Monte Carlo fallback: whole hands played out with the plain ranking as the policy."""
 
+    def _plain_key(self, after: Counts, shanten: int) -> float:
+        """The plain ranking's figure for a hand: §4 value when ready, else effective copies."""
+        _, kinds = self.status(after)
+        if shanten == 0:
+            return sum(self.pool(after, k) * (own + max(thrown, 0.0)) for k, own, _, thrown in self.waits(after, kinds))
+        return float(sum(self.pool(after, k) for k in kinds))
+
     def _choice(self, counts: Counts, kind: int, target: int) -> Counts:
-        """The plain-ranking discard after an improving draw: best §4 value if ready, else most effective tiles."""
-        best, best_key = None, None
-        for after in self.advances(counts, kind, target):
-            _, kinds = self.status(after)
-            if target == 0:
-                key = sum(self.pool(after, k) * (o + max(t, 0.0)) for k, o, _, t in self.waits(after, kinds))
-            else:
-                key = sum(self.pool(after, k) for k in kinds)
-            if best_key is None or key > best_key:
-                best, best_key = after, key
-        assert best is not None
-        return best
+        """The plain-ranking discard after a draw of ``kind`` that lowers the shanten to ``target``."""
+        return max(self.advances(counts, kind, target), key=lambda after: self._plain_key(after, target))
 
     def play(self, start: Counts, rng: random.Random) -> tuple[int, int, float]:
         """One hand played out: (reached ready, won, points)."""

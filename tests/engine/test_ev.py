@@ -145,6 +145,12 @@ def test_sizes_and_draws_are_checked():
     with pytest.raises(EngineError) as err:
         estimate(KA_WU, 31)
     assert err.value.field == "draws_left"
+    with pytest.raises(EngineError) as err:
+        estimate(KA_WU, 3, samples=0)
+    assert err.value.field == "samples"
+    with pytest.raises(EngineError) as err:
+        estimate(KA_WU, 3, opponent_discard_rate=-0.1)
+    assert err.value.field == "opponent_discard_rate"
 
 
 def test_dealing_in_counts_a_pinghu_wait_because_liang_dao_doubles_it():
