@@ -3,7 +3,10 @@
 # Measures a trivial endpoint (/healthz/) and /api/v1/analyze/ over many different hands
 # (a fixed-seed mix of 13-tile ready hands and 14-tile deals, so no response comes from a cache
 # of itself), each for DURATION seconds, and prints requests/s, p50, p99 and the ratio.
-# Usage: scripts/loadtest.sh [DURATION=15] [CONNECTIONS=16]
+# WORKLOAD picks the hands: mixed (default: half 14-tile random deals, half 13-tile ready
+# hands), deals (14-tile random deals only, the most expensive analyses), ready (13-tile ready
+# hands), practice (the analyzer's own random hands: 13 and 14 tiles, at most 2 from ready).
+# Usage: [WORKLOAD=mixed] scripts/loadtest.sh [DURATION=15] [CONNECTIONS=16]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-15}
@@ -17,12 +20,19 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null 2>&1 && break; sleep 0.5; done
 curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null || { echo "server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
-.venv/bin/python - "$WORK/hands.lua" <<'PY'
+.venv/bin/python - "$WORK/hands.lua" "${WORKLOAD:=mixed}" <<'PY'
 import random, sys
 from analysis.bench import random_hand, ready_hand
+from analysis.engine.deal import practice_hand
 from analysis.engine.notation import format_counts
 rng = random.Random(7)
-hands = [format_counts(ready_hand(rng) if i % 2 else random_hand(rng, 14)) for i in range(4000)]
+make = {
+    "mixed": lambda i: ready_hand(rng) if i % 2 else random_hand(rng, 14),
+    "deals": lambda i: random_hand(rng, 14),
+    "ready": lambda i: ready_hand(rng),
+    "practice": lambda i: practice_hand(rng, 13 + i % 2),
+}[sys.argv[2]]
+hands = [format_counts(make(i)) for i in range(20000)]
 # Both endpoints get the same request script (rotating query strings), so wrk spends the
 # same effort per request on each and only the server's work differs.
 for name, path in (("hands.lua", "/api/v1/analyze/?hand="), ("trivial.lua", "/healthz/?n=")):
@@ -48,4 +58,5 @@ printf '%-24s %10s %8s %8s\n' endpoint "req/s" p50 p99
 printf '%-24s %10s %8s %8s\n' /healthz/ "$base_rps" "$base_p50" "$base_p99"
 printf '%-24s %10s %8s %8s\n' /api/v1/analyze/ "$api_rps" "$api_p50" "$api_p99"
 .venv/bin/python -c "print(f'analyze / trivial: {float(\"$api_rps\") / float(\"$base_rps\") * 100:.0f}%')"
+echo "workload: $WORKLOAD (20,000 different hands, fixed seed)"
 echo "server: gunicorn, ${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))} workers on $(nproc) cores; wrk -t2 -c$CONNECTIONS -d${DURATION}s on the same machine"

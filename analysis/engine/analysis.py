@@ -97,9 +97,10 @@ def _wait_json(wait: Wait) -> dict[str, Any]:
 
 
 def _ukeire_json(result: Efficiency) -> dict[str, Any]:
+    left = result.left
     return {
         "total": result.ukeire,
-        "tiles": [{"tile": TILE_IDS[e.kind], "remaining": e.remaining} for e in result.effective],
+        "tiles": [{"tile": TILE_IDS[k], "remaining": left[k]} for k in result.kinds],
     }
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .blocks import BlockValue, best_with, merge
 from .rules import Rules
 from .scoring import WinValue, score_win
 from .shapes import pairs_of
-from .blocks import BlockValue, best_with, merge
-from .tables import BLOCK_LOOKUP, POW5, block_indices, dragon_value, mask_ranks, suit_mask, suit_value
-from .tiles import COPIES, DRAGONS, Counts, Hand, NUM_KINDS, add
+from .tables import BLOCK_LOOKUP, KIND_BLOCK, KIND_STEP, POW5, block_indices, dragon_value, mask_ranks, suit_mask, suit_value
+from .tiles import COPIES, DRAGONS, Counts, Hand, Meld, NUM_KINDS, add
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +45,21 @@ class Wait:
 class Efficiency:
     """A 13-tile hand's shanten, effective tiles and (when ready) waits.
 
-    ``ukeire`` counts the effective tiles by remaining copies; ``value`` is
+    ``kinds`` are the effective kinds and ``left`` the remaining copies of every kind; ``ukeire`` counts the effective tiles by remaining copies; ``value`` is
     Σ over waits of remaining × (self-draw + discard total), None unless ready.
     """
 
     shanten: int
-    effective: tuple[Effective, ...]
+    kinds: tuple[int, ...]
+    left: Counts
     waits: tuple[Wait, ...]
     ukeire: int
     value: int | None
+
+    @property
+    def effective(self) -> tuple[Effective, ...]:
+        """The effective tiles with their remaining copies."""
+        return tuple(Effective(k, self.left[k]) for k in self.kinds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,21 +100,16 @@ def _improving_in_block(block: int, index: int, rest: BlockValue, budget: int, n
     )
 
 
-@lru_cache(maxsize=65536)
-def improving_draws(counts: Counts, melds: int, full: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-    """Shanten of concealed ``counts`` and the kinds whose draw lowers it.
-
-    ``full`` lists the kinds the player already holds all four of (never drawn).
-    Which kinds of a block help depends only on the block, the merged other blocks
-    and the shanten to beat, so it is memoised on those (block values are few).
-    """
-    indices = block_indices(counts)
+def _improving(
+    counts: Counts, indices: tuple[int, ...], pairs: int, melds: int, full: tuple[int, ...]
+) -> tuple[int, tuple[int, ...]]:
+    """improving_draws with the block indices and pair count already known."""
     vals = [lookup(i) for lookup, i in zip(BLOCK_LOOKUP, indices)]
     rests: tuple[BlockValue, ...] = (merge(vals[1], vals[2]), merge(vals[0], vals[2]), merge(vals[0], vals[1]))
     budget = 4 - melds
     target = 8 - 2 * melds  # shanten = target − best
     base_std = target - best_with(vals[0], rests[0], budget)
-    seven = 6 - pairs_of(counts) if melds == 0 else 99
+    seven = 6 - pairs if melds == 0 else 99
     base = base_std if base_std < seven else seven
     need = target - base  # a draw helps when the best exceeds this
     better = set(_improving_in_block(0, indices[0], rests[0], budget, need))
@@ -121,35 +122,67 @@ def improving_draws(counts: Counts, melds: int, full: tuple[int, ...]) -> tuple[
     return base, tuple(sorted(better))
 
 
+@lru_cache(maxsize=65536)
+def improving_draws(counts: Counts, melds: int, full: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """Shanten of concealed ``counts`` and the kinds whose draw lowers it.
+
+    ``full`` lists the kinds the player already holds all four of (never drawn).
+    Which kinds of a block help depends only on the block, the merged other blocks
+    and the shanten to beat, so it is memoised on those (block values are few).
+    """
+    return _improving(counts, block_indices(counts), pairs_of(counts), melds, full)
+
+
+def _full(held: Counts) -> tuple[int, ...]:
+    """The kinds held all four times."""
+    return tuple(k for k, n in enumerate(held) if n >= COPIES) if COPIES in held else ()
+
+
 def efficiency(hand: Hand, seen: Counts, rules: Rules) -> Efficiency:
     """Shanten, effective tiles and waits of a 13-tile hand; ``seen`` gives the remaining counts."""
-    return _efficiency(hand, remaining(seen), rules)
+    shanten, kinds = improving_draws(hand.concealed, len(hand.melds), _full(hand.held))
+    return _result(hand.concealed, hand.melds, shanten, kinds, remaining(seen), rules)
 
 
-def _efficiency(hand: Hand, left: Counts, rules: Rules) -> Efficiency:
-    held = hand.held
-    full = tuple(k for k, n in enumerate(held) if n >= COPIES) if COPIES in held else ()
-    shanten, kinds = improving_draws(hand.concealed, len(hand.melds), full)
-    effective = tuple([Effective(k, left[k]) for k in kinds])
+def _result(
+    counts: Counts, melds: tuple[Meld, ...], shanten: int, kinds: tuple[int, ...], left: Counts, rules: Rules
+) -> Efficiency:
+    """The Efficiency of a 13-tile hand whose shanten and effective kinds are known."""
     ukeire = sum([left[k] for k in kinds])
     if shanten != 0:
-        return Efficiency(shanten, effective, (), ukeire, None)
+        return Efficiency(shanten, kinds, left, (), ukeire, None)
+    hand = Hand(counts, melds)
     waits = []
     for k in kinds:
         values = score_win(hand, k, rules)
         if values is not None:
             waits.append(Wait(k, left[k], *values))
-    return Efficiency(shanten, effective, tuple(waits), ukeire, sum(w.value for w in waits))
+    return Efficiency(shanten, kinds, left, tuple(waits), ukeire, sum(w.value for w in waits))
 
 
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
-    """Every distinct discard of a 14-tile hand with its result, best first (§4)."""
+    """Every distinct discard of a 14-tile hand with its result, best first (§4).
+
+    The 14-tile hand's block indices, pairs and four-held kinds are found once; each
+    discard only moves its own block's index and the counts it touches.
+    """
+    counts = hand.concealed
+    melds = len(hand.melds)
     left = remaining(add(hand.held, visible))
-    options = [
-        DiscardOption(kind, _efficiency(hand.with_tile(kind, -1), left, rules))
-        for kind in range(NUM_KINDS)
-        if hand.concealed[kind]
-    ]
+    indices = block_indices(counts)
+    pairs = pairs_of(counts)
+    full = _full(hand.held)
+    options = []
+    for kind in range(NUM_KINDS):
+        n = counts[kind]
+        if not n:
+            continue
+        after = list(indices)
+        after[KIND_BLOCK[kind]] -= KIND_STEP[kind]
+        after_counts = counts[:kind] + (n - 1,) + counts[kind + 1:]
+        after_full = tuple(k for k in full if k != kind) if kind in full else full
+        shanten, kinds = _improving(after_counts, tuple(after), pairs - (n % 2 == 0), melds, after_full)
+        options.append(DiscardOption(kind, _result(after_counts, hand.melds, shanten, kinds, left, rules)))
     options.sort(key=lambda o: o.rank_key)
     return tuple(options)
 

@@ -103,6 +103,12 @@ BLOCK_LOOKUP = (suit_value, suit_value, dragon_value)
 """Per block (筒, 条, dragons): index → block value."""
 
 
+KIND_BLOCK: tuple[int, ...] = (0,) * 9 + (1,) * 9 + (2,) * 3
+"""The block (筒, 条, dragons) of each kind."""
+KIND_STEP: tuple[int, ...] = POW5 + POW5 + POW5[:3]
+"""How much one tile of each kind moves its block's index."""
+
+
 def block_indices(counts: tuple[int, ...]) -> tuple[int, int, int]:
     """The base-5 indices of a hand's three blocks."""
     return suit_index(counts[0:9]), suit_index(counts[9:18]), suit_index(counts[18:21])
