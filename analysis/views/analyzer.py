@@ -3,7 +3,11 @@
 Every state is a link. The query string holds it all: ``hand`` (bracket notation, melds
 included), ``visible``, ``rules``, ``situation`` (repeated), each rule option as ``key=1`` /
 ``key=0`` when it differs from the default, ``discard`` (the chosen row of a 14-tile hand) and
-``to`` (what a palette tap adds: the hand, a 碰, a 明杠 or an 暗杠). One edit parameter
+``to`` (what a palette tap adds: the hand, a 碰, a 明杠 or an 暗杠), ``rev1`` / ``rev2``
+(opponents' revealed 亮倒 hands: the tiles that deal in are marked) and, for the expected-value
+columns (issue 9), ``ev=1``, ``draws`` (own draws left) and ``ldwr=1`` (亮倒 as soon as ready).
+An htmx page shows the plain table first and fetches the EV columns in a second request
+(trigger ``ev-load``); a plain request renders them at once. One edit parameter
 (``add``, ``remove_tile``, ``remove_meld``, ``add_visible``, ``remove_visible``, ``clear``,
 ``random``) changes that state. A plain request is then redirected to the canonical link; an
 htmx request gets its region of the page back with ``HX-Push-Url`` set to that link.
@@ -19,22 +23,37 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext as _, gettext_noop
+from django.utils.translation import get_language, gettext as _, gettext_noop
 from django_htmx.http import push_url, replace_url
 
 from analysis.engine import EngineError, analyze_hand, build_hand
 from analysis.engine.analysis import MAX_TEXT
 from analysis.engine.deal import practice_hand
+from analysis.engine.danger import dealing_in
 from analysis.engine.efficiency import best_discards, discard_options, remaining
+from analysis.engine.ev import (
+    ASSUMPTIONS, DEFAULT_DISCARD_RATE, DEFAULT_LIANG_DAO_DISCARD_RATE, DEFAULT_SAMPLES, EXACT_MAX_SHANTEN, MAX_DRAWS,
+    check_draws,
+)
+from analysis.engine.ev_analysis import MAX_REVEALED, extend, prepare
 from analysis.engine.fans import SITUATIONAL_FANS
 from analysis.engine.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
-from analysis.engine.rules import OPTION_KEYS, PRESETS, RuleOptions, make_rules
+from analysis.engine.rules import OPTION_KEYS, PRESETS, RuleOptions, Rules, make_rules
 from analysis.engine.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from analysis.text import preset_label, tile_label
 
 MAX_TILES = 14
+DEFAULT_DRAWS = 12
+"""Own draws assumed left when EV is first asked for: a few turns in, about a third of a 44-tile wall."""
+REVEALED_KEYS = tuple(f"rev{n}" for n in range(1, MAX_REVEALED + 1))
+"""Query keys of the opponents' revealed (亮倒) hands."""
+MAX_REVEALED_TEXT = 60
+EV_TRIGGER = "ev-load"
+"""The id of the placeholder whose htmx request fetches the EV columns."""
+SIDE_FIELDS = frozenset({"draws", "revealed", *REVEALED_KEYS})
+"""Fields whose errors leave the plain analysis standing (the message shows by the field)."""
 """A hand never holds more than 14 tiles (each meld counts 3)."""
 MODES: tuple[str, ...] = ("hand",) + tuple(t.value for t in MeldType)
 """What a palette tap adds: a concealed tile, or a meld of that tile."""
@@ -73,11 +92,21 @@ class Board:
     discard: str = ""
     errors: dict[str, str] = field(default_factory=dict)
     notice: str = ""
+    ev: bool = False
+    draws_text: str = str(DEFAULT_DRAWS)
+    draws: int = DEFAULT_DRAWS
+    liang_dao_when_ready: bool = False
+    revealed_texts: tuple[str, ...] = ("",) * MAX_REVEALED
+    revealed: tuple[Hand | None, ...] = (None,) * MAX_REVEALED
 
     @property
     def seen(self) -> Counts:
-        """Copies in the hand, its melds and the visible tiles (what a tap may not exceed)."""
-        return add(self.hand.held if self.hand else EMPTY, self.visible or EMPTY)
+        """Copies in the hand, its melds, the visible tiles and revealed hands (what a tap may not exceed)."""
+        seen = add(self.hand.held if self.hand else EMPTY, self.visible or EMPTY)
+        for hand in self.revealed:
+            if hand is not None:
+                seen = add(seen, hand.held)
+        return seen
 
     @property
     def tile_count(self) -> int:
@@ -112,16 +141,41 @@ def read_board(query: QueryDict) -> Board:
     situation = tuple(dict.fromkeys(s for item in query.getlist("situation") for s in item.split(",") if s))
     options = {key: query.getlist(key)[-1] in TRUE_WORDS for key in OPTION_KEYS if key in query}
     mode = query.get("to", "hand")
+    ev = query.get("ev", "") in TRUE_WORDS
+    draws_text = query.get("draws", "").strip()[:10] or str(DEFAULT_DRAWS)
+    draws = DEFAULT_DRAWS
+    try:
+        draws = check_draws(int(draws_text) if draws_text.isdigit() else draws_text, 1)
+    except EngineError as exc:
+        if ev:
+            errors["draws"] = exc.translated(_)
+    revealed_texts = tuple(query.get(key, "").strip() for key in REVEALED_KEYS)
     board = Board(
         hand_text=hand_text, hand=hand, visible_text=visible_text, visible=visible,
         rules=query.get("rules", "standard")[:40], situation=situation, options=options,
         mode=mode if mode in MODES else "hand", discard=query.get("discard", "")[:10], errors=errors,
+        ev=ev, draws_text=draws_text, draws=draws, liang_dao_when_ready=query.get("ldwr", "") in TRUE_WORDS,
+        revealed_texts=revealed_texts, revealed=tuple(_revealed_hand(t, k, errors) for k, t in zip(REVEALED_KEYS, revealed_texts)),
     )
     try:
         make_rules(board.rules, list(situation), options)
     except EngineError as exc:
         errors[exc.field] = exc.translated(_)
     return board
+
+
+def _revealed_hand(text: str, key: str, errors: dict[str, str]) -> Hand | None:
+    """An opponent's revealed hand from its text box (None when empty or unreadable)."""
+    if not text:
+        return None
+    try:
+        if len(text) > MAX_REVEALED_TEXT:
+            raise EngineError(gettext_noop("Too long: %(length)d characters, at most %(limit)d."),
+                              key, length=len(text), limit=MAX_REVEALED_TEXT)
+        return parse_hand(text, key)
+    except EngineError as exc:
+        errors[key] = exc.translated(_)
+    return None
 
 
 def _tile_kind(value: str) -> int | None:
@@ -231,17 +285,64 @@ def canonical_query(board: Board) -> str:
             pairs.append(("discard", board.discard))
     if board.mode != "hand":
         pairs.append(("to", board.mode))
+    for key, text, hand in zip(REVEALED_KEYS, board.revealed_texts, board.revealed):
+        if text:
+            pairs.append((key, format_hand(hand) if hand is not None else text))
+    if board.ev:
+        pairs += [("ev", "1"), ("draws", board.draws_text)]
+        if board.liang_dao_when_ready:
+            pairs.append(("ldwr", "1"))
     return urlencode(pairs, safe="[]")
 
 
-def analysis_of(board: Board) -> dict[str, Any]:
+def _safe_revealed(board: Board, rules: Rules, errors: dict[str, str]) -> tuple[Hand, ...]:
+    """The revealed hands the engine accepts (13 tiles, ready); the others get a message."""
+    out = []
+    for key, hand in zip(REVEALED_KEYS, board.revealed):
+        if hand is None:
+            continue
+        try:
+            dealing_in(hand, rules)
+        except EngineError as exc:
+            errors[key] = exc.translated(_)
+            continue
+        out.append(hand)
+    return tuple(out)
+
+
+def _extended(body: dict[str, Any], full: Hand, seen: Counts, rules: Rules, board: Board,
+              revealed: tuple[Hand, ...], with_ev: bool, errors: dict[str, str]) -> dict[str, Any]:
+    """The plain body with danger and, if asked for and possible, the EV figures (as the API adds them)."""
+    if with_ev:
+        try:
+            copy = {**body, "options": [dict(o) for o in body["options"]]} if "options" in body else dict(body)
+            return extend(copy, full, seen, rules,
+                          depth="ev", draws_left=board.draws, liang_dao_when_ready=board.liang_dao_when_ready,
+                          revealed=revealed)
+        except EngineError as exc:
+            errors["draws"] = exc.translated(_)
+    return extend(body, full, seen, rules, revealed=revealed) if revealed else body
+
+
+def _percents(item: dict[str, Any]) -> dict[str, float]:
+    """The two chances of an EV figure set (and their standard errors) in percent, for display."""
+    errors = item.get("stderr", {})
+    return {
+        "ready": 100 * item["ready_probability"], "win": 100 * item["win_probability"],
+        "ready_pm": 100 * errors.get("ready_probability", 0.0), "win_pm": 100 * errors.get("win_probability", 0.0),
+    }
+
+
+def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
     """The engine's analysis of a 13- or 14-tile board, or why there is none yet.
 
     Keys: ``body`` (the API body, or None), ``best`` (best discards), ``chosen`` (the chosen
-    row of a 14-tile hand), ``errors`` (field → message), ``missing`` (tiles still to add).
+    row of a 14-tile hand), ``errors`` (field → message), ``missing`` (tiles still to add),
+    ``danger`` (tiles that deal in to a revealed hand). ``with_ev`` adds the EV figures
+    when the board asks for them.
     """
-    out: dict[str, Any] = {"body": None, "best": (), "chosen": None, "errors": {}, "missing": 0}
-    if board.errors or board.hand is None or board.visible is None:
+    out: dict[str, Any] = {"body": None, "best": (), "chosen": None, "errors": {}, "missing": 0, "danger": frozenset()}
+    if set(board.errors) - SIDE_FIELDS or board.hand is None or board.visible is None:
         return out
     count = board.tile_count
     if count < 13:
@@ -258,14 +359,28 @@ def analysis_of(board: Board) -> dict[str, Any]:
     except EngineError as exc:
         out["errors"]["hand" if exc.field == "melds" else exc.field] = exc.translated(_)
         return out
-    body = analyze_hand(full, seen, rules)
+    revealed = _safe_revealed(board, rules, out["errors"])
+    try:
+        revealed, seen = prepare(full, seen, [format_hand(h) for h in revealed])
+    except EngineError as exc:
+        out["errors"]["revealed"] = exc.translated(_)
+        revealed = ()
+    body = _extended(analyze_hand(full, seen, rules), full, seen, rules, board, revealed,
+                     with_ev and board.ev and "draws" not in board.errors, out["errors"])
     out["body"] = body
+    out["danger"] = frozenset(t for d in body.get("danger", ()) for t in d["tiles"])
     for item in [body, *body.get("options", ())]:
         item["waits_left"] = sum(w["remaining"] for w in item.get("waits", ()))
+        if "win_probability" in item:
+            item["pct"] = _percents(item)
     if count == MAX_TILES:
-        out["best"] = tuple(TILE_IDS[k] for k in best_discards(discard_options(full, seen, rules)))
+        danger = {TILE_IDS.index(t) for t in out["danger"]}
+        plain = [o for o in discard_options(full, seen, rules) if o.discard not in danger]
+        out["best"] = tuple(TILE_IDS[k] for k in best_discards(plain))
         options = body["options"]
-        out["chosen"] = next((o for o in options if o["discard"] == board.discard), options[0] if options else None)
+        first = out["best"][0] if out["best"] else options[0]["discard"]
+        out["chosen"] = next((o for o in options if o["discard"] == (board.discard or first)), None) or next(
+            o for o in options if o["discard"] == first)
     return out
 
 
@@ -286,9 +401,9 @@ def _melds(hand: Hand | None) -> list[dict[str, Any]]:
     return out
 
 
-def page_context(board: Board, request: HttpRequest) -> dict[str, Any]:
-    """Everything the analyzer template shows for a board."""
-    result = analysis_of(board)
+def page_context(board: Board, request: HttpRequest, with_ev: bool = True) -> dict[str, Any]:
+    """Everything the analyzer template shows for a board (the EV figures only ``with_ev``)."""
+    result = analysis_of(board, with_ev)
     hand = board.hand
     query = canonical_query(board)
     base = request.path
@@ -330,6 +445,32 @@ def page_context(board: Board, request: HttpRequest) -> dict[str, Any]:
         "play_chosen": play_chosen,
         "rows": _rows(board, base, result),
         "examples": [(base + "?" + urlencode({"hand": text}, safe="[]"), text, _(label)) for text, label in EXAMPLES],
+        **_ev_context(board, result, query, base),
+    }
+
+
+def _ev_context(board: Board, result: dict[str, Any], query: str, base: str) -> dict[str, Any]:
+    """The EV control, its state (shown, pending, method) and the danger marks."""
+    body = result["body"] or {}
+    items = body.get("options") or [body]
+    figures = "win_probability" in items[0]
+    sampled = [o for o in items if o.get("method") == "monte_carlo"]
+    ev_off = canonical_query(replace(board, ev=False))
+    return {
+        "ev_pending": board.ev and not figures and "draws" not in board.errors and bool(body),
+        "ev_figures": figures,
+        "ev_trigger": EV_TRIGGER,
+        "ev_sampled": sampled,
+        "ev_samples": max((o["samples"] for o in sampled), default=0),
+        "ev_off_url": base + ("?" + ev_off if ev_off else ""),
+        "ev_help_url": f"{reverse('analyzer-ev-help')}?{query}",
+        "max_draws": MAX_DRAWS,
+        "danger": result["danger"],
+        "danger_tiles": [t for t in TILE_IDS if t in result["danger"]],
+        "revealed_fields": [
+            (key, n, text, board.errors.get(key) or result["errors"].get(key, ""))
+            for n, (key, text) in enumerate(zip(REVEALED_KEYS, board.revealed_texts), start=1)
+        ],
     }
 
 
@@ -338,23 +479,39 @@ def _rows(board: Board, base: str, result: dict[str, Any]) -> list[dict[str, Any
     body = result["body"]
     if not body or "options" not in body:
         return []
+    options = body["options"]
+    ev_top = _ev_top(options)
+    least = min(o["shanten"] for o in options)
     return [
-        {**o, "best": o["discard"] in result["best"],
+        {**o, "best": o["discard"] in result["best"], "ev_best": o["discard"] in ev_top,
+         "reference": "win_probability" in o and o["shanten"] > least,
          "link": base + "?" + canonical_query(replace(board, discard=o["discard"]))}
-        for o in body["options"]
+        for o in options
     ]
+
+
+def _ev_top(options: list[dict[str, Any]]) -> set[str]:
+    """Discards tied first in the engine's EV order (same danger, shanten and expected score as the first)."""
+    if not options or "expected_score" not in options[0]:
+        return set()
+    def key(o: dict[str, Any]) -> tuple[bool, int, float]:
+        return o.get("deals_in", False), o["shanten"], o["expected_score"]
+    return {o["discard"] for o in options if key(o) == key(options[0]) and not o.get("deals_in")}
 
 
 def analyzer(request: HttpRequest) -> HttpResponse:
     """The analyzer: full page, or for htmx the region that changed; edits redirect to the canonical link."""
     board, edited = apply_edit(read_board(request.GET), request.GET)
-    context = page_context(board, request)
+    htmx = request.htmx and not request.htmx.history_restore_request
+    ev_request = bool(htmx) and request.htmx.trigger == EV_TRIGGER
+    context = page_context(board, request, with_ev=not htmx or ev_request)
     url = context["url"]
     clean = not context["errors"] and not board.notice
-    htmx = request.htmx and not request.htmx.history_restore_request
     if not htmx and clean and _differs(request.GET, url):
         return HttpResponseRedirect(url, status=303) if edited else HttpResponseRedirect(url)
-    if htmx:
+    if ev_request:
+        response = render(request, "analysis/analyzer.html#results", context)
+    elif htmx:
         typing = request.htmx.trigger_name in TYPING_FIELDS
         template = "analysis/analyzer.html#live" if typing else "analysis/analyzer.html#app"
         response = render(request, template, context)
@@ -362,7 +519,7 @@ def analyzer(request: HttpRequest) -> HttpResponse:
             (replace_url if typing else push_url)(response, url if clean else False)
     else:
         response = render(request, "analysis/analyzer.html", context)
-    patch_vary_headers(response, ("HX-Request",))
+    patch_vary_headers(response, ("HX-Request", "HX-Trigger"))
     return response
 
 
@@ -372,7 +529,26 @@ def _differs(query: QueryDict, url: str) -> bool:
     return sorted(query.lists()) != sorted(canonical.lists())
 
 
+def ev_help(request: HttpRequest) -> HttpResponse:
+    """The assumptions behind the EV columns, in the active language, with the parameters of the link."""
+    board = read_board(request.GET)
+    english = (get_language() or "").startswith("en")
+    query = canonical_query(replace(board, ev=True))
+    return render(request, "analysis/ev_help.html", {
+        "assumptions": [(a.key, a.title_en if english else a.title, a.text_en if english else a.text) for a in ASSUMPTIONS],
+        "board": board,
+        "draws_error": board.errors.get("draws", ""),
+        "rules_label": preset_label(board.rules) if board.rules in PRESETS else board.rules,
+        "rate": DEFAULT_DISCARD_RATE,
+        "liang_dao_rate": DEFAULT_LIANG_DAO_DISCARD_RATE,
+        "samples": DEFAULT_SAMPLES,
+        "exact_max_shanten": EXACT_MAX_SHANTEN,
+        "back_url": reverse("analyze") + "?" + query,
+    })
+
+
 urlpatterns = [
     path("", analyzer, name="analyzer"),
     path("analyze/", analyzer, name="analyze"),
+    path("analyze/ev-help/", ev_help, name="analyzer-ev-help"),
 ]

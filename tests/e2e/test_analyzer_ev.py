@@ -1,0 +1,45 @@
+"""The analyzer's EV columns and danger marks in Chromium: the EV button loads the figures in a
+second htmx request behind a progress line; a revealed 亮倒 hand marks the tile that deals in."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+HAND = "34556p123789sZZZ"
+REVEALED = "46p456s789sFFF11s"  # waits on 5p
+
+
+def test_ev_button_then_revealed_hand(page):
+    page.goto(page.base + f"/analyze/?hand={HAND}")
+    expect(page.locator(".az-table tbody tr")).to_have_count(11)
+    page.locator("#draws").fill("3")
+
+    def ev_request(response):
+        return response.request.headers.get("hx-trigger") == "ev-load"
+
+    with page.expect_response(lambda r: "ev=1" in r.url and r.request.headers.get("hx-trigger") == "app") as first, \
+            page.expect_response(ev_request) as second:
+        page.locator("#ev-button").click()
+    placeholder = first.value.text()
+    assert 'id="ev-load"' in placeholder and "计算中" in placeholder and "az-spinner" in placeholder
+    assert second.value.ok
+    win = page.locator(".az-table tbody tr").first.locator(".az-win-p")
+    expect(win).to_have_text(re.compile(r"^\d{1,3}\.\d%$"))
+    assert 0 < float(win.inner_text().rstrip("%")) <= 100
+    expect(page.locator("#ev-load")).to_have_count(0)
+    assert "ev=1" in page.url and "draws=3" in page.url
+    expect(page.locator(".az-method")).to_contain_text("精确")
+
+    page.locator("#revealed-picker summary").click()
+    page.locator("#rev1-text").fill(REVEALED)
+    page.locator("#rev1-text").press("Enter")
+    expect(page.locator("#hand-view .tile-button.az-danger")).to_have_count(2)
+    expect(page.locator("#hand-view .az-danger .az-danger-mark").first).to_have_text("危险")
+    last = page.locator(".az-table tbody tr").last
+    expect(last).to_have_attribute("data-discard", "5p")
+    expect(last).to_have_class(re.compile("az-deals-in"))
+    expect(last.locator(".az-danger-badge")).to_be_visible()
+    expect(page.locator(".az-table tbody tr").first.locator(".az-win-p")).to_be_visible()  # EV still shown
+    assert "rev1=46p11456789sFFF" in page.url and "ev=1" in page.url
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling on a phone
