@@ -145,22 +145,28 @@ def analyze(
     rules: str = "standard",
     situation: Any = (),
     options: Any = None,
-    **issue9: Any,
+    *,
+    depth: Any = None,
+    draws_left: Any = None,
+    liang_dao_when_ready: Any = None,
+    revealed: Any = None,
 ) -> dict[str, Any]:
     """Analyse a 13- or 14-tile hand; returns exactly the body of ``/api/v1/analyze/``.
 
-    ``issue9`` takes ``depth``, ``draws_left``, ``liang_dao_when_ready`` and ``revealed``
-    (see ``ev_analysis``); without them the answer is the plain analysis.
+    ``depth="ev"`` with ``draws_left`` adds win chances and expected scores, and
+    ``revealed`` (opponents' 亮倒 hands) marks the discards that deal in (see
+    ``ev_analysis``); without them the answer is the plain analysis.
     """
     rule_set = make_rules(rules, situation, options)
     full, seen = build_hand(hand, melds, visible)
-    extra = {key: value for key, value in issue9.items() if value is not None}
-    if not extra:
+    extra = {
+        key: value
+        for key, value in (("depth", depth), ("draws_left", draws_left), ("liang_dao_when_ready", liang_dao_when_ready))
+        if value is not None
+    }
+    if not extra and revealed is None:
         return analyze_hand(full, seen, rule_set)
-    unknown = sorted(set(extra) - set(ev_analysis.FIELDS))
-    if unknown:
-        raise TypeError(f"analyze() got an unexpected keyword argument {unknown[0]!r}")
-    revealed, seen = ev_analysis.prepare(full, seen, extra.pop("revealed", None))
+    revealed, seen = ev_analysis.prepare(full, seen, revealed)
     return ev_analysis.extend(analyze_hand(full, seen, rule_set), full, seen, rule_set, revealed=revealed, **extra)
 
 

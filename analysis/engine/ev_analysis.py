@@ -22,7 +22,7 @@ from .tiles import KIND_OF_ID, TILE_IDS, Counts, Hand, add
 
 DEPTHS = ("plain", "ev")
 FIELDS = ("depth", "draws_left", "liang_dao_when_ready", "revealed")
-"""The request fields issue 9 adds to ``analyze()`` and the API."""
+"""The request fields of the expected-value analysis, in ``analyze()`` and the API."""
 MAX_REVEALED = 2
 
 
