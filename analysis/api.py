@@ -31,7 +31,7 @@ class AnalyzeRequestSerializer(serializers.Serializer):
     rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
     situation = serializers.ListField(child=serializers.ChoiceField(choices=sorted(SITUATION_KEYS)), required=False)
     options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
-    depth = serializers.ChoiceField(choices=DEPTHS, required=False, default="plain", help_text="ev: add win chance and expected score (issue 9).")
+    depth = serializers.ChoiceField(choices=DEPTHS, required=False, default="plain", help_text="ev: add the chance to be ready, the chance to win and the expected score of each discard.")
     draws_left = serializers.IntegerField(min_value=1, max_value=MAX_DRAWS, required=False, help_text="Own draws still to come; required with depth ev.")
     liang_dao_when_ready = serializers.BooleanField(required=False, help_text="With depth ev: declare 亮倒 as soon as ready.")
     revealed = serializers.ListField(child=serializers.CharField(), max_length=2, required=False, help_text="Opponents' revealed (亮倒) hands, e.g. 46p456s789sFFF11s.")

@@ -1,4 +1,4 @@
-"""Beyond one draw: ready chance, win chance and expected score of every discard (issue 9).
+"""Beyond one draw: ready chance, win chance and expected score of every discard.
 
 The model (every assumption is in ``ASSUMPTIONS``, shown on the help page): the
 player has ``draws_left`` own draws; before each of them the two opponents each
