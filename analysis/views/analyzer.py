@@ -491,8 +491,8 @@ def _rows(board: Board, base: str, result: dict[str, Any]) -> list[dict[str, Any
 
 
 def _ev_top(options: list[dict[str, Any]]) -> set[str]:
-    """Discards tied first in the engine's EV order (same danger, shanten and expected score as the first)."""
-    if not options or "expected_score" not in options[0]:
+    """Discards tied first in the engine's EV order (same danger, shanten and expected score as the first, above 0)."""
+    if not options or not options[0].get("expected_score"):
         return set()
     def key(o: dict[str, Any]) -> tuple[bool, int, float]:
         return o.get("deals_in", False), o["shanten"], o["expected_score"]

@@ -89,6 +89,7 @@ def test_a_thirteen_tile_hand_shows_its_own_figures(client):
 def test_a_deep_hand_says_monte_carlo_with_samples_and_errors(client):
     html = page(client, "/analyze/?hand=124578p13479sZFB&ev=1&draws=2")
     assert "蒙特卡洛模拟，1000 局" in html and 'class="az-pm">±' in html
+    assert "期望最高" not in html  # no draw can make this hand win: no discard is marked best by EV
 
 
 # --- htmx: the plain table first, the EV columns in a second request --------------------
