@@ -61,6 +61,8 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
         body.update({"win": puzzle.win_tile, "side": puzzle.win_side, "choices": puzzle.options["choices"]})
     else:
         body.update({"turn": puzzle.turn, "wall_left": puzzle.wall_left})
+        if puzzle.is_ev:
+            body["draws_left"] = puzzle.draws_left
     return body
 
 
@@ -77,6 +79,7 @@ def result_json(result: AnswerResult) -> dict[str, Any]:
         "rating": result.rating_json(),
         "streak": {"current": result.player.streak, "best": result.player.best_streak},
         "replay": result.replay,
+        **({"ev": {"draws_left": puzzle.draws_left, **puzzle.ev}} if puzzle.is_ev else {}),
     }
 
 
@@ -99,8 +102,8 @@ class NextPuzzleView(APIView):
         summary="Next puzzle",
     )
     def get(self, request: Request) -> Response:
-        mode = request.query_params.get("mode", "rated")
         theme = request.query_params.get("theme") or None
+        mode = request.query_params.get("mode", "theme" if theme else "rated")
         if mode not in selectors.MODES:
             return error_response("mode", _('Unknown mode "%(mode)s": use %(modes)s.') % {"mode": mode[:20], "modes": ", ".join(selectors.MODES)})
         if theme is not None and theme not in THEME_KEYS:

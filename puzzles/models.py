@@ -30,6 +30,8 @@ class Puzzle(models.Model):
     win_side = models.CharField(max_length=10, blank=True, help_text="Quiz: self_draw or discard.")
     accepted = models.JSONField(help_text="Discard: the best tiles. Quiz: the total multiplier as text.")
     options = models.JSONField(help_text="Discard: the option table, best first. Quiz: choices and fans.")
+    draws_left = models.PositiveSmallIntegerField(null=True, blank=True, help_text="期望值 puzzles: own draws still to come.")
+    ev = models.JSONField(default=dict, blank=True, help_text='期望值 puzzles: {"options": EV ranking rows, "plain_best": [...]}.')
     themes = models.CharField(max_length=120, blank=True, help_text="Space-separated theme keys, padded: ' a b '.")
     rating = models.FloatField(default=glicko.DEFAULT_RATING, db_index=True)
     rating_deviation = models.FloatField(default=glicko.PUZZLE_RD)
@@ -52,6 +54,11 @@ class Puzzle(models.Model):
     def notation(self) -> str:
         """Canonical text with melds in brackets, as the analyzer takes it."""
         return self.hand + "".join(format_meld(m) for m in self.meld_values)
+
+    @property
+    def is_ev(self) -> bool:
+        """Whether this is a 期望值 puzzle (answers by expected score with ``draws_left`` draws to come)."""
+        return self.draws_left is not None and bool(self.ev)
 
     @property
     def theme_list(self) -> list[str]:

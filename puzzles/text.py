@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -58,6 +59,13 @@ THEMES: dict[str, ThemeInfo] = {
               "not the one with more winning tiles."),
             "低翻莫胡牌，继续再等待；只求碰碰胡，没啥大前途。", "/learn/fans/",
         ),
+        ThemeInfo(
+            "ev", _("Expected value (期望值)"),
+            _("Effective tiles count only the next draw and the value assumes the wall never runs out. "
+              "With a few own draws left, pick the discard with the highest expected score: "
+              "its chance to win within those draws times what the win pays."),
+            "小胡放大冲，乃兵家大忌；不行就跟牌，黄了再重来。", "/analyze/ev-help/",
+        ),
     )
 }
 assert tuple(THEMES) == THEME_KEYS, "every tagged theme needs its words"
@@ -72,3 +80,46 @@ MODES: dict[str, Promise] = {
 }
 
 SIDES: dict[str, Promise] = {"self_draw": _("Self-draw (自摸)"), "discard": _("On a discard (点炮)")}
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:.0f}%"
+
+
+def _tiles(ids: list[str]) -> str:
+    from analysis.templatetags.kwx import tile_name
+
+    return " / ".join(tile_name(t) for t in ids)
+
+
+def ev_explanation(puzzle: Any) -> list[str]:
+    """Why the EV-best discard of a 期望值 puzzle is not the plain best: what each ranking counts, in figures."""
+    ev_rows = {row["discard"]: row for row in puzzle.ev["options"]}
+    plain_rows = {row["discard"]: row for row in puzzle.options}
+    ev_tile, plain_tiles = puzzle.accepted[0], puzzle.ev["plain_best"]
+    a, b = ev_rows[ev_tile], ev_rows[plain_tiles[0]]
+    pa, pb = plain_rows[ev_tile], plain_rows[plain_tiles[0]]
+    names = {"ev": _tiles(puzzle.accepted), "plain": _tiles(plain_tiles), "draws": puzzle.draws_left}
+    if pb["shanten"] == 0 and (pb["value"] or 0) > (pa["value"] or 0):
+        plain = _("By the plain ranking %(plain)s is best: its value (tiles left × what a win pays) is %(pv)d against %(ev_v)d for %(ev)s.")
+        names |= {"pv": pb["value"], "ev_v": pa["value"] or 0}
+    elif pb["shanten"] == 0:
+        plain = _("By the plain ranking %(plain)s is best: the same value (%(pv)d) with more winning tiles, %(pu)d against %(eu)d for %(ev)s.")
+        names |= {"pv": pb["value"] or 0, "pu": pb["ukeire"], "eu": pa["ukeire"]}
+    else:
+        plain = _("By the plain ranking %(plain)s is best: it keeps %(pu)d effective tiles against %(eu)d for %(ev)s.")
+        names |= {"pu": pb["ukeire"], "eu": pa["ukeire"]}
+    names |= {"aw": _percent(a["win"]), "bw": _percent(b["win"]), "as": f"{a['score']:.2f}", "bs": f"{b['score']:.2f}"}
+    if a["win"] > b["win"] + 0.005:
+        why = _("With the draws you have left (%(draws)d), discarding %(ev)s wins more often: %(aw)s against %(bw)s, "
+                "for an expected %(as)s base stakes against %(bs)s.")
+    else:
+        why = _("With the draws you have left (%(draws)d), discarding %(ev)s wins %(aw)s of the time against %(bw)s, "
+                "but its wins pay more: an expected %(as)s base stakes against %(bs)s.")
+    if pb["shanten"] == 0:
+        model = _("The value counts every winning tile as if the wall never ran out and opponents threw winning tiles "
+                  "as often as they are drawn; the expected score counts only the draws left and opponents who hold back.")
+    else:
+        model = _("Effective tiles count only the next draw; the expected score follows every draw to the end of the wall "
+                  "and what the finished hand is worth.")
+    return [str(plain) % names, str(why) % names, str(model)]

@@ -27,7 +27,7 @@ from . import selectors
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
 from .services import AnswerError, answer_puzzle, player_for
-from .text import MODES, SIDES, THEMES
+from .text import MODES, SIDES, THEMES, ev_explanation
 
 AUTH_LIMIT = 10
 """Log-in and sign-up posts allowed per client address in ``AUTH_WINDOW`` seconds."""
@@ -60,6 +60,8 @@ def analyzer_url(puzzle: Puzzle, discard: str | None = None) -> str:
         query["visible"] = puzzle.visible
     if puzzle.situation:
         query["situation"] = ",".join(puzzle.situation)
+    if puzzle.is_ev:
+        query |= {"ev": "1", "draws": str(puzzle.draws_left)}
     return "/analyze/?" + urlencode(query)
 
 
@@ -98,6 +100,10 @@ def _feedback(result: Any) -> dict[str, Any]:
         context["options"] = puzzle.options
         context["best_shanten"] = puzzle.options[0]["shanten"]
         context["any_ready"] = any(o["waits"] for o in puzzle.options)
+        if puzzle.is_ev:
+            context["ev_options"] = puzzle.ev["options"]
+            context["plain_best"] = puzzle.ev["plain_best"]
+            context["ev_explanation"] = ev_explanation(puzzle)
     else:
         context["breakdown"] = [{"fan": fan(f["key"]), **f} for f in puzzle.options["fans"]]
     return context
@@ -125,9 +131,9 @@ def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpRes
 @require_http_methods(["GET"])
 def drills(request: HttpRequest) -> HttpResponse:
     """/drills/: the next puzzle of the chosen mode (a redirect to its shareable page)."""
-    mode = request.GET.get("mode", "rated")
-    mode = mode if mode in selectors.MODES and mode != "quiz" else "rated"
     theme = request.GET.get("theme") if request.GET.get("theme") in THEME_KEYS else None
+    mode = request.GET.get("mode", "theme" if theme else "rated")
+    mode = mode if mode in selectors.MODES and mode != "quiz" else "rated"
     if mode == "theme" and theme is None:
         theme = THEME_KEYS[0]
     player = player_for(request, create=False)

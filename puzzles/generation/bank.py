@@ -79,8 +79,8 @@ def puzzle_rating(verdict: Verdict, options: tuple[DiscardOption, ...], hand: Ha
     return _clamp(rating)
 
 
-def puzzle_record(position: Position, verdict: Verdict) -> dict[str, Any]:
-    """The bank record of a kept 何切 position."""
+def position_fields(position: Position) -> dict[str, Any]:
+    """The fields every 何切 record has: hand, melds, visible tiles, preset, situation, turn, wall."""
     return {
         "kind": "discard",
         **hand_fields(position.hand),
@@ -89,6 +89,13 @@ def puzzle_record(position: Position, verdict: Verdict) -> dict[str, Any]:
         "situation": sorted(position.rules.situation),
         "turn": position.turn,
         "wall_left": position.wall_left,
+    }
+
+
+def puzzle_record(position: Position, verdict: Verdict) -> dict[str, Any]:
+    """The bank record of a kept 何切 position."""
+    return {
+        **position_fields(position),
         "accepted": [TILE_IDS[k] for k in verdict.accepted],
         "options": [compact_option(o) for o in position.options],
         "margin": {"measure": verdict.measure, "best": verdict.best, "runner_up": verdict.runner_up},
@@ -243,6 +250,7 @@ def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> int
             situation=r["situation"], turn=r["turn"], wall_left=r["wall_left"], win_tile=r.get("win", ""),
             win_side=r.get("side", ""), accepted=r["accepted"], options=r["options"],
             themes=f" {' '.join(r['themes'])} " if r["themes"] else "", rating=r["rating"],
+            **({"draws_left": r["draws_left"], "ev": r["ev"]} if "ev" in r else {}),
         )
         for r in read_bank(path)
         if r["key"] not in existing

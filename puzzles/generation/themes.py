@@ -77,7 +77,9 @@ TAGGERS: dict[str, Callable[[Hand, tuple[DiscardOption, ...]], bool]] = {
     "efficiency": shape_efficiency,
     "value": value_over_width,
 }
-THEME_KEYS: tuple[str, ...] = tuple(TAGGERS)
+EV_THEME = "ev"
+"""期望值: the EV-best discard is not the plain best; judged with the draws left (``generation.ev``), not tagged here."""
+THEME_KEYS: tuple[str, ...] = (*TAGGERS, EV_THEME)
 
 FAN_THEMES: dict[str, frozenset[str]] = {
     "ka_wu_xing": frozenset({"ka_wu_xing"}),

@@ -9,7 +9,10 @@ from analysis.engine.notation import format_counts
 from analysis.engine.rules import make_rules
 from analysis.engine.scoring import score_win
 from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
+from analysis.engine.ev import compare_rankings
 from puzzles.generation.bank import compact_option, load_bank
+from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev
+from puzzles.generation.simulate import Position
 from puzzles.generation.themes import tag
 from puzzles.models import Puzzle
 
@@ -20,6 +23,24 @@ def ensure_bank() -> None:
     """The shipped bank in the test database (a live-server test flushes what the migration loaded)."""
     if not Puzzle.objects.filter(key__startswith="d").exists():
         load_bank(Puzzle)
+    if not Puzzle.objects.filter(key__startswith="e").exists():
+        load_bank(Puzzle, EV_BANK_PATH)
+
+
+def ev_puzzle(notation: str, draws_left: int, visible: str = "", rules: str = "standard") -> Puzzle:
+    """A 期望值 puzzle made by the generator's own code from the engine's two rankings (must pass the EV filter)."""
+    hand, seen = build_hand(notation, visible=visible)
+    rule_set = make_rules(rules)
+    comparison = compare_rankings(hand, seen, rule_set, draws_left)
+    verdict = judge_ev(comparison)
+    assert verdict is not None, f"{notation} with {draws_left} draws is no 期望值 puzzle"
+    position = Position(hand, seen, rule_set, 0, 3 * draws_left, comparison.plain_options)
+    r = ev_record(position, draws_left, comparison, verdict)
+    return Puzzle.objects.create(
+        key=f"t{next(_serial):05d}", kind=Puzzle.DISCARD, hand=r["hand"], melds=r["melds"], visible=r["visible"],
+        rules=rules, wall_left=r["wall_left"], draws_left=draws_left, accepted=r["accepted"], options=r["options"],
+        ev=r["ev"], themes=" ev ", rating=r["rating"],
+    )
 
 
 def discard_puzzle(notation: str, visible: str = "", rules: str = "standard", rating: float = 1500.0) -> Puzzle:

@@ -1,0 +1,165 @@
+"""The 期望值 drill: positions where the EV-best discard is not the plain best (issue 9).
+
+Candidates come from the same simulated play as the main bank. A position is tried
+when its best discard leaves the hand ready or 1-shanten (so every discard is at
+most 2 from ready and the exact programme of ``analysis.engine.ev`` is fast), with
+``draws_left = wall_left // 3`` own draws still to come (the two others draw before
+the player's next tile). ``judge_ev`` keeps it when (the *EV margin rule*):
+
+1. no EV-best discard is best by the plain ranking (``RankingComparison.differs``);
+2. at most ``MAX_EV_ACCEPTED`` (2) discards are tied EV-best;
+3. every other discard (the plain best included) loses on expected score by at least
+   max(``EV_MARGIN[0]`` = 0.05 base stakes, ``EV_MARGIN[1]`` = 5 % of the best).
+
+The records go to ``puzzles/data/ev_bank.json.gz`` (loaded by migration 0004); the
+accepted answers are ``ev_best``, ``options`` keeps the plain option table and
+``ev`` the EV ranking, so a page can show both.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from analysis.engine.ev import DiscardEV, RankingComparison, compare_rankings
+from analysis.engine.fans import PRESET_KEYS
+from analysis.engine.notation import format_counts, format_hand
+from analysis.engine.rules import make_rules
+from analysis.engine.tiles import TILE_IDS
+
+from .bank import PRESET_WEIGHTS, Stats, _clamp, compact_option, position_fields
+from .simulate import Position, play_deal
+from .themes import EV_THEME
+
+EV_BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "ev_bank.json.gz"
+MAX_EV_SHANTEN = 1
+MAX_EV_ACCEPTED = 2
+EV_MARGIN = (0.05, 0.05)
+"""(absolute in base stakes, share of the best expected score) the runner-up must lose by."""
+PLAYERS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class EVVerdict:
+    """Why an EV position was kept: its EV-best discards and how clearly the runner-up loses."""
+
+    accepted: tuple[int, ...]
+    best: float
+    runner_up: float
+
+    @property
+    def margin(self) -> float:
+        """Expected score the runner-up gives up, in base stakes."""
+        return self.best - self.runner_up
+
+
+def draws_left_at(wall_left: int) -> int:
+    """Own draws still to come when ``wall_left`` tiles remain after the player's draw."""
+    return wall_left // PLAYERS
+
+
+def clear_ev_margin(best: float, runner_up: float) -> bool:
+    """Whether the EV-best beats the runner-up by the EV margin rule (point 3 above)."""
+    floor, share = EV_MARGIN
+    return best - runner_up >= max(floor, share * best) - 1e-12
+
+
+def judge_ev(comparison: RankingComparison) -> EVVerdict | None:
+    """The verdict on both rankings of a position, or None when it is no 期望值 puzzle."""
+    if not comparison.differs or not 1 <= len(comparison.ev_best) <= MAX_EV_ACCEPTED:
+        return None
+    accepted = set(comparison.ev_best)
+    best = comparison.ev_options[0].estimate.expected_score
+    others = [o for o in comparison.ev_options if o.discard not in accepted]
+    if not others:
+        return None
+    runner_up = max(o.estimate.expected_score for o in others)
+    if not clear_ev_margin(best, runner_up):
+        return None
+    return EVVerdict(comparison.ev_best, best, runner_up)
+
+
+def ev_row(option: DiscardEV) -> dict[str, Any]:
+    """One row of the EV ranking: discard, shanten, ready and win chance, expected score (4 decimals)."""
+    e = option.estimate
+    return {
+        "discard": TILE_IDS[option.discard],
+        "shanten": e.shanten,
+        "ready": round(e.ready_probability, 4),
+        "win": round(e.win_probability, 4),
+        "score": round(e.expected_score, 4),
+        "method": e.method,
+    }
+
+
+def ev_rating(verdict: EVVerdict, position: Position) -> int:
+    """A first difficulty estimate: these go against the plain count, so they start high; a thin margin is harder."""
+    relative = verdict.margin / max(verdict.best, 1e-9)
+    rating = 1500 + 400 * (1 - min(relative, 0.5) / 0.5)
+    rating += 60 * len(position.hand.melds) + (80 if len(verdict.accepted) == 1 else 0)
+    return _clamp(rating)
+
+
+def ev_record(position: Position, draws_left: int, comparison: RankingComparison, verdict: EVVerdict) -> dict[str, Any]:
+    """The bank record of a kept 期望值 position."""
+    return {
+        **position_fields(position),
+        "draws_left": draws_left,
+        "accepted": [TILE_IDS[k] for k in verdict.accepted],
+        "options": [compact_option(o) for o in comparison.plain_options],
+        "ev": {
+            "options": [ev_row(o) for o in comparison.ev_options],
+            "plain_best": [TILE_IDS[k] for k in comparison.plain_best],
+        },
+        "margin": {"measure": "expected_score", "best": round(verdict.best, 4), "runner_up": round(verdict.runner_up, 4)},
+        "themes": [EV_THEME],
+        "rating": ev_rating(verdict, position),
+    }
+
+
+def candidate(position: Position) -> int | None:
+    """The draws left if the position is worth an EV evaluation (ready or 1-shanten, some draws to come)."""
+    shanten = position.options[0].result.shanten
+    draws = draws_left_at(position.wall_left)
+    return draws if 0 <= shanten <= MAX_EV_SHANTEN and draws >= 1 else None
+
+
+def generate_ev(seed: int, count: int, progress: Callable[[int], None] | None = None) -> tuple[list[dict[str, Any]], Stats]:
+    """``count`` 期望值 puzzles from simulated play, reproducible from ``seed``."""
+    rng = random.Random(seed)
+    stats = Stats()
+    records: list[dict[str, Any]] = []
+    seen: set[tuple[str, str, str]] = set()
+    started = time.perf_counter()
+    while len(records) < count:
+        preset = rng.choices(PRESET_KEYS, weights=PRESET_WEIGHTS)[0]
+        stats.deals += 1
+        for event in play_deal(rng, make_rules(preset)):
+            if not isinstance(event, Position) or len(records) >= count:
+                continue
+            draws = candidate(event)
+            if draws is None:
+                continue
+            key = (format_hand(event.hand), format_counts(event.visible), preset)
+            if key in seen:
+                stats.duplicates += 1
+                continue
+            seen.add(key)
+            stats.positions += 1
+            comparison = compare_rankings(event.hand, event.visible, event.rules, draws)
+            verdict = judge_ev(comparison)
+            if verdict is None:
+                reason = "agree" if not comparison.differs else "margin"
+                stats.rejected[reason] = stats.rejected.get(reason, 0) + 1
+                continue
+            records.append(ev_record(event, draws, comparison, verdict))
+            stats.kept += 1
+            if progress:
+                progress(1)
+    stats.seconds = time.perf_counter() - started
+    for n, record in enumerate(records, 1):
+        record["key"] = f"e{n:05d}"
+    return records, stats
+

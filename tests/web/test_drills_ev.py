@@ -1,0 +1,106 @@
+"""The 期望值 drill on the pages and the API: theme selection, both rankings in the feedback, the analyzer link."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from puzzles.models import Puzzle
+from puzzles.text import ev_explanation
+from tests.puzzles.factories import ensure_bank, ev_puzzle
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def puzzle():
+    """34556p123789sZZZ with 3 own draws left: the EV-best discard is Z, the plain best 3p (docs/ev-model.md)."""
+    return ev_puzzle("34556p123789sZZZ", 3)
+
+
+def _rows(html: str, table: str) -> list[str]:
+    body = re.search(rf'<table class="options {table}">(.*?)</table>', html, re.S).group(1)
+    return re.findall(r'<tr class="([^"]*)">\s*<td><img[^>]*src="/static/tiles/(\w+)\.svg"', body)
+
+
+def test_the_factory_puzzle_answers_by_expected_score(puzzle):
+    assert puzzle.accepted == ["Z"] and puzzle.ev["plain_best"] == ["3p"] and puzzle.is_ev
+
+
+def test_theme_ev_gives_an_ev_puzzle_in_theme_mode():
+    ensure_bank()
+    for query in ({"theme": "ev"}, {"mode": "theme", "theme": "ev"}):
+        r = Client().get("/drills/", query)
+        assert r.status_code == 302 and re.match(r"^/drills/\d+/\?mode=theme&theme=ev$", r["Location"])
+        picked = Puzzle.objects.get(pk=r["Location"].split("/")[2])
+        assert picked.is_ev and "ev" in picked.theme_list
+        page = Client().get(r["Location"]).content.decode()
+        assert f"<strong>{picked.draws_left}</strong>" in page  # the draws left are part of the question
+
+
+def test_feedback_fragment_shows_both_rankings_and_why(puzzle):
+    with translation.override("en"):
+        r = Client().post(f"/drills/{puzzle.pk}/?mode=theme&theme=ev", {"discard": "3p", "attempt": "e1", "mode": "theme", "theme": "ev"},
+                          HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    html = r.content.decode()
+    assert r.status_code == 200 and "<html" not in html and "is-wrong" in html
+    ev_rows, plain_rows = _rows(html, "ev-ranking"), _rows(html, "plain-ranking")
+    assert [t for _, t in ev_rows] == [o["discard"] for o in puzzle.ev["options"]]
+    assert [t for _, t in plain_rows] == [o["discard"] for o in puzzle.options]
+    assert ev_rows[0] == ("best", "Z") and plain_rows[0][1] == "3p" and "plain-best" in plain_rows[0][0]
+    assert "mine" in dict((t, c) for c, t in ev_rows)["3p"]
+    with translation.override("en"):
+        sentences = ev_explanation(puzzle)
+    assert all(sentence in html for sentence in sentences) and "Why the rankings differ" in html
+    assert f"/analyze/?hand=34556p123789sZZZ&amp;rules=standard&amp;ev=1&amp;draws=3" in html
+    top = puzzle.ev["options"][0]
+    assert f"{top['score']:.2f}" in html and f"{100 * top['win']:.0f}%" in html
+
+
+def test_explanation_names_both_tiles_and_their_figures(puzzle):
+    with translation.override("en"):
+        plain, why, model = ev_explanation(puzzle)
+    rows = {o["discard"]: o for o in puzzle.ev["options"]}
+    plain_rows = {o["discard"]: o for o in puzzle.options}
+    assert "3 of dots" in plain and f"value (tiles left × what a win pays) is {plain_rows['3p']['value']}" in plain
+    assert f"{rows['Z']['score']:.2f}" in why and f"{rows['3p']['score']:.2f}" in why and "(3)" in why
+    assert "wall never ran out" in model  # both ready: the value's assumptions
+    with translation.override("zh-hans"):
+        assert "三筒" in ev_explanation(puzzle)[0]
+
+
+def test_plain_puzzles_keep_their_single_table():
+    from tests.puzzles.factories import discard_puzzle
+
+    plain = discard_puzzle("34556p123789sZZZ")
+    html = Client().post(f"/drills/{plain.pk}/", {"discard": "3p", "attempt": "p1"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "ev-ranking" not in html and "ev=1" not in html and 'class="options"' in html
+
+
+def test_api_next_puzzle_with_theme_ev_and_its_answer():
+    ensure_bank()
+    client = Client()
+    for query in ({"theme": "ev"}, {"mode": "theme", "theme": "ev"}):
+        body = client.get("/api/v1/puzzles/next/", query).json()
+        assert body["themes"] == ["ev"] and body["draws_left"] >= 1
+    puzzle = Puzzle.objects.get(pk=body["id"])
+    answer = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", {"discard": puzzle.accepted[0], "attempt": "api-ev"},
+                         content_type="application/json").json()
+    assert answer["correct"] and answer["best"] == puzzle.accepted
+    assert answer["ev"]["draws_left"] == puzzle.draws_left and answer["ev"]["options"][0]["discard"] in puzzle.accepted
+    assert answer["ev"]["plain_best"] == puzzle.ev["plain_best"]
+
+
+def test_every_shipped_ev_puzzle_has_an_explanation_that_fits_its_figures():
+    ensure_bank()
+    with translation.override("en"):
+        for p in Puzzle.objects.filter(themes__contains=" ev "):
+            plain, why, model = ev_explanation(p)
+            rows = {o["discard"]: o for o in p.ev["options"]}
+            a, b = rows[p.accepted[0]], rows[p.ev["plain_best"][0]]
+            assert ("wins more often" in why) == (a["win"] > b["win"] + 0.005), p.key
+            assert f"{a['score']:.2f}" in why and f"{b['score']:.2f}" in why, p.key
+            ready = p.options[0]["shanten"] == 0
+            assert ("wall never ran out" in model) == ready and ("next draw" in model) != ready, p.key
