@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -28,23 +29,28 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def page(browser, live_server):
-    """A fresh browser context (own cookies) on a phone-sized window; ``page.base`` is the server."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
+@contextmanager
+def open_page(browser, live_server, width: int, height: int):
+    """A fresh browser context (own cookies) of that window size; ``page.base`` is the server."""
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN")
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.base = live_server.url
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    """A phone-sized page (390 × 844)."""
+    with open_page(browser, live_server, 390, 844) as page:
+        yield page
 
 
 @pytest.fixture
 def desktop_page(browser, live_server):
-    """Like ``page`` but 1280 px wide."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="zh-CN")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.base = live_server.url
-    yield page
-    context.close()
+    """A desktop-sized page (1280 × 900)."""
+    with open_page(browser, live_server, 1280, 900) as page:
+        yield page

@@ -5,13 +5,11 @@ Threads each use their own database connection. On PostgreSQL the player's row l
 """
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from puzzles.models import Attempt, Player
 from puzzles.services import answer_puzzle
+from tests.concurrency import run_together
 from tests.puzzles.factories import discard_puzzle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -20,23 +18,7 @@ THREADS = 6
 
 def _run_together(jobs):
     """Start every job at the same moment; re-raise the first error."""
-    barrier = threading.Barrier(len(jobs))
-    errors: list[BaseException] = []
-
-    def wrap(job):
-        try:
-            barrier.wait()
-            job()
-        except BaseException as exc:  # noqa: BLE001 — reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=wrap, args=(job,)) for job in jobs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = run_together(jobs)
     if errors:
         raise errors[0]
 

@@ -6,11 +6,9 @@ Run by `make test` on SQLite and on PostgreSQL; on PostgreSQL the row locks are 
 """
 from __future__ import annotations
 
-import threading
 import uuid
 
 import pytest
-from django.db import connection
 from django.test import Client
 
 from analysis.models import ScoreSheet
@@ -18,34 +16,13 @@ from analysis.settlement_selectors import sheet_table
 from analysis.settlement_services import Owner, create_sheet
 from puzzles.models import Attempt, Player
 from puzzles.services import answer_puzzle
+from tests.concurrency import run_together
 from tests.puzzles.factories import discard_puzzle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CLIENTS = 20
 HAND = {"piao_0": "0", "piao_1": "0", "piao_2": "0", **{f"kong_type_{i}": "an_gang" for i in range(4)},
         "result": "self_draw", "winner": "0", "hand": "4556p123s789sZZZ", "tile": "5p", "action": "save"}
-
-
-def run_together(jobs) -> list[BaseException]:
-    """Start every job at the same moment in its own thread; return the errors."""
-    barrier = threading.Barrier(len(jobs))
-    errors: list[BaseException] = []
-
-    def wrap(job):
-        try:
-            barrier.wait()
-            job()
-        except BaseException as exc:  # noqa: BLE001 — collected for the assertion
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=wrap, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return errors
 
 
 def test_twenty_clients_lose_no_attempt_no_rating_update_and_no_hand(django_user_model):
