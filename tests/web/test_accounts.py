@@ -97,6 +97,13 @@ def test_too_many_logins_from_one_address_get_a_429():
     assert codes[:10] == [200] * 10 and codes[10] == 429
 
 
+def test_too_many_signups_from_one_address_get_a_429_that_says_why():
+    client = Client()
+    posts = [client.post("/accounts/signup/", {"username": "fy", "password1": "a", "password2": "b"}) for _ in range(11)]
+    assert [p.status_code for p in posts[:10]] == [200] * 10 and posts[10].status_code == 429
+    assert "5" in posts[10].content.decode() and not User.objects.exists()
+
+
 def test_one_account_cannot_see_anothers_progress():
     for name in ("gu", "hu"):
         User.objects.create_user(name, password=PASSWORD)
