@@ -457,7 +457,7 @@ def _ev_context(board: Board, result: dict[str, Any], query: str, base: str) -> 
     sampled = [o for o in items if o.get("method") == "monte_carlo"]
     ev_off = canonical_query(replace(board, ev=False))
     return {
-        "ev_pending": board.ev and not figures and "draws" not in board.errors and bool(body),
+        "ev_pending": board.ev and not figures and bool(body) and "draws" not in {**board.errors, **result["errors"]},
         "ev_figures": figures,
         "ev_trigger": EV_TRIGGER,
         "ev_sampled": sampled,

@@ -5,6 +5,8 @@ import re
 
 import pytest
 from django.http import QueryDict
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from analysis.engine.danger import dealing_in
 from analysis.engine.ev import ASSUMPTIONS, evaluate_discards, evaluate_hand, EVParams
@@ -184,6 +186,26 @@ def test_bad_revealed_or_draws_input_shows_inline_and_keeps_the_table(client, qu
         assert message and words in message.group(1), (field, message)
         assert len(rows(html)) == 11 and "az-win-p" not in html
         assert response.get("HX-Push-Url") in (None, "false")
+
+
+def test_more_draws_than_unseen_tiles_is_refused_without_a_loop(client):
+    crowded = f"/analyze/?hand={HAND}&visible=11112222777788889999p333p444455556666sFFFFBBBB&ev=1&draws=30"
+    error = r'id="draws-error" class="az-error" role="alert">([^<]+)<'
+    html = page(client, crowded)
+    assert "27" in re.search(error, html).group(1) and len(rows(html)) == 11
+    fragment = client.get(crowded, HTTP_HX_TRIGGER="ev-load", **HTMX).content.decode()
+    assert "27" in re.search(error, fragment).group(1)
+    assert 'id="ev-load"' not in fragment  # the placeholder does not ask again
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(
+    st.sampled_from(["hand", "rev1", "rev2", "ev", "draws", "ldwr", "visible", "discard"]),
+    st.text(max_size=20) | st.sampled_from([HAND, REVEALED, "4556p123789sZZZ", "1", "0", "31", "[555p]", "5p"]),
+))
+def test_no_ev_or_revealed_query_gives_a_server_error(client, query):
+    for headers in ({}, HTMX, {**HTMX, "HTTP_HX_TRIGGER": "ev-load"}):
+        assert client.get("/analyze/", query, **headers).status_code in (200, 302)
 
 
 def test_canonical_query_keeps_ev_and_revealed_and_drops_draws_without_ev():
