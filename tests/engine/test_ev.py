@@ -4,12 +4,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from analysis.engine import build_hand
 from analysis.engine.danger import dealing_in
 from analysis.engine.efficiency import discard_options, efficiency
 from analysis.engine.errors import EngineError
+from analysis.engine.notation import parse_tiles
 from analysis.engine.ev import ASSUMPTIONS, EVParams, compare_rankings, evaluate_discards, evaluate_hand, ev_best
 from analysis.engine.rules import make_rules
 from analysis.engine.shapes import shanten
@@ -200,8 +201,11 @@ def near_complete(draw: st.DrawFn) -> tuple[int, ...]:
     return tuple(counts)
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, suppress_health_check=[HealthCheck.filter_too_much])
 @given(counts=near_complete(), draws=st.integers(1, 12))
+@example(counts=parse_tiles("12444888p678sZZZ"), draws=3)  # ready discards worth 3, 4 and 7
+@example(counts=parse_tiles("2789p5677778sZZZ"), draws=12)
+@example(counts=parse_tiles("6p2334567999sFFF"), draws=1)
 def test_ev_agrees_with_the_plain_ranking_when_every_wait_is_worth_the_same(counts, draws):
     hand = Hand(counts)
     plain = [o for o in discard_options(hand, EMPTY, STANDARD) if o.result.shanten == 0]
