@@ -23,7 +23,7 @@ run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/
 test: $(STAMP)  ## every test: SQLite, then PostgreSQL, browsers included
 	scripts/system-deps.sh
 	$(PY) -m pytest
-	scripts/with-postgres.sh $(PY) -m pytest -p no:randomly
+	scripts/with-postgres.sh $(PY) -m pytest
 
 test-sqlite: $(STAMP)
 	$(PY) -m pytest
