@@ -14,7 +14,7 @@ from .blocks import BlockValue, best_with, merge
 from .rules import Rules
 from .scoring import WinValue, score_win
 from .shapes import pairs_of
-from .tables import BLOCK_LOOKUP, KIND_BLOCK, KIND_STEP, POW5, block_indices, dragon_value, mask_ranks, suit_mask, suit_value
+from .tables import KIND_BLOCK, KIND_STEP, POW5, block_indices, dragon_value, mask_ranks, suit_mask, suit_value
 from .tiles import COPIES, DRAGONS, Counts, Hand, Meld, NUM_KINDS, add
 
 
@@ -104,22 +104,28 @@ def _improving(
     counts: Counts, indices: tuple[int, ...], pairs: int, melds: int, full: tuple[int, ...]
 ) -> tuple[int, tuple[int, ...]]:
     """improving_draws with the block indices and pair count already known."""
-    vals = [lookup(i) for lookup, i in zip(BLOCK_LOOKUP, indices)]
-    rests: tuple[BlockValue, ...] = (merge(vals[1], vals[2]), merge(vals[0], vals[2]), merge(vals[0], vals[1]))
+    i0, i1, i2 = indices
+    v0, v1, v2 = suit_value(i0), suit_value(i1), dragon_value(i2)
+    rest0 = merge(v1, v2)
     budget = 4 - melds
     target = 8 - 2 * melds  # shanten = target − best
-    base_std = target - best_with(vals[0], rests[0], budget)
+    base_std = target - best_with(v0, rest0, budget)
     seven = 6 - pairs if melds == 0 else 99
     base = base_std if base_std < seven else seven
     need = target - base  # a draw helps when the best exceeds this
-    better = set(_improving_in_block(0, indices[0], rests[0], budget, need))
-    better.update(_improving_in_block(1, indices[1], rests[1], budget, need))
-    better.update(_improving_in_block(2, indices[2], rests[2], budget, need))
-    if seven - 1 < base:  # a new pair lowers the seven-pairs count
-        better.update(k for k in range(NUM_KINDS) if counts[k] & 1)
-    if full:
-        better.difference_update(full)
-    return base, tuple(sorted(better))
+    # the three blocks' kinds are disjoint and each in order, so together they are in order
+    better = (
+        _improving_in_block(0, i0, rest0, budget, need)
+        + _improving_in_block(1, i1, merge(v0, v2), budget, need)
+        + _improving_in_block(2, i2, merge(v0, v1), budget, need)
+    )
+    if seven - 1 < base or full:
+        kinds = set(better)
+        if seven - 1 < base:  # a new pair lowers the seven-pairs count
+            kinds.update(k for k in range(NUM_KINDS) if counts[k] & 1)
+        kinds.difference_update(full)
+        better = tuple(sorted(kinds))
+    return base, better
 
 
 @lru_cache(maxsize=65536)

@@ -99,8 +99,6 @@ def dragon_value(index: int) -> BlockValue:
     return DRAGON_VALUES[index]
 
 
-BLOCK_LOOKUP = (suit_value, suit_value, dragon_value)
-"""Per block (筒, 条, dragons): index → block value."""
 
 
 KIND_BLOCK: tuple[int, ...] = (0,) * 9 + (1,) * 9 + (2,) * 3
