@@ -92,3 +92,9 @@ def test_account_pages_need_the_account(owner_with_data):
     user, _ = owner_with_data
     user.refresh_from_db()
     assert user.check_password("a-long-password-1")
+
+
+def test_oversized_form_posts_are_refused_without_a_server_error(client):
+    response = client.post("/settle/", {"name_0": "x" * 70_000})
+    assert response.status_code == 400
+    assert ScoreSheet.objects.count() == 0
