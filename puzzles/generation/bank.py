@@ -79,6 +79,11 @@ def puzzle_rating(verdict: Verdict, options: tuple[DiscardOption, ...], hand: Ha
     return _clamp(rating)
 
 
+def position_key(position: Position, preset: str) -> tuple[str, str, str]:
+    """What makes two positions the same puzzle: the hand, the visible tiles and the preset."""
+    return format_hand(position.hand), format_counts(position.visible), preset
+
+
 def position_fields(position: Position) -> dict[str, Any]:
     """The fields every 何切 record has: hand, melds, visible tiles, preset, situation, turn, wall."""
     return {
@@ -203,7 +208,7 @@ def generate(
             verdict = judge(event.hand.concealed, event.options)
             if verdict is None:
                 continue
-            key = (format_hand(event.hand), format_counts(event.visible), preset)
+            key = position_key(event, preset)
             if key in seen:
                 stats.duplicates += 1
                 continue

@@ -25,11 +25,10 @@ from typing import Any, Callable
 
 from analysis.engine.ev import DiscardEV, RankingComparison, compare_rankings
 from analysis.engine.fans import PRESET_KEYS
-from analysis.engine.notation import format_counts, format_hand
 from analysis.engine.rules import make_rules
 from analysis.engine.tiles import TILE_IDS
 
-from .bank import PRESET_WEIGHTS, Stats, _clamp, compact_option, position_fields
+from .bank import PRESET_WEIGHTS, Stats, _clamp, compact_option, position_fields, position_key
 from .simulate import Position, play_deal
 from .themes import EV_THEME
 
@@ -142,7 +141,7 @@ def generate_ev(seed: int, count: int, progress: Callable[[int], None] | None = 
             draws = candidate(event)
             if draws is None:
                 continue
-            key = (format_hand(event.hand), format_counts(event.visible), preset)
+            key = position_key(event, preset)
             if key in seen:
                 stats.duplicates += 1
                 continue
