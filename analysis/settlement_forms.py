@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .engine.rules import PRESETS
-from .engine.settlement import KONG_TYPES, MAX_BASE, MAX_NAME, PIAO_CHOICES, USER_SITUATIONS
+from .engine.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, USER_SITUATIONS
 from .settlement_text import RESULT_LABELS
 from .text import preset_label
 

@@ -11,7 +11,7 @@ from .notation import format_counts, format_hand, parse_hand, parse_tile, parse_
 from .rules import OPTION_KEYS, Rules, make_rules, validate_hand
 from .scoring import WinValue
 from .shapes import is_complete, shanten as counts_shanten
-from .tiles import EMPTY, Counts, Hand, Meld, MeldType, TILE_IDS, add
+from .tiles import Counts, Hand, Meld, MeldType, TILE_IDS, add
 
 MAX_TEXT = 200
 """Longest hand or visible-tiles text accepted (a full hand in Chinese fits easily)."""

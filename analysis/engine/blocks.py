@@ -21,11 +21,6 @@ BLOCKS: tuple[tuple[int, int, bool], ...] = ((0, 9, True), (9, 18, True), (18, 2
 """(start, stop, runs allowed) of the 筒, 条 and dragon blocks."""
 
 
-def block_of(kind: int) -> int:
-    """Which block (0 筒, 1 条, 2 dragons) a kind belongs to."""
-    return 0 if kind < 9 else 1 if kind < 18 else 2
-
-
 def _take(cs: tuple[int, ...], *indices: int) -> tuple[int, ...]:
     lst = list(cs)
     for i in indices:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Literal
 
-from .blocks import BLOCKS, BlockValue, _take, best_with, merge
+from .blocks import BLOCKS, _take, best_with, merge
 from .tables import POW5, block_indices, hand_block_values, suit_index
 from .tiles import Counts, Hand, MeldType, NUM_KINDS
 

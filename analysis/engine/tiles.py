@@ -56,16 +56,6 @@ def is_dragon(kind: int) -> bool:
     return kind >= 18
 
 
-def suit_of(kind: int) -> str:
-    """``p`` for 筒, ``s`` for 条, ``d`` for dragons."""
-    return "p" if kind < 9 else "s" if kind < 18 else "d"
-
-
-def rank_of(kind: int) -> int:
-    """The number 1–9 of a suited kind (0 for a dragon)."""
-    return kind % 9 + 1 if kind < 18 else 0
-
-
 def counts_of(kinds: list[int] | tuple[int, ...]) -> Counts:
     """Counts from a sequence of kinds."""
     counts = [0] * NUM_KINDS

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from puzzles import selectors
-from puzzles.models import Player, Puzzle, ReviewCard
+from puzzles.models import Player, ReviewCard
 from puzzles.services import answer_puzzle
 from tests.puzzles.factories import discard_puzzle, ensure_bank, quiz_puzzle
 
