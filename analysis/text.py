@@ -5,20 +5,28 @@ from typing import Any
 
 from django.utils.translation import get_language, gettext as _
 
+from .engine.fans import FAN_BY_KEY
 from .engine.rules import PRESETS
 from .engine.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
 
 _ZH_COUNTS = "一二三四五六七八"
 
 
-def _english() -> bool:
+def english() -> bool:
+    """Whether the active language is English (otherwise the page is Chinese)."""
     return (get_language() or "zh-hans").startswith("en")
+
+
+def fan_name(key: str) -> str:
+    """A fan's name from the engine's table: 中文, or English when the page is English."""
+    f = FAN_BY_KEY[key]
+    return f.name_en if english() else f.name
 
 
 def tile_label(tile: str) -> str:
     """A tile's name in the active language (五筒 / 5 of dots)."""
     kind = KIND_OF_ID[tile]
-    return TILE_NAMES_EN[kind] if _english() else TILE_NAMES_ZH[kind]
+    return TILE_NAMES_EN[kind] if english() else TILE_NAMES_ZH[kind]
 
 
 def shanten_words(shanten: int) -> str:
@@ -27,7 +35,7 @@ def shanten_words(shanten: int) -> str:
         return _("complete (和了)")
     if shanten == 0:
         return _("ready (听牌)")
-    if _english():
+    if english():
         return f"{shanten}-shanten"
     return f"{_ZH_COUNTS[shanten - 1]}向听"
 
@@ -42,12 +50,12 @@ def describe_fans(fans: list[dict[str, Any]]) -> str:
 def preset_label(key: str) -> str:
     """A preset's name in the active language (通用 / Standard)."""
     preset = PRESETS[key]
-    return preset.name_en if _english() else preset.name
+    return preset.name_en if english() else preset.name
 
 
 def fan_label(fan_item: dict[str, Any], chinese: bool = False) -> str:
     """One fan of an analysis body by name in the active language (or in Chinese), with its tile for a 四归一."""
-    name = fan_item["name_en"] if _english() and not chinese else fan_item["name"]
+    name = fan_item["name_en"] if english() and not chinese else fan_item["name"]
     if "tile" in fan_item:
         tile = TILE_NAMES_ZH[KIND_OF_ID[fan_item["tile"]]] if chinese else tile_label(fan_item["tile"])
         name += f"({tile})"

@@ -4,26 +4,19 @@ from __future__ import annotations
 from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import get_language, gettext as _
+from django.utils.translation import gettext as _
 
 from analysis.engine.fans import FAN_BY_KEY
-from analysis.engine.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
-from analysis.text import fan_label, fan_product, formula_tail, refusal_words, shanten_words
+from analysis.engine.tiles import KIND_OF_ID
+from analysis.text import english, fan_name as text_fan_name, fan_label, fan_product, formula_tail, refusal_words, shanten_words, tile_label
 
 register = template.Library()
 
 
-def _english() -> bool:
-    return (get_language() or "zh-hans").startswith("en")
-
-
 @register.filter
 def tile_name(tile: str) -> str:
-    """The name of a tile id (一筒 / 1 of dots) in the active language."""
-    kind = KIND_OF_ID.get(tile)
-    if kind is None:
-        return tile
-    return TILE_NAMES_EN[kind] if _english() else TILE_NAMES_ZH[kind]
+    """The name of a tile id (一筒 / 1 of dots) in the active language; anything else as it is."""
+    return tile_label(tile) if tile in KIND_OF_ID else tile
 
 
 @register.simple_tag
@@ -39,10 +32,7 @@ def tile(tile_id: str, css: str = "") -> str:
 @register.filter
 def fan_name(key: str) -> str:
     """A fan's name from the engine's table (中文 first, English when the page is English)."""
-    f = FAN_BY_KEY.get(key)
-    if f is None:
-        return key
-    return f.name_en if _english() else f.name
+    return text_fan_name(key) if key in FAN_BY_KEY else key
 
 
 @register.filter
@@ -51,7 +41,7 @@ def fan_definition(key: str) -> str:
     f = FAN_BY_KEY.get(key)
     if f is None:
         return ""
-    return f.definition_en if _english() else f.definition
+    return f.definition_en if english() else f.definition
 
 
 LEARN_FANS_URL = "/learn/fans/"

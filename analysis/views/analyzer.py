@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDi
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import get_language, gettext as _, gettext_noop
+from django.utils.translation import gettext as _, gettext_noop
 from django_htmx.http import push_url, replace_url
 
 from analysis.engine import EngineError, analyze_hand, build_hand
@@ -42,7 +42,7 @@ from analysis.engine.fans import SITUATIONAL_FANS
 from analysis.engine.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
 from analysis.engine.rules import OPTION_KEYS, PRESETS, RuleOptions, Rules, make_rules
 from analysis.engine.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
-from analysis.text import preset_label, tile_label
+from analysis.text import english, preset_label, tile_label
 
 MAX_TILES = 14
 DEFAULT_DRAWS = 12
@@ -532,10 +532,10 @@ def _differs(query: QueryDict, url: str) -> bool:
 def ev_help(request: HttpRequest) -> HttpResponse:
     """The assumptions behind the EV columns, in the active language, with the parameters of the link."""
     board = read_board(request.GET)
-    english = (get_language() or "").startswith("en")
+    in_english = english()
     query = canonical_query(replace(board, ev=True))
     return render(request, "analysis/ev_help.html", {
-        "assumptions": [(a.key, a.title_en if english else a.title, a.text_en if english else a.text) for a in ASSUMPTIONS],
+        "assumptions": [(a.key, a.title_en if in_english else a.title, a.text_en if in_english else a.text) for a in ASSUMPTIONS],
         "board": board,
         "draws_error": board.errors.get("draws", ""),
         "rules_label": preset_label(board.rules) if board.rules in PRESETS else board.rules,

@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext as _, gettext_lazy
+from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from .. import learn_content as lc
@@ -15,7 +15,7 @@ from ..engine.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
 from ..engine.rules import PRESETS
 from ..engine.settlement import KONG_MONEY
 from ..learn_services import RATINGS, grade, next_anonymous, next_prompt, prompt_for
-from ..text import preset_label
+from ..text import english, preset_label
 
 TOC: tuple[tuple[str, Any, Any], ...] = (
     ("learn-tiles", gettext_lazy("Tiles and notation"), gettext_lazy("The 84 tiles and how hands are written.")),
@@ -28,15 +28,6 @@ TOC: tuple[tuple[str, Any, Any], ...] = (
 )
 QUIZ_URL = "/learn/quiz/"
 SIDE_LABELS = {"self_draw": gettext_lazy("self-draw (自摸)"), "discard": gettext_lazy("on a discard (点炮)")}
-
-
-def _english() -> bool:
-    return (get_language() or "zh-hans").startswith("en")
-
-
-def _fan_label(key: str) -> str:
-    f = FAN_BY_KEY[key]
-    return f.name_en if _english() else f.name
 
 
 def _fan_items(keys: Any, preset: str) -> list[dict[str, Any]]:
@@ -66,7 +57,7 @@ def shown_worked(w: lc.Worked) -> dict[str, Any]:
 
 
 def _fan_context(f: Any) -> dict[str, Any]:
-    english = _english()
+    in_english = english()
     examples = []
     for view in lc.fan_examples(f.key):
         e = view.example
@@ -74,12 +65,12 @@ def _fan_context(f: Any) -> dict[str, Any]:
         examples.append(_shown(
             view.drawn, side=e.side, situation=e.situation, rules=e.rules, url=view.url,
             allowed=bool(result and result.allowed), total=result.total if result else 0,
-            fans=[k for k, _m in result.fans] if result else (), note=e.note_en if english else e.note_zh,
+            fans=[k for k, _m in result.fans] if result else (), note=e.note_en if in_english else e.note_zh,
         ))
     values = [{"preset": preset_label(p), "key": p, "value": f.multiplier(p)} for p in PRESETS]
     return {
         "key": f.key, "name": f.name, "name_en": f.name_en,
-        "definition": f.definition_en if english else f.definition,
+        "definition": f.definition_en if in_english else f.definition,
         "values": values, "same": len({v["value"] for v in values}) == 1,
         "excludes": [FAN_BY_KEY[k].name for k in f.excludes if k in FAN_BY_KEY],
         "sides": [SIDE_LABELS[s] for s in f.sides], "situational": f.situational, "examples": examples,
@@ -87,9 +78,9 @@ def _fan_context(f: Any) -> dict[str, Any]:
 
 
 def _presets() -> list[dict[str, Any]]:
-    english = _english()
+    in_english = english()
     return [
-        {"key": p.key, "label": preset_label(p.key), "cap": p.cap, "note": p.note_en if english else p.note,
+        {"key": p.key, "label": preset_label(p.key), "cap": p.cap, "note": p.note_en if in_english else p.note,
          "ka_wu_xing": FAN_BY_KEY["ka_wu_xing"].multiplier(p.key)}
         for p in PRESETS.values()
     ]
