@@ -110,3 +110,12 @@ def test_canonical_text_round_trips(counts):
 def test_hands_with_melds_round_trip(counts):
     hand = parse_hand(format_counts(counts) + "[555s]{FFFF}")
     assert format_hand(parse_hand(format_hand(hand))) == format_hand(hand)
+
+
+@given(concealed(14))
+def test_the_plain_ascii_fast_path_reads_like_the_full_scanner(counts):
+    from analysis.engine.notation import _plain_kinds, _scan
+    from analysis.engine.tiles import counts_of
+
+    text = format_counts(counts)
+    assert counts_of(_plain_kinds(text)) == counts_of(_scan(text, "hand")[0]) == counts
