@@ -10,12 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .blocks import BlockValue, best_with, merge
 from .rules import Rules
 from .scoring import WinValue, score_win
 from .shapes import pairs_of
-from .tables import KIND_BLOCK, KIND_STEP, POW5, block_indices, dragon_value, mask_ranks, suit_mask, suit_value
-from .tiles import COPIES, DRAGONS, Counts, Hand, Meld, NUM_KINDS, add
+from .tables import DRAGON_IDS, KIND_BLOCK, KIND_STEP, MERGED, SUIT_IDS, VALUES, best_of_ids, block_draws, block_indices
+from .tiles import COPIES, Counts, Hand, Meld, NUM_KINDS, add
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,20 +83,18 @@ def remaining(seen: Counts) -> Counts:
     return tuple(map(_LEFT.__getitem__, seen))
 
 
+@lru_cache(maxsize=4096)
+def _helping_values(rest: int, budget: int, need: int) -> int:
+    """Bit v set when a block of value id v and the merged value ``rest`` together are worth more than ``need``."""
+    return sum(1 << v for v in range(len(VALUES)) if best_of_ids(v, rest, budget) > need)
+
+
 @lru_cache(maxsize=1 << 17)
-def _improving_in_block(block: int, index: int, rest: BlockValue, budget: int, need: int) -> tuple[int, ...]:
-    """Kinds of one block whose draw makes the block and ``rest`` together worth more than ``need``
-    (a kind held four times in the block is never drawn)."""
-    if block == 2:
-        return tuple(
-            kind for rank, kind in enumerate(DRAGONS)
-            if 0 < index // POW5[rank] % 5 < 4 and best_with(dragon_value(index + POW5[rank]), rest, budget) > need
-        )
+def _improving_in_block(block: int, index: int, rest: int, budget: int, need: int) -> tuple[int, ...]:
+    """Kinds of one block whose draw makes the block and the merged value ``rest`` worth more than ``need``."""
+    helping = _helping_values(rest, budget, need)
     start = 9 * block
-    return tuple(
-        start + rank for rank, step in mask_ranks(suit_mask(index))
-        if index // step % 5 < 4 and best_with(suit_value(index + step), rest, budget) > need
-    )
+    return tuple(start + rank for rank, value in block_draws(block == 2, index) if helping >> value & 1)
 
 
 def _improving(
@@ -105,19 +102,19 @@ def _improving(
 ) -> tuple[int, tuple[int, ...]]:
     """improving_draws with the block indices and pair count already known."""
     i0, i1, i2 = indices
-    v0, v1, v2 = suit_value(i0), suit_value(i1), dragon_value(i2)
-    rest0 = merge(v1, v2)
+    a0, a1, a2 = SUIT_IDS[i0], SUIT_IDS[i1], DRAGON_IDS[i2]
+    rest0 = MERGED[a1][a2]
     budget = 4 - melds
     target = 8 - 2 * melds  # shanten = target − best
-    base_std = target - best_with(v0, rest0, budget)
+    base_std = target - best_of_ids(a0, rest0, budget)
     seven = 6 - pairs if melds == 0 else 99
     base = base_std if base_std < seven else seven
     need = target - base  # a draw helps when the best exceeds this
     # the three blocks' kinds are disjoint and each in order, so together they are in order
     better = (
         _improving_in_block(0, i0, rest0, budget, need)
-        + _improving_in_block(1, i1, merge(v0, v2), budget, need)
-        + _improving_in_block(2, i2, merge(v0, v1), budget, need)
+        + _improving_in_block(1, i1, MERGED[a0][a2], budget, need)
+        + _improving_in_block(2, i2, MERGED[a0][a1], budget, need)
     )
     if seven - 1 < base or full:
         kinds = set(better)

@@ -14,14 +14,14 @@ from functools import lru_cache
 from itertools import product
 from typing import Literal
 
-from .blocks import BLOCKS, _take, best_with, merge
-from .tables import POW5, block_indices, hand_block_values, suit_index
+from .blocks import BLOCKS, _take
+from .tables import DRAGON_IDS, MERGED, POW5, SUIT_IDS, best_of_ids, block_indices, suit_index
 from .tiles import Counts, Hand, MeldType, NUM_KINDS
 
 def standard_shanten(counts: Counts, melds: int = 0) -> int:
     """Shanten toward four sets and a pair, with ``melds`` sets already declared."""
-    p, s, d = hand_block_values(counts)
-    return 8 - 2 * melds - best_with(p, merge(s, d), 4 - melds)
+    p, s, d = block_indices(counts)
+    return 8 - 2 * melds - best_of_ids(SUIT_IDS[p], MERGED[SUIT_IDS[s]][DRAGON_IDS[d]], 4 - melds)
 
 
 def pairs_of(counts: Counts) -> int:

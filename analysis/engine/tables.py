@@ -20,8 +20,9 @@ from functools import lru_cache
 from itertools import product
 from operator import mul
 from pathlib import Path
+from collections.abc import Sequence
 
-from .blocks import BlockValue, block_value
+from .blocks import BlockValue, best_with, block_value, merge
 
 POW5: tuple[int, ...] = tuple(5**i for i in range(9))
 SUIT_SLOTS = 5**9
@@ -99,6 +100,45 @@ def dragon_value(index: int) -> BlockValue:
     return DRAGON_VALUES[index]
 
 
+VALUES: tuple[BlockValue, ...] = _VALUES + tuple(sorted(set(DRAGON_VALUES.values()) - set(_VALUES)))
+"""Every distinct block value (70): a value's id is its position here."""
+SUIT_IDS: Sequence[int] = _IDS
+"""The value id of every suit, by base-5 index (read only)."""
+DRAGON_IDS: tuple[int, ...] = tuple(VALUES.index(DRAGON_VALUES[index]) for index in range(5**3))
+"""The value id of every dragon block, by base-5 index."""
+
+
+def _merge_table() -> tuple[tuple[BlockValue, ...], tuple[tuple[int, ...], ...]]:
+    merged = {(a, b): merge(VALUES[a], VALUES[b]) for a in range(len(VALUES)) for b in range(a, len(VALUES))}
+    all_values = VALUES + tuple(sorted(set(merged.values()) - set(VALUES)))
+    ids = {value: i for i, value in enumerate(all_values)}
+    table = tuple(tuple(ids[merged[min(a, b), max(a, b)]] for b in range(len(VALUES))) for a in range(len(VALUES)))
+    return all_values, table
+
+
+ALL_VALUES, MERGED = _merge_table()
+"""``ALL_VALUES`` extends ``VALUES`` with every merge of two block values (about 140 in all);
+``MERGED[a][b]`` is the id in ``ALL_VALUES`` of the merge of values ``a`` and ``b``."""
+
+
+@lru_cache(maxsize=None)
+def best_of_ids(block: int, rest: int, budget: int) -> int:
+    """``blocks.best_with`` for a block value and a merged value given by their ids."""
+    return best_with(ALL_VALUES[block], ALL_VALUES[rest], budget)
+
+
+@lru_cache(maxsize=1 << 16)
+def block_draws(dragons: bool, index: int) -> tuple[tuple[int, int], ...]:
+    """(rank, value id after drawing it) of each kind of a block whose draw could help.
+
+    A suit's kinds within two ranks of a held tile, a dragon block's held kinds; never a
+    kind the block already holds four of.
+    """
+    if dragons:
+        return tuple(
+            (rank, DRAGON_IDS[index + step]) for rank, step in enumerate(POW5[:3]) if 0 < index // step % 5 < 4
+        )
+    return tuple((rank, _IDS[index + step]) for rank, step in mask_ranks(_MASKS[index]) if index // step % 5 < 4)
 
 
 KIND_BLOCK: tuple[int, ...] = (0,) * 9 + (1,) * 9 + (2,) * 3
@@ -110,12 +150,6 @@ KIND_STEP: tuple[int, ...] = POW5 + POW5 + POW5[:3]
 def block_indices(counts: tuple[int, ...]) -> tuple[int, int, int]:
     """The base-5 indices of a hand's three blocks."""
     return suit_index(counts[0:9]), suit_index(counts[9:18]), suit_index(counts[18:21])
-
-
-def hand_block_values(counts: tuple[int, ...]) -> tuple[BlockValue, BlockValue, BlockValue]:
-    """The three block values of a hand, from the tables."""
-    p, s, d = block_indices(counts)
-    return _VALUES[_IDS[p]], _VALUES[_IDS[s]], DRAGON_VALUES[d]
 
 
 @lru_cache(maxsize=None)
