@@ -96,12 +96,13 @@ def _wait_json(wait: Wait) -> dict[str, Any]:
     }
 
 
-def _ukeire_json(result: Efficiency) -> dict[str, Any]:
-    left = result.left
-    return {
-        "total": result.ukeire,
-        "tiles": [{"tile": TILE_IDS[k], "remaining": left[k]} for k in result.kinds],
-    }
+def _remaining_json(left: Counts) -> list[dict[str, Any]]:
+    """One ``{"tile", "remaining"}`` entry per kind; the options of one answer share them."""
+    return [{"tile": tile, "remaining": n} for tile, n in zip(TILE_IDS, left)]
+
+
+def _ukeire_json(result: Efficiency, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"total": result.ukeire, "tiles": [entries[k] for k in result.kinds]}
 
 
 def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
@@ -120,16 +121,17 @@ def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
         result = efficiency(full, add(full.held, seen), rules)
         body["shanten"] = result.shanten
         body["waits"] = [_wait_json(w) for w in result.waits]
-        body["ukeire"] = _ukeire_json(result)
+        body["ukeire"] = _ukeire_json(result, _remaining_json(result.left))
         return body
     options = discard_options(full, seen, rules)
     complete = is_complete(full.concealed, len(full.melds))
     body["shanten"] = -1 if complete else min(o.result.shanten for o in options)
+    entries = _remaining_json(options[0].result.left)  # every discard leaves the same tiles unseen
     body["options"] = [
         {
             "discard": TILE_IDS[o.discard],
             "shanten": o.result.shanten,
-            "ukeire": _ukeire_json(o.result),
+            "ukeire": _ukeire_json(o.result, entries),
             "waits": [_wait_json(w) for w in o.result.waits],
             "value": o.result.value,
         }
