@@ -198,6 +198,9 @@ class AnalyzeView(APIView):
     permission_classes: list = []
     content_negotiation_class = JSONOnly
 
+    def perform_authentication(self, request: Request) -> None:
+        """Nobody needs to be identified to analyse a hand: skip DRF's eager ``request.user``."""
+
     @extend_schema(
         request=AnalyzeRequestSerializer,
         responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer, 413: ErrorSerializer},
