@@ -12,7 +12,17 @@ cd "$(dirname "$0")/.."
 DURATION=${1:-15}
 CONNECTIONS=${2:-16}
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
-PORT=$(( 30000 + RANDOM % 20000 ))
+# a free port below the ephemeral range, so wrk's own connections never hold it
+PORT=$(.venv/bin/python -c '
+import random, socket
+for port in random.sample(range(20000, 32000), 200):
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        print(port)
+        break')
 WORK=$(mktemp -d /tmp/kwx-load.XXXXXX)
 export DATABASE_URL=${DATABASE_URL:-sqlite:///$WORK/load.sqlite3} ACCESS_LOG=/dev/null BIND=127.0.0.1:$PORT
 scripts/serve-prod.sh >"$WORK/server.log" 2>&1 &
