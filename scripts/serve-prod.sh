@@ -14,9 +14,11 @@ export SECRET_KEY DEBUG=0 STATIC_MANIFEST=1
 $PY manage.py collectstatic --noinput -v0
 $PY manage.py migrate --noinput -v0
 $PY manage.py createcachetable
+# --preload: workers fork from a master that has warmed the engine (kwx_site/wsgi.py); they are
+# retired rarely, since the engine's caches are bounded (see docs/deploy.md).
 exec .venv/bin/gunicorn kwx_site.wsgi --preload \
   --bind "${BIND:-127.0.0.1:8000}" \
   --workers "${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))}" \
-  --max-requests 5000 --max-requests-jitter 500 \
+  --max-requests 100000 --max-requests-jitter 10000 \
   --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-127.0.0.1}" \
   --access-logfile "${ACCESS_LOG:--}"

@@ -52,3 +52,19 @@ def test_production_cookies_are_secure_and_proxy_headers_trusted():
     )
     result = manage("shell", "--no-imports", "-c", code, env=CLEAN | PRODUCTION)
     assert result.stdout.split() == ["True", "True", "('HTTP_X_FORWARDED_PROTO',", "'https')", "31536000"]
+
+
+def test_the_server_entry_point_warms_the_engine_before_workers_fork():
+    """kwx_site.wsgi (imported once by gunicorn --preload) fills the per-block caches and
+    empties the whole-hand ones, so no answer a worker gives comes from the warm-up."""
+    script = (
+        "import kwx_site.wsgi\n"
+        "from analysis.engine.efficiency import _improving_in_block, improving_draws\n"
+        "from analysis.engine.scoring import score_win\n"
+        "print(_improving_in_block.cache_info().currsize, improving_draws.cache_info().currsize,"
+        " score_win.cache_info().currsize)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT, env=CLEAN, timeout=120)
+    per_block, whole_hands, scores = map(int, out.stdout.split())
+    assert per_block > 10_000
+    assert whole_hands == scores == 0
