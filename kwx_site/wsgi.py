@@ -31,8 +31,6 @@ def _warm() -> None:
     for language in ("zh-hans", "en"):
         with translation.override(language):
             translation.gettext("Analyze")
-    analyze("4556p123789sZZZF")
-    analyze("1122334455566p")
     # Fill the per-block caches (which kinds of a block help, given the rest of the hand) as
     # a few thousand analyses would: a cold worker answers a 14-tile hand about 40 % slower.
     # Whole-hand results are dropped again (about 1 s at start-up in all).

@@ -157,7 +157,8 @@ def analyze(
 
     ``depth="ev"`` with ``draws_left`` adds win chances and expected scores, and
     ``revealed`` (opponents' 亮倒 hands) marks the discards that deal in (see
-    ``ev_analysis``); without them the answer is the plain analysis.
+    ``ev_analysis``); without them the answer is the plain analysis. The options of one
+    answer share their effective-tile entries: treat the body as read-only.
     """
     rule_set = make_rules(rules, situation, options)
     full, seen = build_hand(hand, melds, visible)

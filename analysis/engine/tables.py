@@ -3,11 +3,12 @@
 A suit's counts ``(c1, …, c9)`` (each 0–4) have the index ``Σ cᵢ·5^(i−1)``, so drawing
 or discarding a tile of rank r moves the index by ``±5^(r−1)``. For every suit of at
 most 14 tiles the table holds the id of its ``blocks.block_value`` (budgets 0–4 without
-and with the pair; there are only a few hundred distinct values) and a 9-bit mask of
+and with the pair; there are only 70 distinct values) and a 9-bit mask of
 the ranks that touch its tiles (held, or within two of a held rank: the only draws
 that can help). It is built once by ``python -m analysis.engine.build_tables`` from the
 recursive definition in ``blocks`` and shipped compressed in ``data/``; loading it
-takes a few tens of milliseconds. The dragon block (3 kinds) is computed at import.
+takes a few tens of milliseconds. The dragon block (3 kinds) is computed at import, and so
+are the merges of every two values, by id, so the hot loop combines blocks with int lookups.
 """
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ import sys
 import time
 import zlib
 from array import array
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 from operator import mul
 from pathlib import Path
-from collections.abc import Sequence
 
 from .blocks import BlockValue, best_with, block_value, merge
 
