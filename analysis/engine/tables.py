@@ -81,24 +81,9 @@ except (OSError, zlib.error, struct.error, ValueError):  # missing or old: only 
     _VALUES, _IDS, _MASKS = (), array("H"), array("H")
 
 
-def suit_value(index: int) -> BlockValue:
-    """The block value of the suit with this base-5 index."""
-    return _VALUES[_IDS[index]]
-
-
-def suit_mask(index: int) -> int:
-    """The ranks (bits) of the suit with this index whose draw could help."""
-    return _MASKS[index]
-
-
 DRAGON_VALUES: dict[int, BlockValue] = {
     suit_index(counts): block_value(counts, False) for counts in product(range(5), repeat=3)
 }
-
-
-def dragon_value(index: int) -> BlockValue:
-    """The block value of the dragon block with this base-5 index."""
-    return DRAGON_VALUES[index]
 
 
 VALUES: tuple[BlockValue, ...] = _VALUES + tuple(sorted(set(DRAGON_VALUES.values()) - set(_VALUES)))
