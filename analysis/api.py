@@ -142,7 +142,7 @@ def query_to_request(query: Any) -> dict[str, Any]:
         body["depth"] = query.get("depth")
     if "draws_left" in query:
         raw = query.get("draws_left")
-        body["draws_left"] = int(raw) if raw.isdigit() else raw
+        body["draws_left"] = int(raw) if raw.isdecimal() else raw
     if "liang_dao_when_ready" in query:
         body["liang_dao_when_ready"] = query.get("liang_dao_when_ready") in {"1", "true", "on", "yes"}
     revealed = [r for r in query.getlist("revealed") if r]

@@ -375,7 +375,7 @@ def next_dealer(settlement: Settlement, dealer: int) -> int:
 
 def _int(value: Any, field: str, template: str, **params: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
             return int(value.strip())
         raise _error(template, field, **params)
     return value

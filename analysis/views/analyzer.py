@@ -145,7 +145,7 @@ def read_board(query: QueryDict) -> Board:
     draws_text = query.get("draws", "").strip()[:10] or str(DEFAULT_DRAWS)
     draws = DEFAULT_DRAWS
     try:
-        draws = check_draws(int(draws_text) if draws_text.isdigit() else draws_text, 1)
+        draws = check_draws(int(draws_text) if draws_text.isdecimal() else draws_text, 1)
     except EngineError as exc:
         if ev:
             errors["draws"] = exc.translated(_)
@@ -223,7 +223,7 @@ def _edited(board: Board, query: QueryDict, rng: random.Random) -> Board:
         return replace(board, notice=_("Correct the text first: it is not a hand yet."))
     if "remove_meld" in query:
         index = query.get("remove_meld", "")
-        if index.isdigit() and int(index) < len(hand.melds):
+        if index.isdecimal() and int(index) < len(hand.melds):
             melds = hand.melds[: int(index)] + hand.melds[int(index) + 1:]
             return replace(board, hand=Hand(hand.concealed, melds), discard="")
         return board

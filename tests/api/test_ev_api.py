@@ -66,6 +66,12 @@ def test_get_takes_the_new_fields(client):
     assert got == posted
 
 
+def test_get_refuses_a_draw_count_int_cannot_read(client):
+    response = client.get(URL, {"hand": HAND, "depth": "ev", "draws_left": "²"})  # a digit to str.isdigit
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "draws_left"
+
+
 def test_plain_output_is_unchanged(client):
     before = analyze(HAND)
     assert post(client, {"hand": HAND}).json() == before

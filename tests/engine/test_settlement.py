@@ -204,6 +204,7 @@ def test_next_dealer_winner_discarder_after_double_and_same_after_draw():
     (hand(result="self_draw", winners=[won("甲", KA_WU_XING, "liang_dao")]), "winners", "亮倒 list"),
     (hand(piao=[3, 0, 0]), "piao", "0, 1, 2 or 5"),
     (hand(base=0), "base", "1 to"),
+    (hand(base="²"), "base", "whole number"),  # a digit to str.isdigit, not to int()
     ({"players": ["甲", "甲", "丙"]}, "players", "different"),
     (hand(liang_dao=["丁"]), "liang_dao", "丁"),
     (hand(rules="wuhan"), "rules", "wuhan"),

@@ -160,6 +160,13 @@ def test_edits(query, hand, visible):
     assert format_counts(board.visible) == visible
 
 
+def test_a_meld_number_int_cannot_read_removes_nothing():
+    from analysis.engine.notation import format_hand
+
+    board, _ = board_after("hand=46p11s[555p][FFF]&remove_meld=%C2%B2")  # ², a digit to str.isdigit
+    assert format_hand(board.hand) == "46p11s[555p][FFF]"
+
+
 def test_a_meld_needs_its_copies():
     board, _ = board_after("hand=55p&to=pong&add=5p")
     assert board.notice and not board.hand.melds

@@ -173,6 +173,7 @@ def test_revealed_tiles_count_as_seen(client):
     (f"hand={HAND}&rev1=4556p123789sZZZ", "revealed", "中"),
     (f"hand={HAND}&ev=1&draws=0", "draws", "30"),
     (f"hand={HAND}&ev=1&draws=abc", "draws", "30"),
+    (f"hand={HAND}&ev=1&draws=%C2%B2", "draws", "30"),  # ², a digit to str.isdigit, not to int()
     (f"hand={HAND}&ev=1&draws=99", "draws", "30"),
 ])
 def test_bad_revealed_or_draws_input_shows_inline_and_keeps_the_table(client, query, field, words):
