@@ -75,18 +75,38 @@ class Puzzle(models.Model):
 
 
 class Player(models.Model):
-    """Whoever drills: an account, or an anonymous session (``user`` empty) until they sign in."""
+    """Whoever drills: an account, or an anonymous session (``user`` empty) until they sign in.
+
+    Two Glicko-2 ratings, one per skill: ``rating`` for 何切 puzzles and ``quiz_rating``
+    for 算番 quiz items, so counting fans never moves the discard rating.
+    """
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="kwx_player")
     rating = models.FloatField(default=glicko.DEFAULT_RATING)
     rating_deviation = models.FloatField(default=glicko.DEFAULT_RD)
     volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
+    quiz_rating = models.FloatField(default=glicko.DEFAULT_RATING, help_text="算番 quiz rating.")
+    quiz_rating_deviation = models.FloatField(default=glicko.DEFAULT_RD)
+    quiz_volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
     streak = models.PositiveIntegerField(default=0, help_text="Current streak-mode run.")
+    streak_floor = models.FloatField(default=0.0, help_text="Rating of the run's last puzzle: the next one is rated higher.")
     best_streak = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
 
+    TRACKS = {"discard": ("rating", "rating_deviation", "volatility"), "quiz": ("quiz_rating", "quiz_rating_deviation", "quiz_volatility")}
+    """The rating fields of each puzzle kind."""
+
     def __str__(self) -> str:
         return f"player {self.pk} ({self.user or 'anonymous'})"
+
+    def track(self, kind: str) -> glicko.Rating:
+        """The player's rating for puzzles of this kind."""
+        return glicko.Rating(*(getattr(self, name) for name in self.TRACKS[kind]))
+
+    def set_track(self, kind: str, value: glicko.Rating) -> None:
+        """Set the player's rating for puzzles of this kind (not saved)."""
+        for name, number in zip(self.TRACKS[kind], (value.rating, value.rd, value.volatility)):
+            setattr(self, name, number)
 
 
 class Attempt(models.Model):

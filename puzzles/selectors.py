@@ -52,22 +52,29 @@ def next_puzzle(
 ) -> Puzzle | None:
     """The next puzzle for a mode: near the player's rating, unseen, of the theme; due; or harder each streak step."""
     rng = rng or random.Random()
-    rating = player.rating if player else DEFAULT_RATING
     if mode == "review":
         card = due_reviews(player).select_related("puzzle").first()
         return card.puzzle if card else None
     if mode == "quiz":
+        rating = player.quiz_rating if player else DEFAULT_RATING
         return _near(_unseen(player, Puzzle.QUIZ), rating, rng) or _near(Puzzle.objects.filter(kind=Puzzle.QUIZ), rating, rng)
+    rating = player.rating if player else DEFAULT_RATING
     qs = _unseen(player, Puzzle.DISCARD)
     if mode == "theme" and theme in THEME_KEYS:
         qs = qs.filter(themes__contains=f" {theme} ")
     if mode == "streak":
-        target = STREAK_START + STREAK_STEP * (player.streak if player else 0)
-        pks = list(qs.filter(rating__gte=target).order_by("rating").values_list("pk", flat=True)[:POOL])
-        if pks:
-            return Puzzle.objects.get(pk=rng.choice(pks))
-        return qs.order_by("-rating").first()
+        return _streak_step(player, qs, rng)
     return _near(qs, rating, rng) or _near(Puzzle.objects.filter(kind=Puzzle.DISCARD), rating, rng)
+
+
+def _streak_step(player: Player | None, qs: QuerySet[Puzzle], rng: random.Random) -> Puzzle | None:
+    """The next streak puzzle: rated above the run's last one and the step's floor; None once none is harder."""
+    run = player.streak if player else 0
+    harder = qs.filter(rating__gt=player.streak_floor) if player and run else qs
+    pks = list(harder.filter(rating__gte=STREAK_START + STREAK_STEP * run).order_by("rating").values_list("pk", flat=True)[:POOL])
+    if pks:
+        return Puzzle.objects.get(pk=rng.choice(pks))
+    return harder.order_by("-rating").first()
 
 
 @dataclass
@@ -94,11 +101,14 @@ class Progress:
 
     rating: float = DEFAULT_RATING
     deviation: float = 350.0
+    quiz_rating: float = DEFAULT_RATING
+    quiz_deviation: float = 350.0
     total: Tally = field(default_factory=Tally)
     drills: Tally = field(default_factory=Tally)
     quiz: Tally = field(default_factory=Tally)
     themes: dict[str, Tally] = field(default_factory=dict)
     history: list[tuple[datetime, float]] = field(default_factory=list)
+    """The 何切 rating after each rated 何切 answer (the chart)."""
     best_streak: int = 0
     streak: int = 0
     due: int = 0
@@ -110,6 +120,11 @@ class Progress:
         """Whether the rating is still uncertain (few rated answers)."""
         return self.deviation > PROVISIONAL_RD
 
+    @property
+    def quiz_provisional(self) -> bool:
+        """Whether the 算番 rating is still uncertain."""
+        return self.quiz_deviation > PROVISIONAL_RD
+
     def as_json(self) -> dict[str, Any]:
         """The API body."""
         return {
@@ -118,7 +133,11 @@ class Progress:
             "accuracy": self.total.accuracy,
             "rating": {"value": round(self.rating), "deviation": round(self.deviation), "provisional": self.provisional},
             "drills": {"attempts": self.drills.attempts, "accuracy": self.drills.accuracy},
-            "quiz": {"attempts": self.quiz.attempts, "accuracy": self.quiz.accuracy},
+            "quiz": {
+                "attempts": self.quiz.attempts,
+                "accuracy": self.quiz.accuracy,
+                "rating": {"value": round(self.quiz_rating), "deviation": round(self.quiz_deviation), "provisional": self.quiz_provisional},
+            },
             "themes": {k: {"attempts": t.attempts, "accuracy": t.accuracy} for k, t in self.themes.items()},
             "history": [{"at": at.isoformat(), "rating": round(r)} for at, r in self.history],
             "streak": {"current": self.streak, "best": self.best_streak},
@@ -133,6 +152,7 @@ def progress(player: Player | None) -> Progress:
     if player is None:
         return result
     result.rating, result.deviation = player.rating, player.rating_deviation
+    result.quiz_rating, result.quiz_deviation = player.quiz_rating, player.quiz_rating_deviation
     result.best_streak, result.streak = player.best_streak, player.streak
     result.due = due_reviews(player).count()
     result.scheduled = ReviewCard.objects.filter(player=player).count()
@@ -143,7 +163,7 @@ def progress(player: Player | None) -> Progress:
         for key in a.puzzle.theme_list:
             if key in result.themes:
                 result.themes[key].add(a.correct)
-        if a.rated and a.rating_after is not None:
+        if a.rated and a.rating_after is not None and a.puzzle.kind == Puzzle.DISCARD:
             result.history.append((a.created, a.rating_after))
     result.recent = attempts[-10:][::-1]
     return result

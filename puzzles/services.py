@@ -59,15 +59,22 @@ class AnswerResult:
         a = self.attempt
         return (a.rating_after - a.rating_before) if a.rated and a.rating_after is not None else 0.0
 
+    @property
+    def player_rating(self) -> glicko.Rating:
+        """The player's rating for this puzzle's kind (何切 or 算番) after the answer."""
+        return self.player.track(self.puzzle.kind)
+
     def rating_json(self) -> dict[str, Any]:
-        """The API's ``rating`` object."""
+        """The API's ``rating`` object; ``track`` says which of the player's two ratings it is."""
+        mine = self.player_rating
         return {
             "rated": self.attempt.rated,
-            "before": round(self.attempt.rating_before or self.player.rating),
-            "after": round(self.attempt.rating_after or self.player.rating),
+            "track": self.puzzle.kind,
+            "before": round(self.attempt.rating_before or mine.rating),
+            "after": round(self.attempt.rating_after or mine.rating),
             "change": round(self.rating_change),
-            "player": round(self.player.rating),
-            "deviation": round(self.player.rating_deviation),
+            "player": round(mine.rating),
+            "deviation": round(mine.rd),
             "puzzle": round(self.puzzle.rating),
         }
 
@@ -178,19 +185,17 @@ def _record(player: Player, puzzle: Puzzle, stored: str, attempt_id: str, mode: 
         attempt = Attempt(player=locked, puzzle=puzzle, attempt_id=attempt_id, mode=mode, answer=stored, correct=correct)
         if first and mode not in UNRATED_MODES:
             target = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
-            me, it = glicko.rate_answer(
-                glicko.Rating(locked.rating, locked.rating_deviation, locked.volatility),
-                glicko.Rating(target.rating, target.rating_deviation, target.volatility),
-                correct,
-            )
-            attempt.rated, attempt.rating_before, attempt.rating_after = True, locked.rating, me.rating
-            locked.rating, locked.rating_deviation, locked.volatility = me.rating, me.rd, me.volatility
+            before = locked.track(target.kind)
+            me, it = glicko.rate_answer(before, glicko.Rating(target.rating, target.rating_deviation, target.volatility), correct)
+            attempt.rated, attempt.rating_before, attempt.rating_after = True, before.rating, me.rating
+            locked.set_track(target.kind, me)
             target.rating, target.rating_deviation, target.volatility = it.rating, it.rd, it.volatility
             target.plays += 1
             target.save(update_fields=["rating", "rating_deviation", "volatility", "plays"])
             puzzle = target
         if mode == "streak":
             locked.streak = locked.streak + 1 if correct else 0
+            locked.streak_floor = puzzle.rating if correct else 0.0
             locked.best_streak = max(locked.best_streak, locked.streak)
         locked.save()
         attempt.save()
@@ -203,8 +208,10 @@ def merge_players(source: Player, target: Player) -> Player:
 
     Attempts keep their ids; one whose attempt id the account already has is dropped
     (never counted twice). A rated attempt on a puzzle the account had already rated
-    becomes unrated. An account without rated attempts takes the session's rating;
-    otherwise the session's rating changes are added on top of the account's.
+    becomes unrated. Each of the two ratings (何切, 算番) merges on its own: an account
+    without rated attempts of that kind takes the session's rating; otherwise the
+    session's rating changes are added on top of the account's. A streak run played
+    in the session stays the current streak.
     Review cards move unless the account has one for the puzzle (the earlier due wins).
     """
     if source.pk == target.pk:
@@ -213,23 +220,28 @@ def merge_players(source: Player, target: Player) -> Player:
         first, second = sorted([source.pk, target.pk])
         locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[first, second]).order_by("pk")}
         src, dst = locked[source.pk], locked[target.pk]
-        had_rated = Attempt.objects.filter(player=dst, rated=True).exists()
+        kinds = [kind for kind, _label in Puzzle.KINDS]
+        had_rated = {k: Attempt.objects.filter(player=dst, rated=True, puzzle__kind=k).exists() for k in kinds}
         taken_ids = set(Attempt.objects.filter(player=dst).values_list("attempt_id", flat=True))
         rated_puzzles = set(Attempt.objects.filter(player=dst, rated=True).values_list("puzzle_id", flat=True))
         Attempt.objects.filter(player=src, attempt_id__in=taken_ids).delete()
-        gained = 0.0
-        for attempt in Attempt.objects.filter(player=src, rated=True):
+        session_streak = Attempt.objects.filter(player=src, mode="streak").exists()
+        gained = dict.fromkeys(kinds, 0.0)
+        for attempt in Attempt.objects.filter(player=src, rated=True).select_related("puzzle"):
             if attempt.puzzle_id in rated_puzzles:
                 attempt.rated = False
                 attempt.save(update_fields=["rated"])
             elif attempt.rating_after is not None and attempt.rating_before is not None:
-                gained += attempt.rating_after - attempt.rating_before
+                gained[attempt.puzzle.kind] += attempt.rating_after - attempt.rating_before
         Attempt.objects.filter(player=src).update(player=dst)
-        if not had_rated:
-            dst.rating, dst.rating_deviation, dst.volatility = src.rating, src.rating_deviation, src.volatility
-        else:
-            dst.rating += gained
-            dst.rating_deviation = min(dst.rating_deviation, src.rating_deviation)
+        for kind in kinds:
+            theirs, mine = src.track(kind), dst.track(kind)
+            if not had_rated[kind]:
+                dst.set_track(kind, theirs)
+            else:
+                dst.set_track(kind, glicko.Rating(mine.rating + gained[kind], min(mine.rd, theirs.rd), mine.volatility))
+        if session_streak:  # the run played in this browser is the current one
+            dst.streak, dst.streak_floor = src.streak, src.streak_floor
         dst.best_streak = max(dst.best_streak, src.best_streak)
         for card in ReviewCard.objects.filter(player=src):
             mine = ReviewCard.objects.filter(player=dst, puzzle_id=card.puzzle_id).first()

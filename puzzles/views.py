@@ -35,10 +35,10 @@ AUTH_WINDOW = 300
 
 
 def _mode(request: HttpRequest, kind: str) -> tuple[str, str | None]:
-    """The drill mode and theme from the query or form (quiz items always use the quiz mode)."""
-    if kind == Puzzle.QUIZ:
-        return "quiz", None
+    """The drill mode and theme from the query or form (quiz items: the quiz mode, or review when due)."""
     data = request.POST if request.method == "POST" else request.GET
+    if kind == Puzzle.QUIZ:
+        return ("review" if data.get("mode") == "review" else "quiz"), None
     mode = data.get("mode", "puzzle")
     theme = data.get("theme") if data.get("theme") in THEME_KEYS else None
     if mode not in selectors.MODES and mode != "puzzle":
@@ -142,7 +142,8 @@ def drills(request: HttpRequest) -> HttpResponse:
         context = {"mode": mode, "mode_name": MODES[mode], "theme": theme, **_sidebar(request, player)}
         return render(request, "puzzles/drill.html", context)
     query = {"mode": mode} | ({"theme": theme} if theme else {})
-    return redirect(reverse("drill", args=[puzzle.pk]) + "?" + urlencode(query))
+    page = "quiz" if puzzle.kind == Puzzle.QUIZ else "drill"  # a due review card may be a 算番 item
+    return redirect(reverse(page, args=[puzzle.pk]) + "?" + urlencode(query))
 
 
 @require_http_methods(["GET", "POST"])

@@ -34,3 +34,56 @@ def test_quiz_pick_a_multiplier_on_desktop(desktop_page):
     assert page.locator("table.breakdown tr.total").inner_text().replace("\t", " ").strip().endswith("×4")
     page.goto(f"{page.base}/progress/")
     assert page.get_by_test_id("attempts").inner_text() == "1"
+
+
+def _make_due(*puzzles):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from puzzles.models import ReviewCard
+
+    for minutes, puzzle in enumerate(reversed(puzzles), start=1):
+        ReviewCard.objects.filter(puzzle=puzzle).update(due=timezone.now() - timedelta(minutes=minutes))
+
+
+def test_review_takes_a_missed_quiz_item_then_a_missed_puzzle(page):
+    drill, quiz = discard_puzzle("34556p123789sZZZ"), quiz_puzzle("4556p123789sZZZ", "5p")
+    page.goto(f"{page.base}/learn/quiz/{quiz.pk}/")
+    page.locator('button.choice[value="4"]').click()  # ×2 is right
+    page.wait_for_selector("#board.is-wrong")
+    page.goto(f"{page.base}/drills/{drill.pk}/?mode=rated")
+    page.locator('button.tile-button[value="Z"]').first.click()
+    page.wait_for_selector("#board.is-wrong")
+    _make_due(quiz, drill)
+    page.goto(f"{page.base}/progress/")
+    page.get_by_role("link", name="现在复习").click()
+    page.wait_for_selector('button.choice[value="2"]')
+    assert f"/learn/quiz/{quiz.pk}/?mode=review" in page.url and page.locator("#board .badge").first.inner_text().startswith("复习")
+    page.locator('button.choice[value="2"]').click()
+    page.wait_for_selector("#board.is-right")
+    page.locator("a.next").click()
+    page.wait_for_selector("button.tile-button")
+    assert f"/drills/{drill.pk}/?mode=review" in page.url
+    assert page.locator("#rating-card .big-rating").inner_text() != "1500?"  # the 何切 card: moved by the rated miss
+
+
+def test_signing_up_keeps_the_streak_and_the_quiz_rating_is_shown_apart(page):
+    first, second = discard_puzzle("34556p123789sZZZ"), discard_puzzle("34556p123789sZZZ")
+    quiz = quiz_puzzle("4556p123789sZZZ", "5p")
+    for puzzle in (first, second):
+        page.goto(f"{page.base}/drills/{puzzle.pk}/?mode=streak")
+        page.locator('button.tile-button[value="3p"]').click()
+        page.wait_for_selector("#board.is-right")
+    page.goto(f"{page.base}/learn/quiz/{quiz.pk}/")
+    page.locator('button.choice[value="2"]').click()
+    page.wait_for_selector("#board.is-right")
+    page.goto(f"{page.base}/accounts/signup/")
+    page.fill("#id_username", "streaker")
+    page.fill("#id_password1", "a-long-pass-phrase-9")
+    page.fill("#id_password2", "a-long-pass-phrase-9")
+    page.locator("form button.primary").click()
+    page.wait_for_url("**/progress/")
+    assert page.locator(".stat", has_text="最长连对").locator(".small").inner_text() == "当前 2"
+    assert page.get_by_test_id("rating").inner_text() == "1500?"  # the 算番 answer left the 何切 rating alone
+    assert int(page.get_by_test_id("quiz-rating").inner_text().rstrip("?")) > 1500

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from puzzles import selectors
-from puzzles.models import Player, ReviewCard
+from puzzles.models import Player, Puzzle, ReviewCard
 from puzzles.services import answer_puzzle
 from tests.puzzles.factories import discard_puzzle, ensure_bank, quiz_puzzle
 
@@ -46,6 +46,41 @@ def test_streak_gets_harder(bank):
         player.refresh_from_db()
     assert all(r >= selectors.STREAK_START + selectors.STREAK_STEP * i for i, r in enumerate(ratings))
     assert ratings[-1] > ratings[0]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_each_streak_step_is_rated_above_the_last(bank, seed):
+    player = Player.objects.create()
+    rng = random.Random(seed)
+    ratings = []
+    for i in range(15):
+        p = selectors.next_puzzle(player, "streak", rng=rng)
+        ratings.append(p.rating)
+        answer_puzzle(player, p, p.accepted[0], f"s{i}", mode="streak")
+        player.refresh_from_db()
+    assert all(later > earlier for earlier, later in zip(ratings, ratings[1:])), ratings
+
+
+def test_a_streak_ends_when_no_puzzle_is_harder():
+    Puzzle.objects.filter(kind="discard").delete()
+    easier = discard_puzzle("34556p123789sZZZ", rating=2000)
+    player = Player.objects.create(streak=3, best_streak=3, streak_floor=2900)
+    assert selectors.next_puzzle(player, "streak") is None  # never an easier one
+    player.streak = 0
+    assert selectors.next_puzzle(player, "streak") == easier  # a new run starts from the bottom
+
+
+def test_the_review_queue_holds_both_kinds():
+    player = Player.objects.create()
+    drill, quiz = discard_puzzle("34556p123789sZZZ"), quiz_puzzle("4556p123789sZZZ", "5p")
+    answer_puzzle(player, quiz, "4", "q1", mode="quiz")
+    answer_puzzle(player, drill, "Z", "d1")
+    ReviewCard.objects.filter(puzzle=quiz).update(due=timezone.now() - timedelta(minutes=2))
+    ReviewCard.objects.filter(puzzle=drill).update(due=timezone.now() - timedelta(minutes=1))
+    assert selectors.due_reviews(player).count() == 2
+    assert selectors.next_puzzle(player, "review") == quiz
+    answer_puzzle(player, quiz, "2", "q2", mode="review")
+    assert selectors.next_puzzle(player, "review") == drill
 
 
 def test_review_gives_due_cards_only():

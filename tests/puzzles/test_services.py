@@ -128,3 +128,46 @@ def test_merge_into_a_fresh_account_takes_the_session_rating(puzzle):
     account = Player.objects.create(user=User.objects.create_user("bo", password="pw-12345678"))
     merged = merge_players(anonymous, account)
     assert merged.rating == anonymous.rating and merged.attempts.count() == 1
+
+
+def test_a_quiz_answer_moves_the_quiz_rating_and_never_the_puzzle_rating(puzzle):
+    player = Player.objects.create()
+    result = answer_puzzle(player, quiz_puzzle("4556p123789sZZZ", "5p"), "4", "q1", mode="quiz")  # wrong: ×2
+    player.refresh_from_db()
+    assert result.attempt.rated and player.rating == 1500 and player.quiz_rating < 1500
+    assert result.attempt.rating_before == 1500 and result.attempt.rating_after == player.quiz_rating
+    assert result.rating_json()["track"] == "quiz" and result.rating_json()["player"] == round(player.quiz_rating)
+    drill = answer_puzzle(player, puzzle, "3p", "d1")
+    player.refresh_from_db()
+    assert drill.attempt.rating_before == 1500 and player.rating > 1500 and drill.rating_json()["track"] == "discard"
+
+
+def test_merge_keeps_each_rating_on_its_own_track(puzzle):
+    account = Player.objects.create(user=User.objects.create_user("cy", password="pw-12345678"))
+    answer_puzzle(account, puzzle, "3p", "d1")
+    account.refresh_from_db()
+    discard_rating = account.rating
+    anonymous = Player.objects.create()
+    answer_puzzle(anonymous, quiz_puzzle("4556p123789sZZZ", "5p"), "2", "q1", mode="quiz")
+    anonymous.refresh_from_db()
+    merged = merge_players(anonymous, account)
+    assert merged.rating == discard_rating  # the quiz answer moved nothing here
+    assert merged.quiz_rating == anonymous.quiz_rating > 1500  # the account had no quiz track: it takes the session's
+
+
+def test_signing_up_keeps_the_current_streak(puzzle):
+    anonymous = Player.objects.create()
+    answer_puzzle(anonymous, puzzle, "3p", "s1", mode="streak")
+    answer_puzzle(anonymous, discard_puzzle(HAND), "3p", "s2", mode="streak")
+    anonymous.refresh_from_db()
+    account = Player.objects.create(user=User.objects.create_user("di", password="pw-12345678"))
+    merged = merge_players(anonymous, account)
+    assert (merged.streak, merged.best_streak, merged.streak_floor) == (2, 2, anonymous.streak_floor)
+
+
+def test_logging_in_without_a_session_streak_keeps_the_account_run(puzzle):
+    account = Player.objects.create(user=User.objects.create_user("ed", password="pw-12345678"), streak=3, best_streak=3, streak_floor=1600)
+    anonymous = Player.objects.create()
+    answer_puzzle(anonymous, puzzle, "3p", "r1")
+    merged = merge_players(anonymous, account)
+    assert (merged.streak, merged.streak_floor) == (3, 1600)

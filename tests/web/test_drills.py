@@ -117,3 +117,39 @@ def test_streak_feedback_counts_and_ends():
     assert "Streak: 1 in a row" in right.content.decode()
     wrong = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "Z", "attempt": "s2", "mode": "streak"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "Streak over. Your best: 1." in wrong.content.decode() and "?mode=streak" in wrong.content.decode()
+
+
+def test_review_sends_a_quiz_card_to_the_quiz_page_and_a_drill_card_to_the_drill_page():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from puzzles.models import ReviewCard
+
+    client = Client()
+    drill, quiz = discard_puzzle("34556p123789sZZZ"), quiz_puzzle("4556p123789sZZZ", "5p")
+    client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "4", "attempt": "q1"})  # a miss: ×2 is right
+    client.post(f"/drills/{drill.pk}/", {"discard": "Z", "attempt": "d1", "mode": "rated"})
+    ReviewCard.objects.filter(puzzle=quiz).update(due=timezone.now() - timedelta(minutes=2))
+    ReviewCard.objects.filter(puzzle=drill).update(due=timezone.now() - timedelta(minutes=1))
+    sidebar = client.get(f"/drills/{drill.pk}/").content.decode()
+    assert re.search(r'class="badge bad">2<', sidebar)
+    first = client.get("/drills/", {"mode": "review"})
+    assert first.status_code == 302 and first["Location"] == f"/learn/quiz/{quiz.pk}/?mode=review"
+    page = client.get(first["Location"])
+    assert page.status_code == 200 and 'name="mode" value="review"' in page.content.decode()
+    answered = client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "2", "attempt": "q2", "mode": "review"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "is-right" in answered.content.decode() and 'href="/drills/?mode=review"' in answered.content.decode()
+    assert Attempt.objects.get(attempt_id="q2").mode == "review" and not Attempt.objects.get(attempt_id="q2").rated
+    second = client.get("/drills/", {"mode": "review"})
+    assert second["Location"] == f"/drills/{drill.pk}/?mode=review" and client.get(second["Location"]).status_code == 200
+
+
+def test_progress_shows_the_quiz_rating_apart():
+    client = Client()
+    quiz = quiz_puzzle("4556p123789sZZZ", "5p")
+    client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "2", "attempt": "q1"})
+    html = client.get("/progress/").content.decode()
+    assert re.search(r'data-testid="rating">1500\?<', html)
+    rating = int(re.search(r'data-testid="quiz-rating">(\d+)\?<', html).group(1))
+    assert rating > 1500
