@@ -32,6 +32,10 @@ DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# How many proxies in front of the app servers append the address they saw to X-Forwarded-For
+# (nginx with $proxy_add_x_forwarded_for: 1). The client address is the one the outermost
+# trusted proxy saw; 0 means REMOTE_ADDR (no proxy). Used by every limit (kwx_site/limits.py).
+TRUSTED_PROXY_HOPS = int(os.environ.get("TRUSTED_PROXY_HOPS", "0"))
 
 INSTALLED_APPS = [
     "django.contrib.auth",
@@ -149,6 +153,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
     "EXCEPTION_HANDLER": "analysis.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "NUM_PROXIES": TRUSTED_PROXY_HOPS,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "kwx 卡五星 API",

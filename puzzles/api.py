@@ -15,11 +15,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from analysis.api import ErrorSerializer
 from analysis.api_errors import error_response
+from kwx_site.limits import CounterThrottle
 
 from . import selectors
 from .generation.themes import THEME_KEYS
@@ -27,19 +27,11 @@ from .models import Puzzle
 from .services import AnswerError, AnswerResult, answer_puzzle, player_for
 
 
-class AnswerThrottle(SimpleRateThrottle):
-    """At most ``rate`` answers per player (account, else session, else address)."""
+class AnswerThrottle(CounterThrottle):
+    """At most ``rate`` answers per player: the account, else the client address."""
 
     scope = "puzzle_answer"
     rate = "60/min"
-
-    def get_cache_key(self, request: Request, view: Any) -> str:
-        user = request.user
-        if user and user.is_authenticated:
-            ident = f"user-{user.pk}"
-        else:
-            ident = request.session.session_key or self.get_ident(request)
-        return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
 def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
@@ -128,7 +120,7 @@ class AnswerView(APIView):
         field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
         mode = body.get("mode") or ("quiz" if puzzle.kind == Puzzle.QUIZ else "rated")
         try:
-            result = answer_puzzle(player_for(request), puzzle, body.get(field), body.get("attempt"), str(mode))
+            result = answer_puzzle(lambda: player_for(request), puzzle, body.get(field), body.get("attempt"), str(mode))
         except AnswerError as exc:
             return error_response(exc.field, str(exc.message))
         return Response(result_json(result))

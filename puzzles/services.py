@@ -11,7 +11,7 @@ import random
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
-from typing import Any
+from typing import Any, Callable
 
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.http import HttpRequest
@@ -153,11 +153,17 @@ def _locked(exc: OperationalError) -> bool:
     return connection.vendor == "sqlite" and "locked" in str(exc)
 
 
-def answer_puzzle(player: Player, puzzle: Puzzle, answer: Any, attempt_id: Any, mode: str = "rated") -> AnswerResult:
-    """Record one answer in one transaction: the attempt, both ratings (first try only), the streak, the review card."""
+def answer_puzzle(player: Player | Callable[[], Player], puzzle: Puzzle, answer: Any, attempt_id: Any, mode: str = "rated") -> AnswerResult:
+    """Record one answer in one transaction: the attempt, both ratings (first try only), the streak, the review card.
+
+    ``player`` may be a function that finds or makes the player: it is called only once the
+    answer is valid, so a refused answer makes no anonymous player (nor a session).
+    """
     stored = normalise_answer(puzzle, answer)
     attempt_id = check_attempt_id(attempt_id)
     mode = mode if mode in dict(Attempt.MODES) else "rated"
+    if callable(player):
+        player = player()
     for tries in range(SQLITE_RETRIES):
         try:
             return _record(player, puzzle, stored, attempt_id, mode)

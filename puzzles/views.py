@@ -13,7 +13,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from analysis.engine.fans import fan
 from analysis.engine.rules import PRESETS
+from kwx_site.limits import client_ip, hit
 
 from . import selectors
 from .generation.themes import THEME_KEYS
@@ -30,7 +30,7 @@ from .services import AnswerError, answer_puzzle, player_for
 from .text import MODES, SIDES, THEMES, ev_explanation
 
 AUTH_LIMIT = 10
-"""Log-in and sign-up posts allowed per client address in ``AUTH_WINDOW`` seconds."""
+"""Log-in and sign-up posts allowed per client address, and log-in posts per username, in ``AUTH_WINDOW`` seconds."""
 AUTH_WINDOW = 300
 
 
@@ -111,15 +111,15 @@ def _feedback(result: Any) -> dict[str, Any]:
 
 def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpResponse:
     mode, theme = _mode(request, puzzle.kind)
-    player = player_for(request, create=request.method == "POST")
+    player = player_for(request, create=False)
     context = _puzzle_context(request, puzzle, mode, theme, player)
     status = 200
     if request.method == "POST":
         field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
         try:
-            result = answer_puzzle(player, puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
+            result = answer_puzzle(lambda: player_for(request), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
             context.update(_feedback(result))
-            context["player"] = result.player
+            context.update(_sidebar(request, result.player))
         except AnswerError as exc:
             context["error"] = exc.message
             status = 400
@@ -182,23 +182,20 @@ def progress(request: HttpRequest) -> HttpResponse:
     return render(request, "puzzles/progress.html", context)
 
 
-def _client(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "unknown")
-
-
 def too_many(request: HttpRequest, scope: str) -> HttpResponse | None:
-    """A 429 page when this address posted to ``scope`` more than ``AUTH_LIMIT`` times in the window."""
+    """A 429 page once this client address (and, for log-in, this username) posted to ``scope`` more than ``AUTH_LIMIT`` times in the window.
+
+    Every post counts, atomically, in the limits table (``kwx_site.limits``), so concurrent
+    posts cannot all slip under the limit and nothing else written can evict a count.
+    """
     if request.method != "POST":
         return None
-    key = f"kwx-auth:{scope}:{_client(request)}"
-    count = cache.get_or_set(key, 0, AUTH_WINDOW)
-    if count >= AUTH_LIMIT:
-        context = {"minutes": AUTH_WINDOW // 60}
-        return render(request, "registration/too_many.html", context, status=429)
-    try:
-        cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, AUTH_WINDOW)
+    allowed = hit(f"auth-{scope}", client_ip(request), AUTH_LIMIT, AUTH_WINDOW)
+    username = request.POST.get("username", "")
+    if scope == "login" and isinstance(username, str) and username.strip():
+        allowed = hit("auth-login-user", username.strip().casefold(), AUTH_LIMIT, AUTH_WINDOW) and allowed
+    if not allowed:
+        return render(request, "registration/too_many.html", {"minutes": AUTH_WINDOW // 60}, status=429)
     return None
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import Client
 
 from puzzles.models import Attempt, Player
@@ -14,11 +13,8 @@ PASSWORD = "tiles-and-dragons-42"
 
 
 @pytest.fixture(autouse=True)
-def _fresh_limits(settings):
+def _fast_hashes(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast tests; same flows
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _drill(client, attempt="a1"):
