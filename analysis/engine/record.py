@@ -1,0 +1,216 @@
+"""Hand records ``kwx-hand/1`` (hand-record.md): read, write and replay one whole hand.
+
+:func:`replay` reads a record's header, then plays its actions one by one through
+``table.apply``; the first action the table refuses makes the record illegal at that
+index (:class:`RecordError`). A legal record's facts (result, winners, kongs and their
+杠上杠 chains, 亮倒) come from the final table state, never from flags, and its money
+from ``settlement.settle`` — the one copy of kwx-rules §6.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .errors import EngineError, gettext_noop
+from .notation import format_counts, parse_tile, parse_tiles
+from .rules import Rules, make_rules
+from .settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Kong, Settlement, Winner, next_dealer, settle
+from .table import SEATS, VERBS, Action, IllegalAction, Result, Table, apply, deal
+from .tiles import COPIES, Counts, TILE_IDS, add
+
+FORMAT = "kwx-hand/1"
+DEFAULT_PLAYERS = ("甲", "乙", "丙")
+MAX_ACTIONS = 1000
+"""No real hand comes near: 45 draws, as many discards, and a few claims."""
+HEADER_KEYS = ("format", "rules", "options", "base", "piao", "players", "dealer", "hands", "actions")
+
+
+class RecordError(EngineError):
+    """A record that is not legal: ``field`` names the header key, ``action`` the 0-based index of the first illegal action."""
+
+    def __init__(self, template: str, field: str, action: int | None = None, **params: Any) -> None:
+        self.action = action
+        super().__init__(template, field, **params)
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """Everything a record says before its actions."""
+
+    rules: str
+    options: tuple[tuple[str, bool], ...]
+    base: int
+    piao: tuple[int, int, int]
+    players: tuple[str, str, str]
+    dealer: int
+    hands: tuple[Counts, Counts, Counts]
+
+    @property
+    def rule_set(self) -> Rules:
+        """The preset and options as engine Rules (no situation)."""
+        return make_rules(self.rules, (), dict(self.options))
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A legal record played out: the final table, its settlement, the result and the next dealer."""
+
+    header: Header
+    actions: tuple[Action, ...]
+    final: Table
+    settlement: Settlement
+    result: Result | None
+    next_dealer: int | None
+
+
+def _header_error(template: str, field: str, **params: Any) -> RecordError:
+    return RecordError(template, field, None, **params)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_header(data: Any) -> tuple[Header, list[Any]]:
+    """Check a record's header; return it with the raw actions (not yet checked)."""
+    if not isinstance(data, Mapping):
+        raise _header_error(gettext_noop("The record must be a JSON object."), "body")
+    unknown = sorted(str(k) for k in data if k not in HEADER_KEYS)
+    if unknown:
+        name = unknown[0][:40]
+        raise _header_error(gettext_noop('Unknown field "%(name)s".'), name, name=name)
+    if "format" in data and data["format"] != FORMAT:
+        raise _header_error(gettext_noop('The format must be "%(format)s".'), "format", format=FORMAT)
+    rules = data.get("rules", "standard")
+    options = data.get("options", {})
+    try:
+        make_rules(rules, (), options)
+    except EngineError as exc:
+        raise _header_error(exc.template, exc.field, **exc.params) from exc
+    base = data.get("base", 1)
+    if not _whole(base) or not 1 <= base <= MAX_BASE:
+        raise _header_error(gettext_noop("The base stake must be a whole number from 1 to %(limit)d."), "base", limit=MAX_BASE)
+    piao = data.get("piao", [0, 0, 0])
+    if not isinstance(piao, list) or len(piao) != 3 or not all(_whole(p) and p in PIAO_CHOICES for p in piao):
+        raise _header_error(gettext_noop("漂 must be three numbers (0, 1, 2 or 5), one per seat."), "piao")
+    players = data.get("players", list(DEFAULT_PLAYERS))
+    if (
+        not isinstance(players, list) or len(players) != 3
+        or not all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in players)
+        or len(set(players)) != 3
+    ):
+        raise _header_error(gettext_noop("The players must be three different names of 1 to %(limit)d characters."), "players", limit=MAX_NAME)
+    if "dealer" not in data:
+        raise _header_error(gettext_noop("This field is required."), "dealer")
+    dealer = data["dealer"]
+    if not _whole(dealer) or dealer not in SEATS:
+        raise _header_error(gettext_noop("The dealer must be seat 0, 1 or 2."), "dealer")
+    hands = _hands(data.get("hands"))
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise _header_error(gettext_noop("The actions must be a list."), "actions")
+    if len(actions) > MAX_ACTIONS:
+        raise _header_error(gettext_noop("A hand has at most %(limit)d actions."), "actions", limit=MAX_ACTIONS)
+    header = Header(
+        rules, tuple(sorted(options.items())), base, (piao[0], piao[1], piao[2]),
+        (players[0], players[1], players[2]), dealer, hands,
+    )
+    return header, actions
+
+
+def _hands(value: Any) -> tuple[Counts, Counts, Counts]:
+    """The three dealt hands: 13 tiles each, no kind more than four times in all."""
+    if not isinstance(value, list) or len(value) != 3:
+        raise _header_error(gettext_noop("The hands must be a list of three hands of 13 tiles."), "hands")
+    hands = []
+    for seat, text in enumerate(value):
+        if not isinstance(text, str) or len(text) > 200:
+            raise _header_error(gettext_noop("Seat %(seat)d's hand must be tile text such as 4556p123s789sZZZ."), "hands", seat=seat)
+        counts = parse_tiles(text, "hands")
+        if sum(counts) != 13:
+            raise _header_error(gettext_noop("Seat %(seat)d is dealt %(count)d tiles; every seat is dealt 13."), "hands", seat=seat, count=sum(counts))
+        hands.append(counts)
+    total = add(add(hands[0], hands[1]), hands[2])
+    for kind, n in enumerate(total):
+        if n > COPIES:
+            raise _header_error(gettext_noop("The hands hold %(count)d %(tile)s; there are only four."), "hands", count=n, tile=TILE_IDS[kind])
+    return hands[0], hands[1], hands[2]
+
+
+def parse_action(raw: Any, index: int) -> Action:
+    """One action of the record, shape only (legality is the table's)."""
+    def bad(template: str, **params: Any) -> RecordError:
+        return RecordError(template, "actions", index, **params)
+
+    if not isinstance(raw, Mapping):
+        raise bad(gettext_noop("Action %(index)d must be an object such as {\"seat\": 0, \"draw\": \"5p\"}."), index=index)
+    seat = raw.get("seat")
+    if not _whole(seat) or seat not in SEATS:
+        raise bad(gettext_noop("Action %(index)d: the seat must be 0, 1 or 2."), index=index)
+    verbs = [k for k in raw if k in VERBS]
+    extra = sorted(str(k) for k in raw if k not in VERBS and k not in ("seat", "liang_dao"))
+    if extra:
+        raise bad(gettext_noop('Action %(index)d: unknown key "%(name)s".'), index=index, name=extra[0][:40])
+    if len(verbs) != 1:
+        raise bad(gettext_noop("Action %(index)d needs exactly one of draw, discard, pong, kong, win."), index=index)
+    verb = verbs[0]
+    liang = raw.get("liang_dao", False)
+    if not isinstance(liang, bool) or (liang and verb != "discard"):
+        raise bad(gettext_noop("Action %(index)d: liang_dao is true or false, and only beside a discard."), index=index)
+    tile = raw[verb]
+    if not isinstance(tile, str) or len(tile) > 8:
+        raise bad(gettext_noop("Action %(index)d: the tile must be one tile id such as 5p."), index=index)
+    try:
+        kind = parse_tile(tile, "actions")
+    except EngineError as exc:
+        raise RecordError(exc.template, "actions", index, **exc.params) from exc
+    return Action(seat, verb, kind, liang)
+
+
+def replay(data: Any) -> Replay:
+    """Check and play a record; its facts and settlement (raises RecordError at the first fault)."""
+    header, raw_actions = parse_header(data)
+    state = deal(header.hands, header.dealer, header.rule_set)
+    actions = []
+    for index, raw in enumerate(raw_actions):
+        action = parse_action(raw, index)
+        try:
+            state = apply(state, action)
+        except IllegalAction as exc:
+            raise RecordError(exc.template, "actions", index, **exc.params) from exc
+        actions.append(action)
+    return finish(header, tuple(actions), state)
+
+
+def finish(header: Header, actions: tuple[Action, ...], state: Table) -> Replay:
+    """The Replay of a table state reached from ``header`` by ``actions``."""
+    result = state.result
+    kongs = tuple(Kong(k.seat, k.type, k.kind, k.fed_by, k.chain) for k in state.kongs)
+    liang = frozenset(state.liang_dao)
+    base = dict(players=header.players, base=header.base, piao=header.piao, rules=header.rules, options=header.options, kongs=kongs)
+    if result is None or result == "draw":
+        inp = HandInput(**base, liang_dao=liang if result == "draw" else frozenset(), result="draw")
+    else:
+        winners = tuple(
+            Winner(w.seat, w.hand, w.kind, w.situation - {"liang_dao", "qiang_gang_hu"}) for w in state.wins
+        )
+        discarder = None if result == "self_draw" else state.turn
+        inp = HandInput(**base, liang_dao=liang, result=result, discarder=discarder, winners=winners)
+    settlement = settle(inp)
+    following = None if result is None else next_dealer(settlement, header.dealer)
+    return Replay(header, actions, state, settlement, result, following)
+
+
+def record_json(header: Header, actions: tuple[Action, ...]) -> dict[str, Any]:
+    """The ``kwx-hand/1`` record of a header and its actions."""
+    return {
+        "format": FORMAT,
+        "rules": header.rules,
+        "options": dict(header.options),
+        "base": header.base,
+        "piao": list(header.piao),
+        "players": list(header.players),
+        "dealer": header.dealer,
+        "hands": [format_counts(h) for h in header.hands],
+        "actions": [a.as_dict() for a in actions],
+    }

@@ -1,0 +1,136 @@
+"""Whole hands played by policies (bots) on seeded walls, written as ``kwx-hand/1`` records.
+
+A :class:`Policy` answers two questions for its seat: what to do on its own turn
+(``act``: win, kong or discard, from the legal actions) and whether to claim a discard
+or a kong being added (``claim``: one of the offered actions, or None to pass). The
+runner asks them, resolves the claims (a win beats a pong or kong; two wins on one
+discard are 一炮双响) and applies every action through ``table.apply``, so a bot can only
+do what the rules allow.
+
+Policies receive the whole :class:`~analysis.engine.table.Table` and their seat; they must
+read only what that seat can see (its own tiles, the rivers, the melds, revealed 亮倒 hands,
+the wall count): :func:`seen_counts` gives the tiles a seat has seen.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from .record import DEFAULT_PLAYERS, Header, Replay, finish
+from .table import Action, Table, apply, deal, legal_actions
+from .tiles import COPIES, Counts, NUM_KINDS, counts_of
+
+
+class Policy(Protocol):
+    """A bot: its own-turn choice and its claim choice."""
+
+    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
+        """One of ``options`` (win, kong or discard) on the seat's own turn."""
+        ...
+
+    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
+        """One of ``options`` (win, pong or kong) on another seat's tile, or None to pass."""
+        ...
+
+
+def seen_counts(state: Table, seat: int) -> Counts:
+    """Tiles ``seat`` has seen: its own, every river and meld, and the hands revealed by 亮倒."""
+    counts = list(state.seats[seat].concealed)
+    for other, s in enumerate(state.seats):
+        for kind in s.river:
+            counts[kind] += 1
+        for meld in s.melds:
+            counts[meld.kind] += meld.type.size
+        if other != seat and s.liang_dao:
+            for kind in range(NUM_KINDS):
+                counts[kind] += s.concealed[kind]
+    if state.phase == "rob" and state.tile is not None and state.turn != seat:
+        counts[state.tile] += 1  # the tile being added is shown
+    return tuple(min(n, COPIES) for n in counts)
+
+
+def visible_to(state: Table, seat: int) -> Counts:
+    """The tiles ``seat`` has seen outside its own hand (the analysis's ``visible``)."""
+    held = state.seats[seat].hand.held
+    return tuple(max(0, n - h) for n, h in zip(seen_counts(state, seat), held))
+
+
+def shuffled_wall(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Three dealt hands of 13 and the 45 tiles left to draw, from a shuffled set of 84."""
+    tiles = [k for k in range(NUM_KINDS) for _ in range(COPIES)]
+    rng.shuffle(tiles)
+    return tuple(tiles[0:13]), tuple(tiles[13:26]), tuple(tiles[26:39]), tuple(tiles[39:])
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One seeded deal: the three hands, the wall order and the dealer."""
+
+    hands: tuple[Counts, Counts, Counts]
+    wall: tuple[int, ...]
+    dealer: int
+
+
+def seeded_deal(seed: int, dealer: int = 0) -> Deal:
+    """The deal a seed makes (the same seed, the same walls: duplicate seating replays it)."""
+    h0, h1, h2, wall = shuffled_wall(random.Random(seed))
+    return Deal((counts_of(h0), counts_of(h1), counts_of(h2)), wall, dealer)
+
+
+def play(
+    table_deal: Deal,
+    policies: Sequence[Policy],
+    rules: str = "standard",
+    options: tuple[tuple[str, bool], ...] = (),
+    base: int = 1,
+    piao: tuple[int, int, int] = (0, 0, 0),
+    players: tuple[str, str, str] = DEFAULT_PLAYERS,
+) -> Replay:
+    """Play one hand to its end with a policy per seat; its record, facts and settlement."""
+    header = Header(rules, options, base, piao, players, table_deal.dealer, table_deal.hands)
+    state = deal(table_deal.hands, table_deal.dealer, header.rule_set, table_deal.wall)
+    actions: list[Action] = []
+    while True:
+        step = _next(state, policies)
+        if not step:
+            break
+        for action in step:
+            state = apply(state, action)
+            actions.append(action)
+        if state.wins and (state.wins[0].side == "self_draw" or state.phase in ("claim", "rob")):
+            break
+    return finish(header, tuple(actions), state)
+
+
+def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
+    """The next action(s): a draw, the turn's choice, or the claims on a tile (empty: the hand is over)."""
+    phase = state.phase
+    if phase == "draw":
+        assert state.wall is not None
+        return [Action(state.turn, "draw", state.wall[state.drawn])]
+    options = legal_actions(state)
+    if phase in ("act", "pong"):
+        return [policies[state.turn].act(state, state.turn, options)]
+    wins: list[Action] = []
+    call: Action | None = None
+    for seat in ((state.turn + 1) % 3, (state.turn + 2) % 3):
+        mine = tuple(a for a in options if a.seat == seat and a.verb != "draw")
+        if not mine:
+            continue
+        choice = policies[seat].claim(state, seat, mine)
+        if choice is None:
+            continue
+        if choice not in mine:
+            raise ValueError(f"seat {seat} chose {choice}, not among {mine}")
+        if choice.verb == "win":
+            wins.append(choice)
+        else:
+            call = choice
+    if wins:
+        return wins
+    if call is not None:
+        return [call]
+    draws = [a for a in options if a.verb == "draw"]
+    return draws[:1]
+

@@ -1,0 +1,564 @@
+"""The whole hand of three players (kwx-rules §5, hand-record.md): one immutable state,
+the actions it allows and the state each action leads to.
+
+A :class:`Table` is everything the three seats hold and everything that has happened
+that still matters: whose move it is and of which kind (``phase``), the tiles drawn,
+the kongs made, the 亮倒 declarations and locked waits, and each seat's 漏胡 bar.
+:func:`legal_actions` lists what may happen next and :func:`apply` makes it happen
+(raising :class:`IllegalAction` with the reason otherwise). The replayer, the bots and
+the play page all go through these two functions, so the play rules live here only.
+
+Phases:
+
+- ``draw``: ``turn`` takes the next wall tile (``replacement`` > 0: after its kong).
+- ``act``: ``turn`` has just drawn ``tile``: it may win (自摸), kong or discard.
+- ``pong``: ``turn`` has just ponged: it discards (nothing else).
+- ``claim``: ``turn`` has just discarded ``tile``: the others may win, pong or kong on it,
+  or everybody passes and the next seat draws. After a first win only the other seat's
+  win is left (一炮双响).
+- ``rob``: ``turn`` is adding ``tile`` to its pong (蓄杠): the others may rob it (抢杠胡),
+  or the kong stands and ``turn`` draws its replacement.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Literal
+
+from .efficiency import improving_draws
+from .errors import gettext_noop
+from .rules import Rules
+from .scoring import WinValue, score_win
+from .shapes import is_complete, shanten
+from .tiles import COPIES, Counts, Hand, Meld, MeldType, NUM_KINDS, TILE_IDS, add, with_tile
+
+WALL_AFTER_DEAL = 45
+"""84 − 3 × 13: the tiles left to draw after the deal."""
+SEATS = (0, 1, 2)
+
+Phase = Literal["draw", "act", "pong", "claim", "rob"]
+Verb = Literal["draw", "discard", "pong", "kong", "win"]
+VERBS: tuple[Verb, ...] = ("draw", "discard", "pong", "kong", "win")
+KongType = Literal["an_gang", "ming_gang", "zhi_gang"]
+Result = Literal["self_draw", "discard", "rob_kong", "draw"]
+
+
+class IllegalAction(ValueError):
+    """An action the state does not allow; ``template`` (an English msgid) and ``params`` say why."""
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template % params if params else template)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move of hand-record.md: ``seat`` does ``verb`` with a tile of ``kind``."""
+
+    seat: int
+    verb: Verb
+    kind: int
+    liang_dao: bool = False
+
+    @property
+    def tile(self) -> str:
+        """The ASCII id of the action's tile."""
+        return TILE_IDS[self.kind]
+
+    def as_dict(self) -> dict[str, object]:
+        """The record form: ``{"seat": 0, "discard": "5p"}`` (``"liang_dao": true`` beside a declaring discard)."""
+        out: dict[str, object] = {"seat": self.seat, self.verb: TILE_IDS[self.kind]}
+        if self.liang_dao:
+            out["liang_dao"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class KongMade:
+    """A kong that stands; ``chain`` is its place in a 杠上杠 chain (1 = first or alone)."""
+
+    seat: int
+    type: KongType
+    kind: int
+    fed_by: int | None
+    chain: int
+
+
+@dataclass(frozen=True, slots=True)
+class WinMade:
+    """A win: the 13 tiles before the winning tile, how it was won and what it is worth."""
+
+    seat: int
+    kind: int
+    hand: Hand
+    side: Literal["self_draw", "discard"]
+    situation: frozenset[str]
+    value: WinValue
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """What one seat holds and has done.
+
+    ``waits`` are the winning kinds locked by 亮倒; ``passed`` is the largest discard-side total
+    of a win the seat let go since its last draw (0: none), which bars smaller or equal
+    wins on a discard (漏胡).
+    """
+
+    concealed: Counts
+    melds: tuple[Meld, ...] = ()
+    river: tuple[int, ...] = ()
+    liang_dao: bool = False
+    waits: frozenset[int] = frozenset()
+    passed: int = 0
+
+    @property
+    def hand(self) -> Hand:
+        """Concealed tiles and melds as a Hand."""
+        return Hand(self.concealed, self.melds)
+
+    def pong_of(self, kind: int) -> bool:
+        """Whether the seat has an exposed pong of ``kind``."""
+        return any(m.kind == kind and m.type is MeldType.PONG for m in self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The state of one hand at a table of three (see the module docstring for the phases).
+
+    ``tile`` is the drawn tile (``act``; None after a pong), the discard (``claim``) or the
+    kong tile (``rob``). ``after_kong`` is the chain number of the kong whose replacement
+    ``turn`` drew before this move (0 for none): it makes 杠上开花, 杠上炮 and 杠上杠.
+    ``dealt`` counts the copies of each kind dealt and drawn so far. ``wall`` is the order of
+    the 45 tiles to draw, when known (simulation); a replayed record has none.
+    """
+
+    rules: Rules
+    dealer: int
+    seats: tuple[SeatState, SeatState, SeatState]
+    phase: Phase
+    turn: int
+    tile: int | None = None
+    drawn: int = 0
+    replacement: int = 0
+    after_kong: int = 0
+    dealt: Counts = (0,) * NUM_KINDS
+    kongs: tuple[KongMade, ...] = ()
+    wins: tuple[WinMade, ...] = ()
+    wall: tuple[int, ...] | None = None
+
+    @property
+    def wall_left(self) -> int:
+        """Tiles still to draw."""
+        return WALL_AFTER_DEAL - self.drawn
+
+    @property
+    def is_over(self) -> bool:
+        """Whether nothing more can happen: a self-draw, two wins, or the last discard past every claim."""
+        if self.wins:
+            return self.wins[0].side == "self_draw" or len(self.wins) == 2 or not legal_actions(self)
+        return self.phase == "claim" and self.drawn == WALL_AFTER_DEAL and not legal_actions(self)
+
+    @property
+    def result(self) -> Result | None:
+        """How the hand ended (荒庄 is ``draw``), if the state is a finished hand; else None."""
+        if self.wins:
+            if self.wins[0].side == "self_draw":
+                return "self_draw"
+            return "rob_kong" if self.phase == "rob" else "discard"
+        if self.phase == "claim" and self.drawn == WALL_AFTER_DEAL:
+            return "draw"
+        return None
+
+    @property
+    def liang_dao(self) -> tuple[int, ...]:
+        """The seats that declared 亮倒, in seat order."""
+        return tuple(s for s in SEATS if self.seats[s].liang_dao)
+
+
+def deal(hands: tuple[Counts, Counts, Counts], dealer: int, rules: Rules, wall: tuple[int, ...] | None = None) -> Table:
+    """The state right after the deal: 13 tiles each, the dealer to draw first."""
+    dealt = add(add(hands[0], hands[1]), hands[2])
+    seats = (SeatState(hands[0]), SeatState(hands[1]), SeatState(hands[2]))
+    return Table(rules, dealer, seats, "draw", dealer, dealt=dealt, wall=wall)
+
+
+def winning_kinds(hand: Hand) -> frozenset[int]:
+    """The kinds that complete a 13-tile hand (none the seat holds all four of)."""
+    held = hand.held
+    full = tuple(k for k in range(NUM_KINDS) if held[k] >= COPIES)
+    shanten, kinds = improving_draws(hand.concealed, len(hand.melds), full)
+    return frozenset(kinds) if shanten == 0 else frozenset()
+
+
+@lru_cache(maxsize=64)
+def _with_situation(rules: Rules, situation: frozenset[str]) -> Rules:
+    return Rules(rules.preset, rules.options, situation)
+
+
+def _situation(state: Table, seat: int, side: str) -> frozenset[str]:
+    """The situational fans a win by ``seat`` in this state carries."""
+    keys = []
+    if side == "self_draw":
+        if state.after_kong:
+            keys.append("gang_shang_kai_hua")
+        if state.drawn == WALL_AFTER_DEAL:
+            keys.append("hai_di_lao")
+    elif state.phase == "rob":
+        keys.append("qiang_gang_hu")
+    elif state.after_kong:
+        keys.append("gang_shang_pao")
+    if state.seats[seat].liang_dao:
+        keys.append("liang_dao")
+    return frozenset(keys)
+
+
+def win_on(state: Table, seat: int) -> WinMade | None:
+    """The win ``seat`` could take on the state's tile (drawn, discarded or robbed), legal or not; None if its tiles do not win."""
+    kind = state.tile
+    if kind is None:
+        return None
+    s = state.seats[seat]
+    if state.phase == "act":
+        if seat != state.turn or not is_complete(s.concealed, len(s.melds)):
+            return None
+        hand = Hand(with_tile(s.concealed, kind, -1), s.melds)
+        side: Literal["self_draw", "discard"] = "self_draw"
+    elif state.phase in ("claim", "rob"):
+        if seat == state.turn or not is_complete(with_tile(s.concealed, kind), len(s.melds)):
+            return None
+        hand = s.hand
+        side = "discard"
+    else:
+        return None
+    situation = _situation(state, seat, side)
+    values = score_win(hand, kind, _with_situation(state.rules, situation))
+    if values is None:
+        return None
+    return WinMade(seat, kind, hand, side, situation, values[0] if side == "self_draw" else values[1])
+
+
+def _win_refusal(state: Table, win: WinMade) -> str | None:
+    """Why a win the tiles make may not be taken (None: it may)."""
+    if win.value.allowed:
+        if win.side == "discard" and state.seats[win.seat].passed >= win.value.total:
+            return gettext_noop(
+                "漏胡: seat %(seat)d let a win worth ×%(passed)d go since its last draw; until it draws again "
+                "it may win on a discard only with a larger win."
+            )
+        return None
+    if win.value.reason == "rob_kong_off":
+        return gettext_noop("These rules do not allow robbing a kong (抢杠胡).")
+    return gettext_noop("A win worth ×1 (屁胡) may not be taken on a discard, only by self-draw.")
+
+
+def _kong_keeps_waits(seat: SeatState, after: Hand) -> bool:
+    """A 亮倒 seat may kong only when the winning kinds stay the same."""
+    return not seat.liang_dao or winning_kinds(after) == seat.waits
+
+
+def _concealed_kong(seat: SeatState, kind: int) -> Hand:
+    counts = list(seat.concealed)
+    counts[kind] -= 4
+    return Hand(tuple(counts), seat.melds + (Meld(MeldType.CONCEALED_KONG, kind),))
+
+
+def _added_kong(seat: SeatState, kind: int) -> Hand:
+    melds = tuple(Meld(MeldType.KONG, kind) if m.kind == kind and m.type is MeldType.PONG else m for m in seat.melds)
+    return Hand(with_tile(seat.concealed, kind, -1), melds)
+
+
+def _exposed_kong(seat: SeatState, kind: int) -> Hand:
+    counts = list(seat.concealed)
+    counts[kind] -= 3
+    return Hand(tuple(counts), seat.melds + (Meld(MeldType.KONG, kind),))
+
+
+def _claim_refusal(state: Table, action: Action) -> str | None:
+    """Why a pong or 直杠 on the discard is not allowed (None: it is)."""
+    s = state.seats[action.seat]
+    if state.phase != "claim" or action.kind != state.tile:
+        return gettext_noop("Seat %(seat)d can only pong or kong the tile just discarded.")
+    if action.seat == state.turn:
+        return gettext_noop("Seat %(seat)d cannot claim its own discard.")
+    if state.wins:
+        return gettext_noop("The discard has been won on: only another win may follow.")
+    if state.drawn == WALL_AFTER_DEAL:
+        return gettext_noop("The last discard may be won on but not ponged or konged.")
+    if action.verb == "pong":
+        if s.liang_dao:
+            return gettext_noop("Seat %(seat)d declared 亮倒 and may not pong.")
+        if s.concealed[action.kind] < 2:
+            return gettext_noop("Seat %(seat)d needs two %(tile)s to pong.")
+        return None
+    if s.concealed[action.kind] != 3:
+        return gettext_noop("Seat %(seat)d needs three concealed %(tile)s to kong the discard (直杠).")
+    if not _kong_keeps_waits(s, _exposed_kong(s, action.kind)):
+        return gettext_noop("Seat %(seat)d declared 亮倒: a kong that changes its winning tiles is not allowed.")
+    return None
+
+
+def _own_kong_refusal(state: Table, action: Action) -> str | None:
+    """Why a 暗杠 or 蓄杠 on the seat's own turn is not allowed (None: it is)."""
+    s = state.seats[action.seat]
+    if state.phase == "pong":
+        return gettext_noop("No kong in the turn of a pong: seat %(seat)d must discard.")
+    if state.drawn == WALL_AFTER_DEAL:
+        return gettext_noop("No kong once the last tile has been drawn.")
+    if s.concealed[action.kind] == 4:
+        after = _concealed_kong(s, action.kind)
+    elif s.pong_of(action.kind) and s.concealed[action.kind] >= 1:
+        if action.kind != state.tile:
+            return gettext_noop("蓄杠 only with the tile just drawn: seat %(seat)d did not just draw %(tile)s.")
+        after = _added_kong(s, action.kind)
+    else:
+        return gettext_noop("Seat %(seat)d holds neither four %(tile)s nor a pong of it with the tile just drawn.")
+    if not _kong_keeps_waits(s, after):
+        return gettext_noop("Seat %(seat)d declared 亮倒: a kong that changes its winning tiles is not allowed.")
+    return None
+
+
+def _discard_refusal(state: Table, action: Action) -> str | None:
+    """Why a discard is not allowed (None: it is)."""
+    s = state.seats[action.seat]
+    if s.concealed[action.kind] == 0:
+        return gettext_noop("Seat %(seat)d holds no %(tile)s to discard.")
+    if s.liang_dao and action.kind != state.tile:
+        return gettext_noop("Seat %(seat)d declared 亮倒: it may only discard the tile it just drew.")
+    if action.liang_dao:
+        if s.liang_dao:
+            return gettext_noop("Seat %(seat)d has already declared 亮倒.")
+        if not winning_kinds(Hand(with_tile(s.concealed, action.kind, -1), s.melds)):
+            return gettext_noop("亮倒 needs a ready hand: seat %(seat)d is not ready after discarding %(tile)s.")
+    return None
+
+
+_NOT_YOUR_TURN: dict[str, str] = {
+    "draw": gettext_noop("It is not seat %(seat)d's turn to draw."),
+    "discard": gettext_noop("It is not seat %(seat)d's turn to discard."),
+    "pong": gettext_noop("It is not seat %(seat)d's turn."),
+    "kong": gettext_noop("Seat %(seat)d may kong only on its own turn after a draw, or on another seat's discard."),
+    "win": gettext_noop("Seat %(seat)d may win only on its own draw, or on another seat's discard or added kong."),
+}
+
+
+def refusal(state: Table, action: Action) -> str | None:
+    """Why ``action`` is illegal in ``state`` (an English msgid with %(seat)d and %(tile)s), or None when it is legal."""
+    if action.seat not in SEATS or not 0 <= action.kind < NUM_KINDS or action.verb not in VERBS:
+        return gettext_noop("Not an action: a seat 0–2, a verb and a tile.")
+    if action.liang_dao and action.verb != "discard":
+        return gettext_noop("亮倒 is declared with a discard.")
+    phase, verb = state.phase, action.verb
+    if state.wins:
+        if state.wins[0].side == "self_draw" or len(state.wins) == 2:
+            return gettext_noop("The hand is over.")
+        if verb != "win":
+            return gettext_noop("The discard has been won on: only another win may follow.")
+    if verb == "draw":
+        return _draw_refusal(state, action)
+    if phase in ("claim", "rob") and verb == "win":
+        if action.seat == state.turn:
+            return gettext_noop("Seat %(seat)d cannot win on its own tile this way.")
+        if action.kind != state.tile:
+            return gettext_noop("Seat %(seat)d can only win on the tile just discarded or added to a pong.")
+        if any(w.seat == action.seat for w in state.wins):
+            return gettext_noop("Seat %(seat)d has already won.")
+        win = win_on(state, action.seat)
+        if win is None:
+            return gettext_noop("Seat %(seat)d's hand does not win on %(tile)s.")
+        return _win_refusal(state, win)
+    if phase == "claim" and verb in ("pong", "kong"):
+        return _claim_refusal(state, action)
+    if action.seat != state.turn or phase not in ("act", "pong"):
+        return _NOT_YOUR_TURN[verb]
+    if verb == "discard":
+        return _discard_refusal(state, action)
+    if verb == "kong":
+        return _own_kong_refusal(state, action)
+    if verb == "win":
+        if phase == "pong":
+            return gettext_noop("No win right after a pong: seat %(seat)d must discard.")
+        if action.kind != state.tile:
+            return gettext_noop("A self-draw wins on the tile just drawn, not on %(tile)s.")
+        if win_on(state, action.seat) is None:
+            return gettext_noop("Seat %(seat)d's hand does not win on %(tile)s.")
+        return None
+    return gettext_noop("Seat %(seat)d cannot pong now: only another seat's discard can be ponged.")
+
+
+def _draw_refusal(state: Table, action: Action) -> str | None:
+    """Why a draw is not allowed (None: it is)."""
+    if state.drawn >= WALL_AFTER_DEAL:
+        return gettext_noop("The wall is empty: all 45 tiles have been drawn.")
+    if state.phase == "draw":
+        drawer = state.turn
+    elif state.phase == "claim":
+        drawer = (state.turn + 1) % 3
+    elif state.phase == "rob":
+        drawer = state.turn
+    else:
+        if action.seat == state.turn:
+            return gettext_noop("Seat %(seat)d has its tiles to play: it cannot draw again before discarding.")
+        return _NOT_YOUR_TURN["draw"]
+    if action.seat != drawer:
+        return _NOT_YOUR_TURN["draw"]
+    if state.wall is not None and action.kind != state.wall[state.drawn]:
+        return gettext_noop("The next tile of the wall is not %(tile)s.")
+    if state.dealt[action.kind] >= COPIES:
+        return gettext_noop("A fifth %(tile)s: there are only four of each kind.")
+    return None
+
+
+def check(state: Table, action: Action) -> None:
+    """Raise IllegalAction unless ``action`` is legal in ``state``."""
+    reason = refusal(state, action)
+    if reason is not None:
+        tile = TILE_IDS[action.kind] if 0 <= action.kind < NUM_KINDS else "?"
+        passed = state.seats[action.seat].passed if action.seat in SEATS else 0
+        raise IllegalAction(reason, seat=action.seat, tile=tile, passed=passed)
+
+
+def _candidates(state: Table) -> list[Action]:
+    """Every action of the right shape for the phase, legal or not (legal_actions filters them)."""
+    out: list[Action] = []
+    phase, turn = state.phase, state.turn
+    if state.wins:
+        if phase in ("claim", "rob") and len(state.wins) == 1 and state.wins[0].side == "discard":
+            other = 3 - turn - state.wins[0].seat
+            out.append(Action(other, "win", state.tile if state.tile is not None else 0))
+        return out
+    if phase in ("draw", "claim", "rob") and state.drawn < WALL_AFTER_DEAL:
+        drawer = (turn + 1) % 3 if phase == "claim" else turn
+        kinds = (state.wall[state.drawn],) if state.wall is not None else range(NUM_KINDS)
+        out.extend(Action(drawer, "draw", k) for k in kinds)
+    if phase in ("act", "pong"):
+        s = state.seats[turn]
+        if phase == "act" and state.tile is not None:
+            out.append(Action(turn, "win", state.tile))
+        # a discard can leave the hand ready only if the 14 tiles are within one tile of it
+        may_declare = not s.liang_dao and shanten(s.concealed, len(s.melds)) <= 0
+        for k in range(NUM_KINDS):
+            if s.concealed[k]:
+                out.append(Action(turn, "discard", k))
+                if may_declare:
+                    out.append(Action(turn, "discard", k, liang_dao=True))
+                if phase == "act" and (s.concealed[k] == 4 or (k == state.tile and s.pong_of(k))):
+                    out.append(Action(turn, "kong", k))
+    elif phase in ("claim", "rob") and state.tile is not None:
+        for seat in ((turn + 1) % 3, (turn + 2) % 3):
+            out.append(Action(seat, "win", state.tile))
+            if phase == "claim":
+                out.append(Action(seat, "pong", state.tile))
+                out.append(Action(seat, "kong", state.tile))
+    return out
+
+
+def legal_actions(state: Table) -> tuple[Action, ...]:
+    """Every action the state allows (with a known wall, the one tile the next draw takes)."""
+    return tuple(a for a in _candidates(state) if refusal(state, a) is None)
+
+
+def claim_win(state: Table, seat: int) -> WinMade | None:
+    """The win ``seat`` may legally take on the current discard or robbed kong (None: none)."""
+    if state.phase not in ("claim", "rob") or seat == state.turn or any(w.seat == seat for w in state.wins):
+        return None
+    win = win_on(state, seat)
+    return win if win is not None and _win_refusal(state, win) is None else None
+
+
+def _passes(state: Table) -> tuple[SeatState, SeatState, SeatState]:
+    """The seats once a claim window closes without a win: each other seat that could have won
+    has passed it (漏胡), a seat that pongs or kongs the tile included."""
+    seats = list(state.seats)
+    for seat in SEATS:
+        win = win_on(state, seat) if seat != state.turn else None
+        if win is not None and win.value.allowed:
+            seats[seat] = replace(seats[seat], passed=max(seats[seat].passed, win.value.total))
+    return seats[0], seats[1], seats[2]
+
+
+def _taken(seats: tuple[SeatState, SeatState, SeatState], discarder: int) -> tuple[SeatState, SeatState, SeatState]:
+    """The seats once the discarder's last discard is claimed: it leaves the river for the meld."""
+    s = seats[discarder]
+    return _set(seats, discarder, replace(s, river=s.river[:-1]))
+
+
+def _set(seats: tuple[SeatState, SeatState, SeatState], i: int, seat: SeatState) -> tuple[SeatState, SeatState, SeatState]:
+    out = list(seats)
+    out[i] = seat
+    return out[0], out[1], out[2]
+
+
+def _chain(state: Table) -> int:
+    """The chain number a kong made now takes (杠上杠 after a replacement draw)."""
+    return state.after_kong + 1 if state.after_kong else 1
+
+
+def apply(state: Table, action: Action) -> Table:
+    """The state after a legal action (raises IllegalAction with the reason otherwise)."""
+    check(state, action)
+    return _apply(state, action)
+
+
+def _apply(state: Table, action: Action) -> Table:
+    seat, verb, kind = action.seat, action.verb, action.kind
+    s = state.seats[seat]
+    if verb == "draw":
+        return _draw(state, seat, kind)
+    if verb == "win":
+        win = win_on(state, seat)
+        assert win is not None
+        return replace(state, wins=state.wins + (win,))
+    if verb == "discard":
+        new = replace(
+            s, concealed=with_tile(s.concealed, kind, -1), river=s.river + (kind,),
+            liang_dao=s.liang_dao or action.liang_dao,
+            waits=winning_kinds(Hand(with_tile(s.concealed, kind, -1), s.melds)) if action.liang_dao else s.waits,
+        )
+        return replace(state, seats=_set(state.seats, seat, new), phase="claim", turn=seat, tile=kind)
+    if verb == "pong":
+        seats = _taken(_passes(state), state.turn)
+        counts = list(seats[seat].concealed)
+        counts[kind] -= 2
+        new = replace(seats[seat], concealed=tuple(counts), melds=seats[seat].melds + (Meld(MeldType.PONG, kind),))
+        return replace(state, seats=_set(seats, seat, new), phase="pong", turn=seat, tile=None, after_kong=0)
+    # kong
+    if state.phase == "claim":
+        seats = _taken(_passes(state), state.turn)
+        after = _exposed_kong(seats[seat], kind)
+        new = replace(seats[seat], concealed=after.concealed, melds=after.melds)
+        kong = KongMade(seat, "zhi_gang", kind, state.turn, _chain(state))
+        return replace(
+            state, seats=_set(seats, seat, new), phase="draw", turn=seat, tile=None,
+            replacement=kong.chain, after_kong=0, kongs=state.kongs + (kong,),
+        )
+    if s.concealed[kind] == 4:
+        after = _concealed_kong(s, kind)
+        kong = KongMade(seat, "an_gang", kind, None, _chain(state))
+        new = replace(s, concealed=after.concealed, melds=after.melds)
+        return replace(
+            state, seats=_set(state.seats, seat, new), phase="draw", tile=None,
+            replacement=kong.chain, after_kong=0, kongs=state.kongs + (kong,),
+        )
+    # 蓄杠: the others may rob the tile before the kong stands
+    return replace(state, phase="rob", tile=kind, replacement=_chain(state))
+
+
+def _draw(state: Table, seat: int, kind: int) -> Table:
+    """A draw: the turn's draw, the replacement after a kong, or the next seat's after a pass."""
+    seats, kongs, replacement = state.seats, state.kongs, state.replacement
+    if state.phase == "claim":  # everybody passed: the next seat draws
+        seats, replacement = _passes(state), 0
+    elif state.phase == "rob":  # nobody robbed: the 蓄杠 stands
+        seats = _passes(state)
+        assert state.tile is not None
+        after = _added_kong(seats[seat], state.tile)
+        seats = _set(seats, seat, replace(seats[seat], concealed=after.concealed, melds=after.melds))
+        kongs = kongs + (KongMade(seat, "ming_gang", state.tile, None, replacement),)
+    s = seats[seat]
+    new = replace(s, concealed=with_tile(s.concealed, kind), passed=0)
+    return replace(
+        state, seats=_set(seats, seat, new), phase="act", turn=seat, tile=kind, drawn=state.drawn + 1,
+        replacement=0, after_kong=replacement, dealt=with_tile(state.dealt, kind), kongs=kongs,
+    )
