@@ -391,6 +391,15 @@ def _palette(board: Board) -> list[dict[str, Any]]:
     ]
 
 
+def _palette_blocked(board: Board, palette: list[dict[str, Any]]) -> str:
+    """Why no palette tile can be tapped now ('' while one can): said in words, not only faded."""
+    if not palette or not all(p["disabled"] for p in palette):
+        return ""
+    if board.tile_count == MAX_TILES:
+        return _("The hand has 14 tiles: the table shows what to discard. To change the hand, tap one of its tiles to remove it.")
+    return _refusal(board, 0, board.mode)
+
+
 def _melds(hand: Hand | None) -> list[dict[str, Any]]:
     out = []
     for index, meld in enumerate(hand.melds if hand else ()):
@@ -408,6 +417,7 @@ def page_context(board: Board, request: HttpRequest, with_ev: bool = True) -> di
     query = canonical_query(board)
     base = request.path
     chosen = result["chosen"]
+    palette = _palette(board)
     play_chosen = ""
     if chosen and hand is not None and board.visible is not None:
         kind = TILE_IDS.index(chosen["discard"])
@@ -421,7 +431,8 @@ def page_context(board: Board, request: HttpRequest, with_ev: bool = True) -> di
         "base": base,
         "hand_tiles": [TILE_IDS[k] for k, n in enumerate(hand.concealed) for _ in range(n)] if hand else [],
         "melds": _melds(hand),
-        "palette": _palette(board),
+        "palette": palette,
+        "palette_blocked": _palette_blocked(board, palette),
         "visible_tiles": [TILE_IDS[k] for k, n in enumerate(board.visible or EMPTY) for _ in range(n)],
         "left": dict(zip(TILE_IDS, remaining(board.seen))),
         "hand_value": format_hand(hand) if hand is not None else board.hand_text,

@@ -1,18 +1,55 @@
 /* kwx analyzer, progressive enhancement only (the page works without it):
-   keep the language switch's "next" on the URL htmx pushed, and keep open <details> open across swaps. */
+   keep the language switch's "next" on the URL htmx pushed, keep open <details> open across swaps,
+   and keep keyboard focus where the player was (every control has a stable id; htmx refocuses it).
+   When the focused control is gone or switched off by the swap (a tile's last copy used, the last
+   tile of the hand removed), focus moves to the next control of the same kind, or to the answer. */
 (function () {
+  "use strict";
   var open = [];
+  var focused = null;
   function syncNext() {
     var here = location.pathname + location.search;
     document.querySelectorAll('form.lang input[name="next"]').forEach(function (input) { input.value = here; });
+  }
+  function usable(el) { return el && !el.disabled && el.offsetParent !== null; }
+  function sameKind(id) {
+    var m = /^(add|seen|hand|meld|visible|discard)-/.exec(id);
+    if (!m) return [];
+    var selector = { add: "#palette .az-pal", seen: "#visible-view .az-pal", hand: "#hand-view .tile-button",
+      meld: "#hand-view .az-meld", visible: "#visible-view [name=remove_visible]", discard: ".az-discard" }[m[1]];
+    return Array.prototype.slice.call(document.querySelectorAll(selector));
+  }
+  function replacement(state) {
+    var all = sameKind(state.id);
+    var after = all.slice(state.index).concat(all.slice(0, state.index).reverse());
+    var next = after.filter(usable)[0];
+    if (next) return next;
+    var full = document.getElementById("palette-full");
+    if (full && state.id.indexOf("add-") === 0) return full;
+    // an example or "open this hand" link is gone with the page it was on: go to the answer
+    return all.length ? null : document.getElementById("results");
   }
   document.addEventListener("htmx:pushedIntoHistory", syncNext);
   document.addEventListener("htmx:replacedInHistory", syncNext);
   window.addEventListener("popstate", syncNext);
   document.addEventListener("htmx:beforeSwap", function () {
     open = Array.prototype.map.call(document.querySelectorAll("#app details[open][id]"), function (d) { return d.id; });
+    var active = document.activeElement;
+    focused = null;
+    if (active && active.id && active.closest("#app")) {
+      focused = { id: active.id, index: Math.max(0, sameKind(active.id).indexOf(active)) };
+    }
   });
   document.addEventListener("htmx:afterSwap", function () {
     open.forEach(function (id) { var d = document.getElementById(id); if (d) { d.open = true; } });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!focused) return;
+    var state = focused;
+    focused = null;
+    var el = document.getElementById(state.id);
+    if (el === document.activeElement) return;
+    var target = usable(el) ? el : replacement(state);
+    if (target) target.focus();
   });
 })();
