@@ -16,6 +16,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -214,8 +215,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s: your drills are saved to your account.") % {"name": user.get_username()})
-        return redirect(request.GET.get("next") or "progress")
+        return redirect(_safe_next(request) or "progress")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    """The ``next`` of the query or form when it points into this site (as the log-in view checks it), else None."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    return target if allowed else None
 
 
 class LoginView(auth_views.LoginView):

@@ -254,6 +254,17 @@ def hand_delete(request: HttpRequest, sheet_id: int, hand_id: int) -> HttpRespon
     return redirect(reverse("settle-sheet", args=[sheet.pk]) + "#totals")
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet program may read as the start of a formula in a text cell."""
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet runs as a formula: text starting like one gets a leading apostrophe (numbers stay numbers)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
     """The sheet as CSV: one row a hand, each player's net and running total."""
     table = sheet_table(get_sheet(owner_of(request), sheet_id))
@@ -263,15 +274,16 @@ def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
     response.write("\ufeff")  # so spreadsheet programs read the Chinese names as UTF-8
     writer = csv.writer(response)
     this_hand, running = _("this hand"), _("running total")
-    writer.writerow([_("Round"), _("Dealer"), _("Result"), _("Winners")] + [f"{n} {this_hand}" for n in names] + [f"{n} {running}" for n in names])
+    rows = [[_("Round"), _("Dealer"), _("Result"), _("Winners")] + [f"{n} {this_hand}" for n in names] + [f"{n} {running}" for n in names]]
     for row in table.rows:
         result = row.settlement
         if result is None:
             label, winners = "", _error_text(row.error)
         else:
             label, winners = result_label(result), " ".join(f"{names[w.player]} ×{w.value.total}" for w in result.wins)
-        writer.writerow([row.number, names[row.dealer], label, winners] + list(row.nets) + list(row.totals))
-    writer.writerow([_("Total"), names[table.next_dealer], _("next dealer"), ""] + list(table.totals) + list(table.totals))
+        rows.append([row.number, names[row.dealer], label, winners] + list(row.nets) + list(row.totals))
+    rows.append([_("Total"), names[table.next_dealer], _("next dealer"), ""] + list(table.totals) + list(table.totals))
+    writer.writerows([csv_cell(cell) for cell in cells] for cells in rows)
     return response
 
 

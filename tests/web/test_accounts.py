@@ -111,3 +111,15 @@ def test_one_account_cannot_see_anothers_progress():
     assert gu.get("/api/v1/progress/").json()["attempts"] == 1
     assert hu.get("/api/v1/progress/").json()["attempts"] == 0
     assert 'data-testid="attempts">0<' in hu.get("/progress/").content.decode()
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/", "https:evil.example", "javascript:alert(1)", "/\\evil.example"])
+def test_signup_never_redirects_off_the_site(target):
+    r = Client().post(f"/accounts/signup/?next={target}", {"username": "ivy", "password1": PASSWORD, "password2": PASSWORD})
+    assert r.status_code == 302 and r.url == "/progress/"
+    assert User.objects.filter(username="ivy").exists()
+
+
+def test_signup_follows_a_next_on_the_site():
+    r = Client().post("/accounts/signup/?next=/drills/%3Fmode%3Dstreak", {"username": "jo", "password1": PASSWORD, "password2": PASSWORD})
+    assert r.status_code == 302 and r.url == "/drills/?mode=streak"

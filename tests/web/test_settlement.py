@@ -159,6 +159,19 @@ def test_sheet_create_add_edit_csv(client):
     assert rows[-1][-3:] == ["-1", "-2", "3"]
 
 
+def test_csv_cells_never_start_a_formula(client):
+    names = ['=HYPERLINK("//e.io")', "+1", "@SUM(A1)"]
+    client.post("/settle/sheets/", {"name_0": names[0], "name_1": names[1], "name_2": names[2], "base": "1", "rules": "standard", "first_dealer": "0"})
+    sheet_id = ScoreSheet.objects.latest("id").pk
+    client.post(f"/settle/sheets/{sheet_id}/hands/new/", hand_post({"result": "self_draw", "winner": "0", **KA_WU_XING}, action="save"))
+    rows = list(csv.reader(io.StringIO(client.get(f"/settle/sheets/{sheet_id}.csv").content.decode("utf-8-sig"))))
+    cells = [cell for row in rows for cell in row]
+    assert any(cell.startswith("'=HYPERLINK") for cell in cells)
+    texts = [cell for cell in cells if not cell.lstrip("-").isdecimal()]
+    assert texts and not [cell for cell in texts if cell.startswith(("=", "+", "-", "@"))]
+    assert [r[-3:] for r in rows[1:2]] == [["4", "-2", "-2"]]  # numbers, negative ones too, stay numbers
+
+
 def test_hand_preview_does_not_save(client):
     sheet_id = _new_sheet(client)
     body = client.post(f"/settle/sheets/{sheet_id}/hands/new/", hand_post({"result": "self_draw", "winner": "0", **KA_WU_XING}, action="preview")).content.decode()
