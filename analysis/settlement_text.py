@@ -6,8 +6,9 @@ from typing import Any
 from django.utils.translation import gettext as _, gettext_noop
 
 from .engine.analysis import _fans_json  # the analysis API's fan objects, shared
-from .engine.settlement import Part, Payment, Settlement
-from .engine.tiles import TILE_IDS
+from .engine.errors import EngineError
+from .engine.settlement import Part, Payment, Settlement, WinnerInputError
+from .engine.tiles import KIND_OF_ID, TILE_IDS
 from .text import tile_label
 
 PART_LABELS = {
@@ -55,6 +56,17 @@ def part_text(part: Part) -> str:
     if part.key in ("an_gang", "ming_gang", "zhi_gang"):
         label = f"{label} {tile_label(TILE_IDS[part.number('tile')])}"
     return f"{label} {part_formula(part)}"
+
+
+def error_text(error: EngineError) -> str:
+    """A refused hand in the active language, a tile by its name (七筒, 7 of dots) rather than its id (7p)."""
+    if isinstance(error, WinnerInputError):
+        return _(error.template) % {"player": error.params["player"], "problem": error_text(error.cause)}
+    params = dict(error.params)
+    if "name" not in params and params.get("tile") in KIND_OF_ID:  # a message with "%(tile)s (%(name)s)" has both already
+        params["tile"] = tile_label(params["tile"])
+    text = _(error.template)
+    return text % params if params else text
 
 
 def result_label(settlement: Settlement) -> str:

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Fill translations into locale/zh_Hans/LC_MESSAGES/django.po from a JSON file of
 {msgid: msgstr}, then compile the .mo. Existing translations are kept unless --force.
+A plural entry (ngettext, blocktranslate count) is filled by its singular msgid: Chinese
+has one form, so the one msgstr serves every count.
 
 Usage: .venv/bin/python scripts/po_fill.py translations.json [--force]
        .venv/bin/python scripts/po_fill.py --missing      (list untranslated msgids)
@@ -25,10 +27,14 @@ def main(argv: list[str]) -> int:
     table = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     force = "--force" in argv
     for entry in po:
-        if entry.msgid in table and (force or not entry.msgstr or "fuzzy" in entry.flags):
+        if entry.msgid not in table or not (force or not entry.translated() or "fuzzy" in entry.flags):
+            continue
+        if entry.msgid_plural:
+            entry.msgstr_plural = {0: table[entry.msgid]}
+        else:
             entry.msgstr = table[entry.msgid]
-            if "fuzzy" in entry.flags:
-                entry.flags.remove("fuzzy")
+        if "fuzzy" in entry.flags:
+            entry.flags.remove("fuzzy")
     po.save()
     po.save_as_mofile(str(PO.with_suffix(".mo")))
     left = [e.msgid for e in po if not e.obsolete and not e.translated()]

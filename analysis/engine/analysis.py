@@ -58,12 +58,12 @@ def parse_melds(melds: Any) -> tuple[Meld, ...]:
     return tuple(out)
 
 
-def build_hand(hand: Any, melds: Any = (), visible: Any = "") -> tuple[Hand, Counts]:
-    """Parse and check a hand, its melds and the visible tiles (raises EngineError)."""
+def build_hand(hand: Any, melds: Any = (), visible: Any = "", check_size: bool = True) -> tuple[Hand, Counts]:
+    """Parse and check a hand, its melds and the visible tiles (raises EngineError); ``check_size``: 13 or 14 tiles."""
     parsed = parse_hand(_text(hand, "hand", True), "hand")
     full = Hand(parsed.concealed, parsed.melds + parse_melds(melds))
     seen = parse_tiles(_text(visible, "visible", False), "visible")
-    validate_hand(full, seen)
+    validate_hand(full, seen, check_size)
     return full, seen
 
 

@@ -107,10 +107,10 @@ def make_rules(
     return Rules(PRESETS[rules], RuleOptions(**options), chosen)
 
 
-def validate_hand(hand: Hand, visible: Counts) -> None:
-    """Refuse a hand of the wrong size or with a fifth copy of any kind."""
+def validate_hand(hand: Hand, visible: Counts, check_size: bool = True) -> None:
+    """Refuse a hand of the wrong size (unless the caller checks it) or with a fifth copy of any kind."""
     count = hand.tile_count
-    if count not in (13, 14):
+    if check_size and count not in (13, 14):
         raise EngineError(
             gettext_noop(
                 "The hand has %(count)d tiles (each meld counts 3): it needs 13 to see its waits "

@@ -433,7 +433,7 @@ def _winner(item: Any, players: tuple[str, ...]) -> Winner:
         raise _error(gettext_noop("Each winner must be an object with player, hand and tile."), "winners")
     player = _player(item.get("player"), players, "winners")
     try:
-        hand, _ = build_hand(_text(item.get("hand"), "winners"), item.get("melds") or ())
+        hand, _ = build_hand(_text(item.get("hand"), "winners"), item.get("melds") or (), check_size=False)  # 13 tiles: checked by name
         tile = parse_tile(_text(item.get("tile"), "winners"), "winners")
     except EngineError as exc:
         raise WinnerInputError(players[player], exc) from exc

@@ -25,7 +25,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDi
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext as _, gettext_noop
+from django.utils.translation import gettext as _, gettext_noop, ngettext
 from django_htmx.http import push_url, replace_url
 
 from analysis.engine import EngineError, analyze_hand, build_hand
@@ -148,7 +148,7 @@ def read_board(query: QueryDict) -> Board:
         draws = check_draws(int(draws_text) if draws_text.isdecimal() else draws_text, 1)
     except EngineError as exc:
         if ev:
-            errors["draws"] = exc.translated(_)
+            errors["draws"] = _draws_error(exc)
     revealed_texts = tuple(query.get(key, "").strip() for key in REVEALED_KEYS)
     board = Board(
         hand_text=hand_text, hand=hand, visible_text=visible_text, visible=visible,
@@ -310,6 +310,18 @@ def _safe_revealed(board: Board, rules: Rules, errors: dict[str, str]) -> tuple[
     return tuple(out)
 
 
+def _draws_error(exc: EngineError) -> str:
+    """What is wrong with the typed own draws, naming the page's field (the engine's message names the API's draws_left)."""
+    if exc.field != "draws_left":
+        return exc.translated(_)
+    if "unseen" in exc.params:
+        return ngettext(
+            "Own draws left: %(draws)d, but only %(unseen)d tile is unseen.",
+            "Own draws left: %(draws)d, but only %(unseen)d tiles are unseen.", exc.params["unseen"],
+        ) % exc.params
+    return _("Own draws left must be a whole number from %(low)d to %(limit)d (your own draws still to come).") % exc.params
+
+
 def _extended(body: dict[str, Any], full: Hand, seen: Counts, rules: Rules, board: Board,
               revealed: tuple[Hand, ...], with_ev: bool, errors: dict[str, str]) -> dict[str, Any]:
     """The plain body with danger and, if asked for and possible, the EV figures (as the API adds them)."""
@@ -320,7 +332,7 @@ def _extended(body: dict[str, Any], full: Hand, seen: Counts, rules: Rules, boar
                           depth="ev", draws_left=board.draws, liang_dao_when_ready=board.liang_dao_when_ready,
                           revealed=revealed)
         except EngineError as exc:
-            errors["draws"] = exc.translated(_)
+            errors["draws"] = _draws_error(exc)
     return extend(body, full, seen, rules, revealed=revealed) if revealed else body
 
 

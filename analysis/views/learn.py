@@ -122,7 +122,7 @@ def _settlement_page() -> dict[str, Any]:
         examples.append({"key": s.key, "kind": s.kind, "title": s.title, "note": lc.filled(s.note), "payments": s.payments,
                          "net": [(seat, net[seat]) for seat in lc.SEATS],
                          "wins": [(seat, shown_worked(w)) for seat, w in s.wins]})
-    both, feeder = _("both other players"), _("the discarder only")
+    both, feeder = _("both other players"), _("only the player who discarded the fourth tile (放杠)")
     names = {"an_gang": ("暗杠", both), "ming_gang": ("明杠 (蓄杠)", both), "zhi_gang": ("直杠", feeder)}
     return {"examples": examples, "kong_money": [(*names[k], money) for k, money in KONG_MONEY.items()]}
 

@@ -19,7 +19,7 @@ from ..settlement_forms import KONG_ROWS, HandForm, SetupForm, SheetForm
 from ..settlement_selectors import SheetTable, get_hand, get_sheet, sheet_table, sheets_for
 from ..settlement_services import Owner, add_hand, create_sheet, delete_hand, delete_sheet, edit_hand, full_input, update_sheet
 from ..settlement_signals import SESSION_KEY
-from ..settlement_text import part_text, result_label
+from ..settlement_text import error_text, part_text, result_label
 from ..text import preset_label
 
 TEMPLATES = "analysis/settlement/"
@@ -90,7 +90,7 @@ def _settle_form(setup: SetupForm, form: HandForm) -> tuple[dict[str, Any] | Non
     try:
         return present(settle(parse_input(data))), ""
     except EngineError as exc:
-        return None, exc.translated(_)
+        return None, error_text(exc)
 
 
 def _kongs_given(form: HandForm) -> bool:
@@ -100,7 +100,7 @@ def _kongs_given(form: HandForm) -> bool:
 
 
 def _error_text(error: EngineError | None) -> str:
-    return error.translated(_) if error is not None else ""
+    return error_text(error) if error is not None else ""
 
 
 @require_http_methods(["GET", "POST"])
@@ -133,7 +133,7 @@ def sheet_list(request: HttpRequest) -> HttpResponse:
         try:
             sheet = create_sheet(owner_of(request, create=True), form.names(), d["base"], d["rules"], d["first_dealer"], d["title"])
         except EngineError as exc:
-            error = exc.translated(_)
+            error = error_text(exc)
         else:
             return redirect("settle-sheet", sheet_id=sheet.pk)
     sheets = [
@@ -185,7 +185,7 @@ def sheet_edit(request: HttpRequest, sheet_id: int) -> HttpResponse:
         try:
             update_sheet(sheet, form.names(), d["base"], d["rules"], d["first_dealer"], d["title"])
         except EngineError as exc:
-            error = exc.translated(_)
+            error = error_text(exc)
         else:
             return redirect("settle-sheet", sheet_id=sheet.pk)
     return render(request, TEMPLATES + "sheet_edit.html", {"form": form, "sheet": sheet, "error": error})
@@ -220,7 +220,7 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
                         edit_hand(sheet, hand.pk, data)
                     return redirect(reverse("settle-sheet", args=[sheet.pk]) + "#totals")
             except EngineError as exc:
-                error = exc.translated(_)
+                error = error_text(exc)
     else:
         initial = HandForm.initial_from(hand.data) if hand else _next_hand_initial(sheet)
         form = HandForm(initial=initial, names=names)

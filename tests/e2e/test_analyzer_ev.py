@@ -43,3 +43,14 @@ def test_ev_button_then_revealed_hand(page):
     expect(page.locator(".az-table tbody tr").first.locator(".az-win-p")).to_be_visible()  # EV still shown
     assert "rev1=46p11456789sFFF" in page.url and "ev=1" in page.url
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling on a phone
+
+
+def test_typing_0_or_99_draws_says_what_is_wrong(page):
+    page.goto(page.base + f"/analyze/?hand={HAND}")
+    expect(page.locator(".az-table tbody tr")).to_have_count(11)
+    for draws in ("0", "99"):
+        page.locator("#draws").fill(draws)
+        page.locator("#ev-button").click()
+        expect(page.locator("#draws-error")).to_have_text(re.compile(r"^剩余摸牌须是 1 到 30 的整数"))
+        expect(page.locator(".az-table tbody tr")).to_have_count(11)  # the plain table stays
+        expect(page.locator("#draws")).to_have_value(draws)

@@ -123,3 +123,11 @@ def test_signup_never_redirects_off_the_site(target):
 def test_signup_follows_a_next_on_the_site():
     r = Client().post("/accounts/signup/?next=/drills/%3Fmode%3Dstreak", {"username": "jo", "password1": PASSWORD, "password2": PASSWORD})
     assert r.status_code == 302 and r.url == "/drills/?mode=streak"
+
+
+def test_a_short_password_is_refused_in_chinese():
+    r = Client().post("/accounts/signup/", {"username": "ann", "password1": "k5x-9", "password2": "k5x-9"})
+    html = r.content.decode()
+    assert r.status_code == 200 and "密码太短：至少要 8 个字符。" in html and "too short" not in html
+    english = Client().post("/accounts/signup/", {"username": "ann", "password1": "k5x-9", "password2": "k5x-9"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "This password is too short: it must have at least 8 characters." in english.content.decode()

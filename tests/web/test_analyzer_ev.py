@@ -215,3 +215,12 @@ def test_canonical_query_keeps_ev_and_revealed_and_drops_draws_without_ev():
     assert once == f"hand={HAND}&rev1={REVEALED}&rev2={REVEALED}&ev=1&draws=5&ldwr=1"
     assert canonical_query(read_board(QueryDict(once))) == once
     assert canonical_query(read_board(QueryDict(f"hand={HAND}&draws=5&ldwr=1"))) == f"hand={HAND}"
+
+
+@pytest.mark.parametrize("draws", ["abc", "0", "99"])
+def test_a_bad_draws_value_names_the_pages_field_in_both_languages(client, draws):
+    error = r'id="draws-error" class="az-error" role="alert">([^<]+)<'
+    chinese = re.search(error, page(client, f"/analyze/?hand={HAND}&ev=1&draws={draws}")).group(1)
+    assert chinese.startswith("剩余摸牌须是 1 到 30 的整数") and "draws_left" not in chinese
+    english = re.search(error, client.get(f"/analyze/?hand={HAND}&ev=1&draws={draws}", HTTP_ACCEPT_LANGUAGE="en").content.decode()).group(1)
+    assert english.startswith("Own draws left must be a whole number from 1 to 30") and "draws_left" not in english

@@ -153,3 +153,14 @@ def test_progress_shows_the_quiz_rating_apart():
     assert re.search(r'data-testid="rating">1500\?<', html)
     rating = int(re.search(r'data-testid="quiz-rating">(\d+)\?<', html).group(1))
     assert rating > 1500
+
+
+def test_english_counts_take_the_singular_for_one(puzzle):
+    client = Client()
+    client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": "a", "mode": "rated"})
+    html = client.get("/progress/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "1 drill · 0 fan quizzes" in html and "1 drills" not in html
+    Puzzle.objects.filter(pk=puzzle.pk).update(wall_left=1)
+    assert "1 tile left in the wall" in client.get(f"/drills/{puzzle.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    chinese = client.get("/progress/").content.decode()
+    assert "何切 1 · 算番 0" in chinese

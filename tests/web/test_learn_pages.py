@@ -135,3 +135,10 @@ def test_glossary_anchors_exist_on_their_pages(client):
         if anchor:
             page = cache.setdefault(url, _get(client, url, "zh-hans"))
             assert f'id="{anchor}"' in page, term.url
+
+
+def test_zhi_gang_money_is_paid_by_who_discarded_the_kong_tile(client):
+    rows = re.findall(r"<tr><td>([^<]+)</td><td>([^<]+)</td><td class=\"num\">", _get(client, "/learn/settlement/", "zh-hans"))
+    assert dict(rows)["直杠"] == "只有放杠的人"  # not 点炮: 直杠 money is paid whatever the result
+    english = dict(re.findall(r"<tr><td>([^<]+)</td><td>([^<]+)</td><td class=\"num\">", _get(client, "/learn/settlement/", "en")))
+    assert "fourth tile" in english["直杠"]

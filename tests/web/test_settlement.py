@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from django.http import Http404
@@ -119,7 +120,27 @@ def test_calculator_htmx_returns_only_the_result(client):
 
 def test_calculator_names_the_problem(client):
     body = client.post("/settle/", {**CALCULATOR, "tile": "9p"}, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "老王&#x27;s hand does not win on 9p." in body
+    assert "老王&#x27;s hand does not win on 9 of dots." in body
+
+
+def _alert(body: str) -> str:
+    """The message of the result's error card."""
+    return re.search(r'class="card st-error" role="alert"><strong>[^<]*</strong><p>([^<]*)</p>', body).group(1)
+
+
+def test_settlement_errors_name_tiles_in_the_pages_language(client):
+    message = _alert(client.post("/settle/", {**CALCULATOR, "tile": "7p"}, HTTP_HX_REQUEST="true").content.decode())
+    assert "七筒" in message and "7p" not in message
+    kong = {**CALCULATOR, "kong_tile_0": "7p", "kong_type_0": "zhi_gang"}
+    assert "七筒" in _alert(client.post("/settle/", kong, HTTP_HX_REQUEST="true").content.decode())
+
+
+@pytest.mark.parametrize("hand, count", [("4556p123s789sZZZZ", 14), ("4556p123s789s", 10), ("4556p123s789sZZZ19s", 15)])
+def test_a_winners_hand_of_the_wrong_size_gets_the_settlement_message(client, hand, count):
+    body = client.post("/settle/", {**CALCULATOR, "hand": hand}, HTTP_HX_REQUEST="true").content.decode()
+    message = _alert(body)
+    assert "老王" in message and f"{count} 张" in message and "请填和牌前的 13 张" in message
+    assert "看听牌" not in message  # the analyzer's "13 to see the waits, 14 to choose a discard" is no help here
 
 
 def test_calculator_start_a_sheet_with_its_players(client):

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, ngettext
 
 from analysis.engine import EngineError, analyze
 from analysis.engine.rules import OPTION_KEYS, PRESETS
@@ -74,10 +74,11 @@ def render_text(result: dict[str, Any]) -> list[str]:
             lines.append(_("Effective tiles (%(total)d): %(tiles)s") % {"total": result["ukeire"]["total"], "tiles": tiles})
         return lines
     for option in result["options"]:
-        head = _("Discard %(tile)s → %(shanten)s, %(total)d effective tiles") % {
+        total = option["ukeire"]["total"]
+        head = ngettext("Discard %(tile)s → %(shanten)s, %(total)d effective tile", "Discard %(tile)s → %(shanten)s, %(total)d effective tiles", total) % {
             "tile": tile_label(option["discard"]),
             "shanten": shanten_words(option["shanten"]),
-            "total": option["ukeire"]["total"],
+            "total": total,
         }
         if option["value"] is not None:
             head += _(", value %(value)d") % {"value": option["value"]}
