@@ -77,7 +77,8 @@ def result_label(settlement: Settlement) -> str:
     return _(RESULT_LABELS[kind])
 
 
-def _payment(payment: Payment, names: tuple[str, ...]) -> dict[str, Any]:
+def payment_json(payment: Payment, names: tuple[str, ...]) -> dict[str, Any]:
+    """One payment as the settle API shows it: names, amount, reasons with their words."""
     return {
         "payer": names[payment.payer],
         "payee": names[payment.payee],
@@ -110,7 +111,7 @@ def settlement_json(settlement: Settlement, next_dealer: int | None) -> dict[str
             }
             for w in settlement.wins
         ],
-        "payments": [_payment(p, names) for p in settlement.payments],
+        "payments": [payment_json(p, names) for p in settlement.payments],
         "nets": [{"player": names[i], "net": settlement.nets[i]} for i in range(3)],
         "next_dealer": None if next_dealer is None else names[next_dealer],
     }

@@ -8,6 +8,8 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("KWX_SHARED", ROOT.parent / "shared"))
+VECTORS = ROOT / "tests" / "vectors"
+"""The repository's copies of ``../shared/vectors`` (a clone passes its tests without ``../shared``)."""
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -126,7 +126,10 @@ def _hands(value: Any) -> tuple[Counts, Counts, Counts]:
     for seat, text in enumerate(value):
         if not isinstance(text, str) or len(text) > 200:
             raise _header_error(gettext_noop("Seat %(seat)d's hand must be tile text such as 4556p123s789sZZZ."), "hands", seat=seat)
-        counts = parse_tiles(text, "hands")
+        try:
+            counts = parse_tiles(text, "hands")
+        except EngineError as exc:
+            raise _header_error(exc.template, "hands", **exc.params) from exc
         if sum(counts) != 13:
             raise _header_error(gettext_noop("Seat %(seat)d is dealt %(count)d tiles; every seat is dealt 13."), "hands", seat=seat, count=sum(counts))
         hands.append(counts)

@@ -111,7 +111,10 @@ def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
         return [Action(state.turn, "draw", state.wall[state.drawn])]
     options = legal_actions(state)
     if phase in ("act", "pong"):
-        return [policies[state.turn].act(state, state.turn, options)]
+        choice = policies[state.turn].act(state, state.turn, options)
+        if choice not in options:
+            raise ValueError(f"seat {state.turn} chose {choice}, not among {options}")
+        return [choice]
     wins: list[Action] = []
     call: Action | None = None
     for seat in ((state.turn + 1) % 3, (state.turn + 2) % 3):

@@ -1,13 +1,13 @@
-"""../shared/vectors/analyze.json, every case and every error, through the HTTP API."""
+"""The analysis vectors (tests/vectors/analyze.json, a copy of ../shared/vectors/analyze.json), every case and every error, through the HTTP API."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from tests.conftest import SHARED
+from tests.conftest import VECTORS as VECTORS_DIR
 
-VECTORS = json.loads((SHARED / "vectors" / "analyze.json").read_text(encoding="utf-8"))
+VECTORS = json.loads((VECTORS_DIR / "analyze.json").read_text(encoding="utf-8"))
 URL = "/api/v1/analyze/"
 
 

@@ -13,7 +13,7 @@ from analysis.engine.notation import format_hand, parse_hand, parse_tile
 from analysis.engine.rules import PRESETS, make_rules
 from analysis.engine.scoring import _reading_fans, _win_facts  # per-reading fans: no public API
 from analysis.engine.shapes import readings
-from tests.conftest import SHARED
+from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize("worked", lc.every_worked(), ids=lambda w: w.key)
@@ -123,9 +123,9 @@ def test_repo_copy_of_the_kouque_has_exactly_the_shared_couplets():
         lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
         return [(lines[i], lines[i + 1]) for i in range(0, len(lines), 2)]
 
-    shared = pairs((SHARED / "kouque.txt").read_text(encoding="utf-8"))
-    assert [(c.first, c.second) for c in lc.couplets()] == shared
-    assert len(shared) == 15
+    copy = pairs((ROOT / "analysis" / "data" / "kouque.txt").read_text(encoding="utf-8"))
+    assert [(c.first, c.second) for c in lc.couplets()] == copy
+    assert len(copy) == 15
 
 
 def test_every_couplet_has_a_note_and_only_known_drill_themes():

@@ -1,0 +1,139 @@
+"""``/api/v1/hands/replay/``: check a whole-hand record (kwx-hand/1) and give its facts and money."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .api import FanSerializer
+from .api_settle import PaymentSerializer
+from .engine.analysis import _fans_json
+from .engine.fans import SITUATIONAL_FANS
+from .engine.record import FORMAT, RecordError, Replay, replay
+from .engine.rules import OPTION_KEYS, PRESETS
+from .engine.settlement import KONG_TYPES, PIAO_CHOICES
+from .engine.table import VERBS
+from .engine.tiles import TILE_IDS
+from .settlement_text import payment_json
+
+RESULT_CHOICES = ["self_draw", "discard", "rob_kong", "draw"]
+
+
+class RecordActionSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=2)
+    draw = serializers.CharField(required=False, help_text="The tile taken from the wall (turn draw or replacement after a kong).")
+    discard = serializers.CharField(required=False)
+    liang_dao = serializers.BooleanField(required=False, help_text="Beside a discard: declares 亮倒 with it.")
+    pong = serializers.CharField(required=False)
+    kong = serializers.CharField(required=False, help_text="直杠 on a discard, 暗杠 or 蓄杠 on the seat's own turn.")
+    win = serializers.CharField(required=False, help_text="自摸, 点炮 or 抢杠胡 on the tile named.")
+
+
+class RecordSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(choices=[FORMAT], required=False)
+    rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
+    options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
+    base = serializers.IntegerField(min_value=1, max_value=10_000, required=False, default=1)
+    piao = serializers.ListField(child=serializers.ChoiceField(choices=list(PIAO_CHOICES)), min_length=3, max_length=3, required=False)
+    players = serializers.ListField(child=serializers.CharField(max_length=20), min_length=3, max_length=3, required=False)
+    dealer = serializers.IntegerField(min_value=0, max_value=2)
+    hands = serializers.ListField(child=serializers.CharField(), min_length=3, max_length=3, help_text="Each seat's 13 dealt tiles.")
+    actions = RecordActionSerializer(many=True, help_text="One verb per action: " + ", ".join(VERBS) + ".")
+
+
+class ReplayWinnerSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    tile = serializers.CharField()
+    total = serializers.IntegerField(help_text="Capped multiplier, situational fans included (base not applied).")
+    fans = FanSerializer(many=True)
+    situation = serializers.ListField(child=serializers.CharField(), help_text="Situational fans that follow from the actions.")
+
+
+class ReplayKongSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    type = serializers.ChoiceField(choices=list(KONG_TYPES))
+    tile = serializers.CharField()
+    fed_by = serializers.IntegerField(allow_null=True, help_text="直杠: the seat that discarded the fourth tile.")
+    chain = serializers.IntegerField(help_text="Place in a 杠上杠 chain: 1 first or alone, n + 1 after kong n.")
+
+
+class ReplaySerializer(serializers.Serializer):
+    result = serializers.ChoiceField(choices=RESULT_CHOICES, allow_null=True, help_text="Null for a record that stops before the hand is over.")
+    winners = ReplayWinnerSerializer(many=True)
+    discarder = serializers.IntegerField(allow_null=True, help_text="The discarder, or the robbed kong's maker.")
+    kongs = ReplayKongSerializer(many=True, help_text="In the order they were made; a robbed kong is not made.")
+    liang_dao = serializers.ListField(child=serializers.IntegerField(), help_text="Seats that declared 亮倒.")
+    payments = PaymentSerializer(many=True, help_text="As POST /api/v1/settle/ (kong money alone for an unfinished record).")
+    nets = serializers.ListField(child=serializers.IntegerField(), help_text="Each seat's net; they sum to zero.")
+    next_dealer = serializers.IntegerField(allow_null=True)
+
+
+class ReplayErrorDetailSerializer(serializers.Serializer):
+    field = serializers.CharField()
+    action = serializers.IntegerField(required=False, help_text="0-based index of the first illegal action.")
+    message = serializers.CharField()
+
+
+class ReplayErrorSerializer(serializers.Serializer):
+    error = ReplayErrorDetailSerializer()
+
+
+def replay_json(done: Replay) -> dict[str, Any]:
+    """The answer for a legal record."""
+    s = done.settlement
+    names = done.header.players
+    return {
+        "result": done.result,
+        "winners": [
+            {
+                "seat": w.seat,
+                "tile": TILE_IDS[w.kind],
+                "total": w.value.total,
+                "fans": _fans_json(w.value),
+                "situation": [f.key for f in SITUATIONAL_FANS if f.key in w.situation],
+            }
+            for w in done.final.wins
+        ],
+        "discarder": s.input.discarder,
+        "kongs": [
+            {"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain}
+            for k in done.final.kongs
+        ],
+        "liang_dao": list(done.final.liang_dao),
+        "payments": [payment_json(p, names) for p in s.payments],
+        "nets": list(s.nets),
+        "next_dealer": done.next_dealer,
+    }
+
+
+def error_json(exc: RecordError) -> dict[str, Any]:
+    """The 400 body for an illegal record: the field, the action's index when an action is at fault, the reason."""
+    detail: dict[str, Any] = {"field": exc.field}
+    if exc.action is not None:
+        detail["action"] = exc.action
+    detail["message"] = exc.translated(gettext)
+    return {"error": detail}
+
+
+class ReplayView(APIView):
+    """Replay a whole-hand record: legality, the hand's facts and its settlement."""
+
+    authentication_classes: list = []
+    permission_classes: list = []
+
+    @extend_schema(
+        request=RecordSerializer,
+        responses={200: ReplaySerializer, 400: ReplayErrorSerializer, 413: ReplayErrorSerializer},
+        summary="Replay a hand record (kwx-hand/1)",
+    )
+    def post(self, request: Request) -> Response:
+        try:
+            done = replay(request.data)
+        except RecordError as exc:
+            return Response(error_json(exc), status=400)
+        return Response(replay_json(done))

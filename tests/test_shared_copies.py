@@ -1,0 +1,24 @@
+"""The repository's copies of the shared files are the shared files, where ../shared is beside the clone."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import ROOT, SHARED, VECTORS
+
+COPIES = [
+    (VECTORS / "analyze.json", SHARED / "vectors" / "analyze.json"),
+    (VECTORS / "hands.json", SHARED / "vectors" / "hands.json"),
+    (ROOT / "analysis" / "data" / "kouque.txt", SHARED / "kouque.txt"),
+]
+
+
+@pytest.mark.parametrize("copy, shared", COPIES, ids=[c.name for c, _ in COPIES])
+def test_copy_equals_the_shared_file_when_it_is_there(copy, shared):
+    text = copy.read_text(encoding="utf-8")
+    assert text.strip()
+    if copy.suffix == ".json":
+        assert json.loads(text)["cases"]
+    if shared.exists():
+        assert text == shared.read_text(encoding="utf-8")
