@@ -5,6 +5,7 @@ import copy
 import json
 
 import pytest
+from django.test import Client
 from hypothesis import given, strategies as st
 
 from tests.conftest import VECTORS
@@ -130,7 +131,8 @@ LEGAL = [c["record"] for c in CASES if "error" not in c["expect"]]
     value=st.one_of(st.none(), st.integers(-2, 5), st.text(max_size=4), st.sampled_from(["5p", "Z", "9s", "1p"])),
     key=st.sampled_from(["seat", "draw", "discard", "pong", "kong", "win", "liang_dao"]),
 )
-def test_mutated_records_never_fail_the_server(client, which, index, value, key):
+def test_mutated_records_never_fail_the_server(which, index, value, key):
+    client = Client()
     record = copy.deepcopy(LEGAL[which])
     actions = record["actions"]
     actions[index % len(actions)] = {**actions[index % len(actions)], key: value}
@@ -138,4 +140,4 @@ def test_mutated_records_never_fail_the_server(client, which, index, value, key)
     assert response.status_code in (200, 400)
     if response.status_code == 400:
         error = response.json()["error"]
-        assert error["field"] == "actions" and 0 <= error["action"] <= index % len(actions)
+        assert error["field"] == "actions" and 0 <= error["action"] < len(actions)
