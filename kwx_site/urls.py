@@ -1,4 +1,4 @@
-"""Root URLs: pages, the versioned API, the OpenAPI schema and the language switch."""
+"""Root URLs: pages, the versioned API, the OpenAPI schema, the language switch and the 500 page."""
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -16,3 +16,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include(analysis_pages + puzzles_pages)),
 ]
+
+# Django's own 404, 403 and 400 views render templates/404.html, 403.html and 400.html (the site's layout);
+# the 500 page has its own view because it must render without the database.
+handler500 = "kwx_site.views.server_error"
