@@ -29,7 +29,7 @@ from .efficiency import improving_draws
 from .errors import gettext_noop
 from .rules import Rules
 from .scoring import WinValue, score_win
-from .shapes import is_complete, shanten
+from .shapes import shanten
 from .tiles import COPIES, Counts, Hand, Meld, MeldType, NUM_KINDS, TILE_IDS, add, with_tile
 
 WALL_AFTER_DEAL = 45
@@ -101,7 +101,9 @@ class WinMade:
 class SeatState:
     """What one seat holds and has done.
 
-    ``waits`` are the winning kinds locked by 亮倒; ``passed`` is the largest discard-side total
+    ``river`` holds its discards that nobody claimed, in order. ``ready_on`` are the kinds that
+    complete its hand as it stands between turns (13 tiles), kept after the deal, each discard and
+    each kong. ``waits`` are the winning kinds locked by 亮倒; ``passed`` is the largest discard-side total
     of a win the seat let go since its last draw (0: none), which bars smaller or equal
     wins on a discard (漏胡).
     """
@@ -112,6 +114,7 @@ class SeatState:
     liang_dao: bool = False
     waits: frozenset[int] = frozenset()
     passed: int = 0
+    ready_on: frozenset[int] = frozenset()
 
     @property
     def hand(self) -> Hand:
@@ -180,7 +183,8 @@ class Table:
 def deal(hands: tuple[Counts, Counts, Counts], dealer: int, rules: Rules, wall: tuple[int, ...] | None = None) -> Table:
     """The state right after the deal: 13 tiles each, the dealer to draw first."""
     dealt = add(add(hands[0], hands[1]), hands[2])
-    seats = (SeatState(hands[0]), SeatState(hands[1]), SeatState(hands[2]))
+    s0, s1, s2 = (SeatState(h, ready_on=winning_kinds(Hand(h))) for h in hands)
+    seats = (s0, s1, s2)
     return Table(rules, dealer, seats, "draw", dealer, dealt=dealt, wall=wall)
 
 
@@ -221,12 +225,12 @@ def win_on(state: Table, seat: int) -> WinMade | None:
         return None
     s = state.seats[seat]
     if state.phase == "act":
-        if seat != state.turn or not is_complete(s.concealed, len(s.melds)):
+        if seat != state.turn or kind not in s.ready_on:
             return None
         hand = Hand(with_tile(s.concealed, kind, -1), s.melds)
         side: Literal["self_draw", "discard"] = "self_draw"
     elif state.phase in ("claim", "rob"):
-        if seat == state.turn or not is_complete(with_tile(s.concealed, kind), len(s.melds)):
+        if seat == state.turn or kind not in s.ready_on:
             return None
         hand = s.hand
         side = "discard"
@@ -329,7 +333,8 @@ def _discard_refusal(state: Table, action: Action) -> str | None:
     if action.liang_dao:
         if s.liang_dao:
             return gettext_noop("Seat %(seat)d has already declared 亮倒.")
-        if not winning_kinds(Hand(with_tile(s.concealed, action.kind, -1), s.melds)):
+        after = with_tile(s.concealed, action.kind, -1)
+        if shanten(after, len(s.melds)) != 0 or not winning_kinds(Hand(after, s.melds)):
             return gettext_noop("亮倒 needs a ready hand: seat %(seat)d is not ready after discarding %(tile)s.")
     return None
 
@@ -511,10 +516,11 @@ def _apply(state: Table, action: Action) -> Table:
         assert win is not None
         return replace(state, wins=state.wins + (win,))
     if verb == "discard":
+        after = with_tile(s.concealed, kind, -1)
+        ready_on = winning_kinds(Hand(after, s.melds))
         new = replace(
-            s, concealed=with_tile(s.concealed, kind, -1), river=s.river + (kind,),
-            liang_dao=s.liang_dao or action.liang_dao,
-            waits=winning_kinds(Hand(with_tile(s.concealed, kind, -1), s.melds)) if action.liang_dao else s.waits,
+            s, concealed=after, river=s.river + (kind,), ready_on=ready_on,
+            liang_dao=s.liang_dao or action.liang_dao, waits=ready_on if action.liang_dao else s.waits,
         )
         return replace(state, seats=_set(state.seats, seat, new), phase="claim", turn=seat, tile=kind)
     if verb == "pong":
@@ -527,7 +533,7 @@ def _apply(state: Table, action: Action) -> Table:
     if state.phase == "claim":
         seats = _taken(_passes(state), state.turn)
         after = _exposed_kong(seats[seat], kind)
-        new = replace(seats[seat], concealed=after.concealed, melds=after.melds)
+        new = replace(seats[seat], concealed=after.concealed, melds=after.melds, ready_on=winning_kinds(after))
         kong = KongMade(seat, "zhi_gang", kind, state.turn, _chain(state))
         return replace(
             state, seats=_set(seats, seat, new), phase="draw", turn=seat, tile=None,
@@ -536,7 +542,7 @@ def _apply(state: Table, action: Action) -> Table:
     if s.concealed[kind] == 4:
         after = _concealed_kong(s, kind)
         kong = KongMade(seat, "an_gang", kind, None, _chain(state))
-        new = replace(s, concealed=after.concealed, melds=after.melds)
+        new = replace(s, concealed=after.concealed, melds=after.melds, ready_on=winning_kinds(after))
         return replace(
             state, seats=_set(state.seats, seat, new), phase="draw", tile=None,
             replacement=kong.chain, after_kong=0, kongs=state.kongs + (kong,),
@@ -554,7 +560,7 @@ def _draw(state: Table, seat: int, kind: int) -> Table:
         seats = _passes(state)
         assert state.tile is not None
         after = _added_kong(seats[seat], state.tile)
-        seats = _set(seats, seat, replace(seats[seat], concealed=after.concealed, melds=after.melds))
+        seats = _set(seats, seat, replace(seats[seat], concealed=after.concealed, melds=after.melds, ready_on=winning_kinds(after)))
         kongs = kongs + (KongMade(seat, "ming_gang", state.tile, None, replacement),)
     s = seats[seat]
     new = replace(s, concealed=with_tile(s.concealed, kind), passed=0)
