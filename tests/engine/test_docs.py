@@ -1,9 +1,15 @@
-"""The examples in the engine's docstring run as written."""
+"""The examples in the engine's docstring and in docs/engine.md run as written."""
 import doctest
 
 import analysis.engine
+from tests.conftest import ROOT
 
 
 def test_engine_docstring_examples():
     result = doctest.testmod(analysis.engine)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_engine_doc_examples():
+    result = doctest.testfile(str(ROOT / "docs" / "engine.md"), module_relative=False)
+    assert result.attempted >= 7 and result.failed == 0
