@@ -6,14 +6,14 @@ words. Players are indices 0, 1, 2 into ``HandInput.players``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Mapping
 
 from .analysis import MAX_TEXT, build_hand
 from .errors import EngineError, gettext_noop
 from .notation import parse_tile
-from .rules import make_rules
+from .rules import Rules, make_rules
 from .scoring import WinValue, score_win
 from .tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
 
@@ -296,27 +296,72 @@ def _value(inp: HandInput, w: Winner) -> WinResult:
     return WinResult(w.player, side, value)
 
 
+def _win_payment(payer: int, winner: int, key: str, total: int, base: int, piao: tuple[int, int]) -> Payment:
+    """One payer's payment for a win worth ×``total``: V (2·V for 包胡), then both players' 漂 (winner's, payer's)."""
+    numbers = (("multiplier", total), ("base", base))
+    parts = [Part(key, (2 if key == "bao_hu" else 1) * base * total, numbers)]
+    if sum(piao):
+        parts.append(Part("piao", sum(piao) * base, (("winner", piao[0]), ("payer", piao[1]), ("base", base))))
+    return Payment(payer, winner, sum(p.amount for p in parts), tuple(parts))
+
+
 def _win_payments(inp: HandInput, win: WinResult) -> list[Payment]:
     """The win payments of one winner, 漂 included."""
-    base, winner = inp.base, win.player
-    numbers = (("multiplier", win.value.total), ("base", base))
+    winner = win.player
     if inp.result == "self_draw":
-        payers = [p for p in PLAYERS if p != winner]
-        main = Part("self_draw", win.amount(base), numbers)
-    elif winner in inp.liang_dao:
-        payers = [inp.discarder]
-        main = Part("bao_hu", 2 * win.amount(base), numbers)
+        payers, key = [p for p in PLAYERS if p != winner], "self_draw"
     else:
+        assert inp.discarder is not None
         payers = [inp.discarder]
-        main = Part("qiang_gang_hu" if inp.result == "rob_kong" else "discard", win.amount(base), numbers)
-    out = []
-    for payer in payers:
-        parts = [main]
-        piao = inp.piao[winner] + inp.piao[payer]
-        if piao:
-            parts.append(Part("piao", piao * base, (("winner", inp.piao[winner]), ("payer", inp.piao[payer]), ("base", base))))
-        out.append(Payment(payer, winner, sum(p.amount for p in parts), tuple(parts)))
-    return out
+        key = "bao_hu" if winner in inp.liang_dao else "qiang_gang_hu" if inp.result == "rob_kong" else "discard"
+    return [
+        _win_payment(payer, winner, key, win.value.total, inp.base, (inp.piao[winner], inp.piao[payer]))
+        for payer in payers
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class WinMoney:
+    """What one win collects in all, each way it can happen (None: not allowed that way), and from each payer."""
+
+    self_draw: int | None
+    self_draw_each: int | None
+    discard: int | None
+    bao_hu: int | None
+
+
+def check_stakes(base: Any, piao: Any) -> tuple[int, int]:
+    """A base stake (1 to MAX_BASE) and a 漂 (0, 1, 2 or 5) as whole numbers (raises EngineError)."""
+    if isinstance(base, bool) or not isinstance(base, int) or not 1 <= base <= MAX_BASE:
+        raise _error(gettext_noop("The base stake must be a whole number from 1 to %(limit)d."), "base", limit=MAX_BASE)
+    if isinstance(piao, bool) or piao not in PIAO_CHOICES:
+        raise _error(gettext_noop("漂 must be 0, 1, 2 or 5."), "piao")
+    return base, piao
+
+
+def win_money(hand: Hand, tile: int, rules: Rules, base: int = 1, piao: int = 0) -> WinMoney | None:
+    """What winning ``hand`` (13 tiles) on ``tile`` collects at ``base``, every player at 漂 ``piao`` (None: no win).
+
+    自摸: both others pay; 点炮: the discarder pays (包胡 already when 亮倒 is in the situation);
+    包胡: the discarder pays for the hand declared 亮倒. The payments are settle()'s own.
+    """
+    check_stakes(base, piao)
+    values = score_win(hand, tile, rules)
+    if values is None:
+        return None
+    self_draw, discard = values
+    declared = rules if "liang_dao" in rules.situation else replace(rules, situation=rules.situation | {"liang_dao"})
+    bao_hu = (score_win(hand, tile, declared) or values)[1]
+    stakes = (piao, piao)
+
+    def paid(value: WinValue, key: str) -> int | None:
+        return _win_payment(1, 0, key, value.total, base, stakes).amount if value.allowed else None
+
+    each = paid(self_draw, "self_draw")
+    return WinMoney(
+        self_draw=None if each is None else each * (len(PLAYERS) - 1), self_draw_each=each,
+        discard=paid(discard, "bao_hu" if declared is rules else "discard"), bao_hu=paid(bao_hu, "bao_hu"),
+    )
 
 
 def _kong_payments(inp: HandInput) -> list[Payment]:

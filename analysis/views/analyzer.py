@@ -41,6 +41,7 @@ from analysis.engine.ev_analysis import MAX_REVEALED, extend, prepare
 from analysis.engine.fans import SITUATIONAL_FANS
 from analysis.engine.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
 from analysis.engine.rules import OPTION_KEYS, PRESETS, RuleOptions, Rules, make_rules
+from analysis.engine.settlement import PIAO_CHOICES, check_stakes, win_money
 from analysis.engine.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from analysis.text import english, preset_label, tile_label
 
@@ -52,7 +53,7 @@ REVEALED_KEYS = tuple(f"rev{n}" for n in range(1, MAX_REVEALED + 1))
 MAX_REVEALED_TEXT = 60
 EV_TRIGGER = "ev-load"
 """The id of the placeholder whose htmx request fetches the EV columns."""
-SIDE_FIELDS = frozenset({"draws", "revealed", *REVEALED_KEYS})
+SIDE_FIELDS = frozenset({"draws", "revealed", "base", "piao", *REVEALED_KEYS})
 """Fields whose errors leave the plain analysis standing (the message shows by the field)."""
 """A hand never holds more than 14 tiles (each meld counts 3)."""
 MODES: tuple[str, ...] = ("hand",) + tuple(t.value for t in MeldType)
@@ -98,6 +99,9 @@ class Board:
     liang_dao_when_ready: bool = False
     revealed_texts: tuple[str, ...] = ("",) * MAX_REVEALED
     revealed: tuple[Hand | None, ...] = (None,) * MAX_REVEALED
+    base_text: str = "1"
+    base: int = 1
+    piao: int = 0
 
     @property
     def seen(self) -> Counts:
@@ -150,18 +154,36 @@ def read_board(query: QueryDict) -> Board:
         if ev:
             errors["draws"] = _draws_error(exc)
     revealed_texts = tuple(query.get(key, "").strip() for key in REVEALED_KEYS)
+    base_text, base, piao = _stakes(query, errors)
     board = Board(
         hand_text=hand_text, hand=hand, visible_text=visible_text, visible=visible,
         rules=query.get("rules", "standard")[:40], situation=situation, options=options,
         mode=mode if mode in MODES else "hand", discard=query.get("discard", "")[:10], errors=errors,
         ev=ev, draws_text=draws_text, draws=draws, liang_dao_when_ready=query.get("ldwr", "") in TRUE_WORDS,
         revealed_texts=revealed_texts, revealed=tuple(_revealed_hand(t, k, errors) for k, t in zip(REVEALED_KEYS, revealed_texts)),
+        base_text=base_text, base=base, piao=piao,
     )
     try:
         make_rules(board.rules, list(situation), options)
     except EngineError as exc:
         errors[exc.field] = exc.translated(_)
     return board
+
+
+def _stakes(query: QueryDict, errors: dict[str, str]) -> tuple[str, int, int]:
+    """(base as typed, base, 漂) for the money lines; an unreadable one is 1 or 0 and gets a message."""
+    base_text = query.get("base", "").strip()[:10] or "1"
+    piao_text = query.get("piao", "").strip()[:10] or "0"
+    base, piao = 1, 0
+    try:
+        base, _unused = check_stakes(int(base_text) if base_text.isdecimal() else base_text, 0)
+    except EngineError as exc:
+        errors["base"] = exc.translated(_)
+    try:
+        _unused, piao = check_stakes(1, int(piao_text) if piao_text.isdecimal() else piao_text)
+    except EngineError as exc:
+        errors["piao"] = exc.translated(_)
+    return base_text, base, piao
 
 
 def _revealed_hand(text: str, key: str, errors: dict[str, str]) -> Hand | None:
@@ -288,6 +310,10 @@ def canonical_query(board: Board) -> str:
     for key, text, hand in zip(REVEALED_KEYS, board.revealed_texts, board.revealed):
         if text:
             pairs.append((key, format_hand(hand) if hand is not None else text))
+    if board.base_text != "1":
+        pairs.append(("base", board.base_text))
+    if board.piao:
+        pairs.append(("piao", str(board.piao)))
     if board.ev:
         pairs += [("ev", "1"), ("draws", board.draws_text)]
         if board.liang_dao_when_ready:
@@ -350,10 +376,11 @@ def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
 
     Keys: ``body`` (the API body, or None), ``best`` (best discards), ``chosen`` (the chosen
     row of a 14-tile hand), ``errors`` (field → message), ``missing`` (tiles still to add),
-    ``danger`` (tiles that deal in to a revealed hand). ``with_ev`` adds the EV figures
-    when the board asks for them.
+    ``danger`` (tiles that deal in to a revealed hand), ``wins`` (what a complete 14-tile hand
+    is worth, by winning tile). Each shown wait carries ``money`` (the engine's ``win_money``).
+    ``with_ev`` adds the EV figures when the board asks for them.
     """
-    out: dict[str, Any] = {"body": None, "best": (), "chosen": None, "errors": {}, "missing": 0, "danger": frozenset()}
+    out: dict[str, Any] = {"body": None, "best": (), "chosen": None, "errors": {}, "missing": 0, "danger": frozenset(), "wins": []}
     if set(board.errors) - SIDE_FIELDS or board.hand is None or board.visible is None:
         return out
     count = board.tile_count
@@ -385,6 +412,8 @@ def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
         item["waits_left"] = sum(w["remaining"] for w in item.get("waits", ()))
         if "win_probability" in item:
             item["pct"] = _percents(item)
+    if count < MAX_TILES:
+        _add_money(body["waits"], full, rules, board)
     if count == MAX_TILES:
         danger = {TILE_IDS.index(t) for t in out["danger"]}
         plain = [o for o in discard_options(full, seen, rules) if o.discard not in danger]
@@ -393,7 +422,28 @@ def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
         first = out["best"][0] if out["best"] else options[0]["discard"]
         out["chosen"] = next((o for o in options if o["discard"] == (board.discard or first)), None) or next(
             o for o in options if o["discard"] == first)
+        _add_money(out["chosen"]["waits"], full.with_tile(TILE_IDS.index(out["chosen"]["discard"]), -1), rules, board)
+        if body["shanten"] < 0:
+            out["wins"] = _complete_wins(options, full, rules, board)
     return out
+
+
+def _add_money(waits: list[dict[str, Any]], hand: Hand, rules: Rules, board: Board) -> None:
+    """Put on each wait what winning on it collects (自摸, 点炮, 包胡) at the board's base and 漂."""
+    for wait in waits:
+        wait["money"] = win_money(hand, TILE_IDS.index(wait["tile"]), rules, board.base, board.piao)
+
+
+def _complete_wins(options: list[dict[str, Any]], full: Hand, rules: Rules, board: Board) -> list[dict[str, Any]]:
+    """What a complete 14-tile hand is worth, one entry per tile that can have been the winning one (best first)."""
+    wins = []
+    for option in options:
+        wait = next((w for w in option["waits"] if w["tile"] == option["discard"]), None)
+        if wait is not None:
+            win = dict(wait)
+            _add_money([win], full.with_tile(TILE_IDS.index(option["discard"]), -1), rules, board)
+            wins.append(win)
+    return sorted(wins, key=lambda w: (-w["self_draw"]["total"], -w["discard"]["total"], TILE_IDS.index(w["tile"])))
 
 
 def _palette(board: Board) -> list[dict[str, Any]]:
@@ -488,6 +538,7 @@ def _ev_context(board: Board, result: dict[str, Any], query: str, base: str) -> 
         "ev_off_url": base + ("?" + ev_off if ev_off else ""),
         "ev_help_url": f"{reverse('analyzer-ev-help')}?{query}",
         "max_draws": MAX_DRAWS,
+        "piao_choices": PIAO_CHOICES,
         "danger": result["danger"],
         "danger_tiles": [t for t in TILE_IDS if t in result["danger"]],
         "revealed_fields": [
