@@ -23,7 +23,8 @@ def best_discard(state: Table, seat: int, hand: Hand, allowed: set[int]) -> tupl
     raise ValueError("no allowed discard")
 
 
-def _after_pong(hand: Hand, kind: int) -> Hand:
+def after_pong(hand: Hand, kind: int) -> Hand:
+    """The hand after ponging ``kind`` (two concealed copies become the meld), before its discard."""
     return Hand(with_tile(hand.concealed, kind, -2), hand.melds + (Meld(MeldType.PONG, kind),))
 
 
@@ -60,7 +61,7 @@ class BasicBot:
             if action.verb == "kong" and shanten(with_tile(s.concealed, action.kind, -3), len(s.melds) + 1) <= now:
                 return action
             if action.verb == "pong":
-                hand = _after_pong(s.hand, action.kind)
+                hand = after_pong(s.hand, action.kind)
                 _, after = best_discard(state, seat, hand, {k for k in range(21) if hand.concealed[k]})
                 if after < now:
                     return action

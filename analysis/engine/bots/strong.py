@@ -1,0 +1,342 @@
+"""The strong bot: plays for money, not for shanten (docs/bots.md).
+
+Every choice is scored in money (units of the base stake) from what its seat can see:
+
+- **offence** of the 13-tile hand a choice leaves (:func:`hand_worth`): when ready, the
+  chance of winning from the live copies of each wait — drawn by the bot itself, or
+  thrown by an opponent — times what that win pays (both opponents on a self-draw, the
+  discarder alone otherwise, 屁胡 never on a discard unless revealed); when not ready, the
+  chance of getting ready in the draws left (shanten and effective tiles) times a
+  typical ready hand's worth.
+- **danger** of each discard (:func:`danger`): a tile a revealed (亮倒) opponent wins on
+  costs that win twice over (包胡) and is never thrown while another discard exists; against
+  a hidden hand, a guess from how far on it looks (its discards and melds) and what a
+  discard win on that tile would need (a fan: 卡五星 on a 5, a flush of its melds' suit, …).
+- **亮倒** when the doubled win, every wait now winnable on a discard, is worth more than
+  the hidden hand plus the locked hand's cost: forced discards into the others' hands
+  and the 荒庄 payment of 1 to each non-declarer.
+- **kongs and pongs** compare the hand after the call (plus the kong money, less the
+  robbing and 杠上炮 risk) with the hand without it.
+
+It takes every win it is allowed (a self-draw always; a discard win whenever the table
+allows it: 漏胡 is the table's to refuse). It uses no randomness, so a seed fixes its play.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import exp
+
+from ..danger import revealed_rules
+from .basic import after_pong
+from ..efficiency import Efficiency, discard_options, efficiency
+from ..rules import Rules
+from ..scoring import score_win
+from ..selfplay import seen_counts, visible_to
+from ..table import SEATS, Action, SeatState, Table
+from ..tiles import FIVES, NUM_KINDS, Hand, Meld, MeldType, add, with_tile
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The strong bot's figures (docs/bots.md says how they were chosen)."""
+
+    survive: float = 0.75
+    """Share of a win's chance left once the others may end the hand first."""
+    throw_hidden: float = 0.45
+    """Chance an opponent throws a copy of a hidden wait that reaches it."""
+    throw_revealed: float = 0.25
+    """The same for a revealed (亮倒) wait, which a careful opponent keeps."""
+    typical_waits: float = 5.0
+    """Live copies of the waits a hand not yet ready can expect."""
+    typical_total: float = 1.0
+    """The multiplier a hand not yet ready can expect."""
+    far_discount: float = 0.6
+    """Each shanten step's extra uncertainty."""
+    hidden_hit: float = 0.045
+    """Chance a kind wins on a discard for a hidden ready opponent (before the fan factors)."""
+    hidden_value: float = 3.0
+    """What a discard win of a hidden opponent costs."""
+
+
+DEFAULT = Weights()
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the seat knows that every estimate shares."""
+
+    rules: Rules
+    liang_rules: Rules
+    draws: float
+    unseen: int
+    weights: Weights
+    after_kong: bool
+
+
+def _view(state: Table, seat: int, weights: Weights) -> View:
+    seen = seen_counts(state, seat)
+    unseen = max(1, 4 * NUM_KINDS - sum(seen))
+    draws = state.wall_left / 3
+    return View(state.rules, _liang_rules(state.rules), draws, unseen, weights, state.after_kong > 0)
+
+
+@lru_cache(maxsize=32)
+def _liang_rules(rules: Rules) -> Rules:
+    return revealed_rules(rules)
+
+
+def _win_chance(rate: float) -> float:
+    return 1.0 - exp(-rate)
+
+
+def ready_worth(hand: Hand, eff: Efficiency, view: View, liang: bool) -> float:
+    """Expected money of a ready 13-tile hand: each live copy of a wait, drawn or thrown, times its pay."""
+    w = view.weights
+    own = min(1.0, view.draws / view.unseen)
+    throw = (1.0 - own) * (w.throw_revealed if liang else w.throw_hidden)
+    rate = 0.0
+    money = 0.0
+    for wait in eff.waits:
+        if not wait.remaining:
+            continue
+        if liang:
+            values = score_win(hand, wait.kind, view.liang_rules)
+            assert values is not None
+            self_total, disc_total = values[0].total, 2 * values[1].total
+        else:
+            self_total = wait.self_draw.total
+            disc_total = wait.discard.total if wait.discard.allowed else 0
+        own_rate = wait.remaining * own
+        throw_rate = wait.remaining * throw if disc_total else 0.0
+        rate += own_rate + throw_rate
+        money += own_rate * 2 * self_total + throw_rate * disc_total
+    if rate == 0.0:
+        return 0.0
+    return w.survive * _win_chance(rate) * money / rate
+
+
+def far_worth(eff: Efficiency, view: View) -> float:
+    """Expected money of a hand not yet ready: the chance to get ready in time, times a typical ready hand."""
+    w = view.weights
+    if eff.ukeire == 0:
+        return 0.0
+    steps = eff.shanten * view.unseen / eff.ukeire  # own draws to get ready
+    left = view.draws - steps
+    if left <= 0:
+        return 0.0
+    own = min(1.0, left / view.unseen)
+    rate = w.typical_waits * (own + (1 - own) * w.throw_revealed)
+    # a typical ready hand declares 亮倒: either way of winning pays 4 × its total
+    return w.survive * (w.far_discount ** eff.shanten) * _win_chance(rate) * 4 * w.typical_total
+
+
+def hand_worth(hand: Hand, eff: Efficiency, view: View) -> tuple[float, float | None]:
+    """The worth of a 13-tile hand kept hidden, and declared 亮倒 (None: not ready)."""
+    if eff.shanten > 0:
+        return far_worth(eff, view), None
+    if eff.shanten < 0 or not eff.waits:
+        return 0.0, None
+    return ready_worth(hand, eff, view, False), ready_worth(hand, eff, view, True)
+
+
+# ---------------------------------------------------------------- reading the others
+
+
+def _revealed_cost(other: SeatState, kind: int, rules: Rules) -> float:
+    """What dealing ``kind`` into a revealed hand costs (包胡: twice the win), 0 if it does not win."""
+    if kind not in other.waits:
+        return 0.0
+    values = score_win(other.hand, kind, _liang_rules(rules))
+    if values is None or not values[1].allowed:
+        return 0.0
+    return 2.0 * values[1].total
+
+
+def _ready_guess(other: SeatState) -> float:
+    """How likely a hidden hand is ready, from how far on it is."""
+    return min(0.85, 0.04 * len(other.river) + 0.15 * len(other.melds))
+
+
+def _hidden_hit(other: SeatState, kind: int, weights: Weights) -> float:
+    """How likely a hidden ready hand wins on ``kind`` by discard (it needs a fan)."""
+    hit = weights.hidden_hit
+    if kind in FIVES:
+        hit *= 2.5
+    suits = {m.kind // 9 for m in other.melds}
+    if len(other.melds) >= 2 and len(suits) == 1:
+        suit = suits.pop()
+        hit *= 3.0 if suit < 2 and kind // 9 == suit else 0.5
+    if kind in other.river:
+        hit *= 0.3
+    return hit
+
+
+def danger(state: Table, seat: int, weights: Weights = DEFAULT) -> tuple[tuple[float, ...], frozenset[int]]:
+    """Expected cost of discarding each kind now, and the kinds a revealed opponent wins on (包胡)."""
+    costs = [0.0] * NUM_KINDS
+    bao: set[int] = set()
+    double = 2.0 if state.after_kong else 1.0  # 杠上炮
+    for other in SEATS:
+        if other == seat:
+            continue
+        s = state.seats[other]
+        if s.liang_dao:
+            for kind in s.waits:
+                cost = _revealed_cost(s, kind, state.rules)
+                if cost:
+                    bao.add(kind)
+                    costs[kind] += double * cost
+            continue
+        ready = _ready_guess(s)
+        if ready:
+            for kind in range(NUM_KINDS):
+                costs[kind] += double * ready * _hidden_hit(s, kind, weights) * weights.hidden_value
+    return tuple(costs), frozenset(bao)
+
+
+def _lock_cost(costs: tuple[float, ...], left: tuple[int, ...], view: View) -> float:
+    """What a locked hand expects to lose by throwing every tile it draws (and the 荒庄 payment)."""
+    total = sum(left) or 1
+    per_draw = sum(c * n for c, n in zip(costs, left)) / total
+    return per_draw * view.draws
+
+
+# ---------------------------------------------------------------- the bot
+
+
+def _after_kong(hand: Hand, kind: int) -> Hand:
+    """The 13-tile-equivalent hand after konging ``kind`` (any of the three types)."""
+    n = hand.concealed[kind]
+    counts = list(hand.concealed)
+    if n == 4:
+        counts[kind] = 0
+        return Hand(tuple(counts), hand.melds + (Meld(MeldType.CONCEALED_KONG, kind),))
+    if n == 3:  # 直杠 on a discard
+        counts[kind] = 0
+        return Hand(tuple(counts), hand.melds + (Meld(MeldType.KONG, kind),))
+    counts[kind] -= 1  # 蓄杠
+    melds = tuple(Meld(MeldType.KONG, kind) if m.kind == kind and m.type is MeldType.PONG else m for m in hand.melds)
+    return Hand(tuple(counts), melds)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A scored discard: its kind, whether it declares 亮倒, and its worth."""
+
+    kind: int
+    liang_dao: bool
+    worth: float
+
+
+class StrongBot:
+    """Plays for money: value and win chance of each discard, defence, 亮倒 when it pays, weighed calls."""
+
+    name = "strong"
+
+    def __init__(self, weights: Weights = DEFAULT) -> None:
+        self.weights = weights
+
+    # ------------------------------------------------------------ discards
+
+    def discards(self, state: Table, seat: int, hand: Hand, allowed: frozenset[int], may_declare: bool) -> list[Choice]:
+        """Every allowed discard of a 14-tile hand, scored, best first (包胡 tiles only when nothing else is left)."""
+        view = _view(state, seat, self.weights)
+        visible = visible_to(state, seat)
+        costs, bao = danger(state, seat, self.weights)
+        options = discard_options(hand, visible, state.rules)
+        choices = []
+        for option in options:
+            kind = option.discard
+            if kind not in allowed:
+                continue
+            after = Hand(with_tile(hand.concealed, kind, -1), hand.melds)
+            hidden, declared = hand_worth(after, option.result, view)
+            choices.append(Choice(kind, False, hidden - costs[kind]))
+            if may_declare and declared is not None:
+                cost = _lock_cost(costs, option.result.left, view) + self._drawn_hand_cost(declared, view)
+                choices.append(Choice(kind, True, declared - cost - costs[kind]))
+        safe = [c for c in choices if c.kind not in bao]
+        pool = safe or choices
+        pool.sort(key=lambda c: (-c.worth, c.kind, c.liang_dao))
+        return pool
+
+    def _drawn_hand_cost(self, declared: float, view: View) -> float:
+        """The 荒庄 payment (1 to each non-declarer) times the chance nobody wins."""
+        chance_no_win = max(0.0, 1.0 - declared / 4.0) * exp(-view.draws / 4)
+        return 2.0 * chance_no_win
+
+    def _worth13(self, state: Table, seat: int, hand: Hand) -> float:
+        """The worth of a 13-tile-equivalent hand waiting for its next draw (the better of hidden and 亮倒)."""
+        view = _view(state, seat, self.weights)
+        eff = efficiency(hand, add(hand.held, visible_to(state, seat)), state.rules)
+        hidden, declared = hand_worth(hand, eff, view)
+        if state.seats[seat].liang_dao:
+            return ready_worth(hand, eff, view, True) if eff.shanten == 0 else 0.0
+        return hidden if declared is None else max(hidden, declared)
+
+    # ------------------------------------------------------------ the Policy
+
+    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
+        """Win if possible; else the best of the scored discards and kongs."""
+        for action in options:
+            if action.verb == "win":
+                return action
+        s = state.seats[seat]
+        allowed = frozenset(a.kind for a in options if a.verb == "discard")
+        may_declare = any(a.liang_dao for a in options)
+        if s.liang_dao:
+            best = Choice(state.tile if state.tile is not None else min(allowed), False, 0.0)
+        else:
+            best = self.discards(state, seat, s.hand, allowed, may_declare)[0]
+        kongs = [a for a in options if a.verb == "kong"]
+        if kongs:
+            view_worth = best.worth if not s.liang_dao else self._worth13(state, seat, Hand(with_tile(s.concealed, best.kind, -1), s.melds))
+            for kong in kongs:
+                if self._kong_worth(state, seat, kong.kind) >= view_worth:
+                    return kong
+        return Action(seat, "discard", best.kind, best.liang_dao)
+
+    def _kong_worth(self, state: Table, seat: int, kind: int) -> float:
+        """The hand after a kong of ``kind`` plus its money, less the chance it is robbed or feeds a 杠上炮."""
+        s = state.seats[seat]
+        after = _after_kong(s.hand, kind)
+        chain = 2 ** state.after_kong if state.after_kong else 1
+        n = s.concealed[kind]
+        if state.phase == "claim":
+            money = 2.0
+        elif n == 4:
+            money = 4.0
+        else:
+            money = 2.0
+        worth = self._worth13(state, seat, after) + money * chain
+        costs, bao = danger(state, seat, self.weights)
+        if state.phase == "act" and n != 4:  # a 蓄杠 may be robbed
+            if kind in bao:
+                return float("-inf")
+            worth -= costs[kind]
+        worth -= 0.1 * sum(costs) / NUM_KINDS  # the discard after the replacement is a 杠上炮
+        return worth
+
+    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
+        """Win if allowed; kong or pong when the hand after it is worth more than passing."""
+        for action in options:
+            if action.verb == "win":
+                return action
+        s = state.seats[seat]
+        calls = [a for a in options if a.verb in ("pong", "kong")]
+        if not calls:
+            return None
+        now = self._worth13(state, seat, s.hand)
+        best: Action | None = None
+        best_worth = now
+        for action in calls:
+            if action.verb == "kong":
+                worth = self._kong_worth(state, seat, action.kind)
+            else:
+                hand = after_pong(s.hand, action.kind)
+                allowed = frozenset(k for k in range(NUM_KINDS) if hand.concealed[k])
+                worth = self.discards(state, seat, hand, allowed, True)[0].worth
+            if worth > best_worth:
+                best, best_worth = action, worth
+        return best

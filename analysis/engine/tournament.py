@@ -1,0 +1,239 @@
+"""Bot tournaments: many hands on seeded walls, duplicate seating, and the figures per bot.
+
+Hands come in groups of three on one wall (:func:`schedule`): the same deal, the same
+dealer, the seats rotated so every entry of the line-up plays that wall from every seat.
+The dealer moves one seat per group, so each entry also deals equally. Luck of the wall
+then cancels inside a group, and the groups, being independent, are the units of the
+95 % confidence intervals (:func:`summarise`). Hands may be played in several processes;
+the results do not depend on how many (each hand depends on its index only).
+"""
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any, Callable, Iterator, Sequence
+
+from .bots.basic import BasicBot
+from .bots.strong import StrongBot
+from .record import record_json
+from .selfplay import Policy, play, seeded_deal
+
+BOTS: dict[str, Callable[[], Policy]] = {"basic": BasicBot, "strong": StrongBot}
+"""The bots a tournament seats, by name."""
+Z95 = 1.959964
+"""The normal quantile of a two-sided 95 % interval."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One hand of a tournament: its index, wall seed, dealer and which entry sits in each seat."""
+
+    index: int
+    group: int
+    seed: int
+    dealer: int
+    entries: tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one hand did to each seat (by entry of the line-up), and its record if kept."""
+
+    game: Game
+    nets: tuple[int, int, int]
+    won: tuple[bool, bool, bool]
+    dealt_in: tuple[bool, bool, bool]
+    liang_dao: tuple[bool, bool, bool]
+    result: str | None
+    record: dict[str, Any] | None
+
+
+def wall_seed(seed: int, group: int) -> int:
+    """The seed of group ``group``'s wall in a tournament seeded ``seed``."""
+    return seed * 1_000_003 + group
+
+
+def schedule(hands: int, seed: int) -> Iterator[Game]:
+    """The hands of a tournament: groups of three on one wall, seats rotated, dealer moving per group."""
+    for index in range(hands):
+        group, turn = divmod(index, 3)
+        entries = ((0 - turn) % 3, (1 - turn) % 3, (2 - turn) % 3)
+        yield Game(index, group, wall_seed(seed, group), group % 3, entries)
+
+
+def play_game(game: Game, lineup: Sequence[str], rules: str, keep_record: bool, policies: dict[str, Policy]) -> Outcome:
+    """Play one scheduled hand with the named bots."""
+    seated = [lineup[e] for e in game.entries]
+    players = tuple(f"{e}:{lineup[e]}"[:20] for e in game.entries)
+    replay = play(seeded_deal(game.seed, game.dealer), [policies[name] for name in seated], rules=rules, players=(players[0], players[1], players[2]))
+    final = replay.final
+    winners = {w.seat for w in final.wins}
+    feeder = final.turn if replay.result in ("discard", "rob_kong") else None
+    nets = replay.settlement.nets
+    return Outcome(
+        game,
+        (nets[0], nets[1], nets[2]),
+        (0 in winners, 1 in winners, 2 in winners),
+        (feeder == 0, feeder == 1, feeder == 2),
+        (final.seats[0].liang_dao, final.seats[1].liang_dao, final.seats[2].liang_dao),
+        replay.result,
+        record_json(replay.header, replay.actions) if keep_record else None,
+    )
+
+
+def _play_chunk(args: tuple[list[Game], tuple[str, ...], str, bool]) -> tuple[list[Outcome], float]:
+    """Play a list of hands in this process; the outcomes and the CPU seconds they took."""
+    games, lineup, rules, keep = args
+    policies = {name: BOTS[name]() for name in set(lineup)}
+    start = time.process_time()
+    out = [play_game(g, lineup, rules, keep, policies) for g in games]
+    return out, time.process_time() - start
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """The outcomes of a tournament, in hand order, and the time they took."""
+
+    lineup: tuple[str, str, str]
+    seed: int
+    rules: str
+    outcomes: tuple[Outcome, ...]
+    cpu_seconds: float
+    wall_seconds: float
+    jobs: int
+
+
+def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", jobs: int = 1, keep_records: bool = False) -> Run:
+    """Play a tournament of ``hands`` hands (``jobs`` processes); the outcomes in hand order."""
+    names = tuple(lineup)
+    if len(names) != 3 or any(n not in BOTS for n in names):
+        raise ValueError(f"a line-up is three of {sorted(BOTS)}, not {list(names)}")
+    games = list(schedule(hands, seed))
+    size = max(3, 3 * math.ceil(len(games) / (3 * max(1, jobs) * 8)))
+    chunks = [(games[i:i + size], names, rules, keep_records) for i in range(0, len(games), size)]
+    start = time.perf_counter()
+    if jobs <= 1 or len(chunks) <= 1:
+        parts = [_play_chunk(c) for c in chunks]
+    else:
+        with get_context("fork").Pool(jobs) as pool:
+            parts = pool.map(_play_chunk, chunks, chunksize=1)
+    wall = time.perf_counter() - start
+    outcomes = tuple(o for part, _ in parts for o in part)
+    return Run((names[0], names[1], names[2]), seed, rules, outcomes, sum(cpu for _, cpu in parts), wall, jobs)
+
+
+# ---------------------------------------------------------------- statistics
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A mean with its 95 % confidence interval."""
+
+    mean: float
+    low: float
+    high: float
+
+
+def interval(values: Sequence[float]) -> Interval:
+    """The mean of independent values and its normal 95 % interval (zero width for fewer than two)."""
+    mean = statistics.fmean(values) if values else 0.0
+    if len(values) < 2:
+        return Interval(mean, mean, mean)
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return Interval(mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True, slots=True)
+class BotFigures:
+    """One bot's figures over its seat-hands: points per hand (95 % interval over wall groups) and rates."""
+
+    name: str
+    seat_hands: int
+    points: Interval
+    win_rate: float
+    deal_in_rate: float
+    liang_dao_rate: float
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A tournament's figures: per bot, the margin of the first bot over the other, results, speed."""
+
+    hands: int
+    groups: int
+    bots: tuple[BotFigures, ...]
+    margin: tuple[str, str, Interval] | None
+    results: tuple[tuple[str, float], ...]
+    cpu_rate: float
+    wall_rate: float
+
+
+def _group_means(run_: Run, name: str) -> list[float]:
+    """Per wall group, the bot's mean points over its seat-hands in that group."""
+    totals: dict[int, list[int]] = {}
+    for o in run_.outcomes:
+        for seat, entry in enumerate(o.game.entries):
+            if run_.lineup[entry] == name:
+                totals.setdefault(o.game.group, []).append(o.nets[seat])
+    return [statistics.fmean(v) for _, v in sorted(totals.items())]
+
+
+def summarise(run_: Run) -> Summary:
+    """The figures of a run (the intervals treat each wall group as one independent sample)."""
+    names = list(dict.fromkeys(run_.lineup))
+    figures = []
+    means: dict[str, list[float]] = {}
+    for name in names:
+        seats = [(o, s) for o in run_.outcomes for s, e in enumerate(o.game.entries) if run_.lineup[e] == name]
+        n = len(seats) or 1
+        means[name] = _group_means(run_, name)
+        figures.append(BotFigures(
+            name, len(seats), interval(means[name]),
+            sum(o.won[s] for o, s in seats) / n,
+            sum(o.dealt_in[s] for o, s in seats) / n,
+            sum(o.liang_dao[s] for o, s in seats) / n,
+        ))
+    margin = None
+    if len(names) == 2:
+        a, b = names
+        margin = (a, b, interval([x - y for x, y in zip(means[a], means[b])]))
+    hands = len(run_.outcomes)
+    kinds = ("self_draw", "discard", "rob_kong", "draw")
+    results = tuple((k, sum(o.result == k for o in run_.outcomes) / (hands or 1)) for k in kinds)
+    groups = len({o.game.group for o in run_.outcomes})
+    return Summary(
+        hands, groups, tuple(figures), margin, results,
+        hands / run_.cpu_seconds if run_.cpu_seconds else 0.0,
+        hands / run_.wall_seconds if run_.wall_seconds else 0.0,
+    )
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f} %"
+
+
+def report(run_: Run, summary: Summary) -> list[str]:
+    """The printed report: the figures per bot, the margin, the results and the speed (last line)."""
+    lines = [
+        f"tournament: {summary.hands} hands on {summary.groups} walls (each wall played from every seat), "
+        f"seed {run_.seed}, rules {run_.rules}, seats {','.join(run_.lineup)}",
+        f"{'bot':<8} {'seat-hands':>10} {'points/hand':>11}  {'95 % interval':<17} {'win':>7} {'deal-in':>7} {'亮倒':>7}",
+    ]
+    for f in summary.bots:
+        p = f.points
+        lines.append(
+            f"{f.name:<8} {f.seat_hands:>10} {p.mean:>+11.3f}  [{p.low:+.3f}, {p.high:+.3f}] "
+            f"{_pct(f.win_rate):>7} {_pct(f.deal_in_rate):>7} {_pct(f.liang_dao_rate):>7}"
+        )
+    if summary.margin is not None:
+        a, b, m = summary.margin
+        lines.append(f"margin {a} − {b}: {m.mean:+.3f} points per hand, 95 % interval [{m.low:+.3f}, {m.high:+.3f}]")
+    lines.append("results: " + ", ".join(f"{k} {_pct(v).strip()}" for k, v in summary.results))
+    lines.append(
+        f"speed: {summary.cpu_rate:.1f} hands per CPU second (time.process_time of the hands, summed over "
+        f"{run_.jobs} job{'s' if run_.jobs != 1 else ''}), {summary.wall_rate:.1f} hands per wall second"
+    )
+    return lines

@@ -1,0 +1,133 @@
+"""The strong bot's decisions on hand-made positions, against what the basic bot does there."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from analysis.engine.bots.basic import BasicBot
+from analysis.engine.bots.strong import StrongBot, danger
+from analysis.engine.notation import parse_hand, parse_tiles
+from analysis.engine.rules import make_rules
+from analysis.engine.table import Action, SeatState, Table, legal_actions, winning_kinds
+from analysis.engine.tiles import NUM_KINDS, kind_of
+
+RULES = make_rules("standard", (), {})
+
+
+def seat(hand: str, river: str = "", liang_dao: bool = False) -> SeatState:
+    """A seat from hand notation (melds in brackets) and its river; a 亮倒 seat gets its waits locked."""
+    h = parse_hand(hand)
+    kinds = tuple(k for k in range(NUM_KINDS) for _ in range(parse_tiles(river)[k])) if river else ()
+    waits = winning_kinds(h) if liang_dao else frozenset()
+    return SeatState(h.concealed, h.melds, kinds, liang_dao, waits)
+
+
+def position(seats: tuple[SeatState, SeatState, SeatState], phase: str, turn: int, tile: str | None, drawn: int = 6) -> Table:
+    """A table state with the seats as given (``dealt`` counts every tile in sight)."""
+    dealt = [0] * NUM_KINDS
+    for s in seats:
+        for k in range(NUM_KINDS):
+            dealt[k] += s.hand.held[k]
+        for k in s.river:
+            dealt[k] += 1
+    for i, s in enumerate(seats):
+        assert s.hand.tile_count == (14 if i == turn and phase in ("act", "pong") else 13)
+    assert max(dealt) <= 4
+    return Table(RULES, 0, seats, phase, turn, kind_of(tile) if tile else None, drawn=drawn, dealt=tuple(dealt))
+
+
+def act(bot, state: Table) -> Action:
+    options = legal_actions(state)
+    choice = bot.act(state, state.turn, options)
+    assert choice in options
+    return choice
+
+
+def claim(bot, state: Table, who: int) -> Action | None:
+    options = tuple(a for a in legal_actions(state) if a.seat == who and a.verb != "draw")
+    choice = bot.claim(state, who, options)
+    assert choice is None or choice in options
+    return choice
+
+
+def test_never_deals_into_a_revealed_hand():
+    # seat 1 has declared 亮倒 on 中/发; the efficient discards of seat 0 are exactly those two
+    state = position(
+        (seat("123456789p11s5sZF"), seat("234678s345pZZFF", liang_dao=True), seat("112334567p1299s")),
+        "act", 0, "F",
+    )
+    assert act(BasicBot(), state).kind in (kind_of("Z"), kind_of("F"))
+    choice = act(StrongBot(), state)
+    assert choice.verb == "discard" and choice.kind not in (kind_of("Z"), kind_of("F"))
+    costs, bao = danger(state, 0)
+    assert bao == {kind_of("Z"), kind_of("F")} and costs[kind_of("Z")] >= 4
+
+
+def test_wins_on_the_tile_a_revealed_hand_would_also_take():
+    # the drawn 中 completes seat 0's own hand: it wins rather than worry about seat 1
+    state = position(
+        (seat("123456789p11sZZZ"), seat("234678s345pFFBB", liang_dao=True), seat("112334567p1299s")),
+        "act", 0, "Z",
+    )
+    assert act(StrongBot(), state) == Action(0, "win", kind_of("Z"))
+
+
+def test_declares_liang_dao_on_a_live_plain_wait():
+    # discarding 中 leaves 23s waiting on 1s/4s: a 屁胡 hidden wins only by self-draw, revealed it doubles
+    state = position((seat("123456789p23s55sZ"), seat("112334567p1299s"), seat("2345678s246pFBB")), "act", 0, "Z", drawn=4)
+    assert act(BasicBot(), state) == Action(0, "discard", kind_of("Z"))
+    assert act(StrongBot(), state) == Action(0, "discard", kind_of("Z"), liang_dao=True)
+
+
+def test_keeps_a_dead_wait_hidden():
+    # every 1s and 4s is in sight: 亮倒 would lock a hand that cannot win and risk the 荒庄 payment
+    state = position(
+        (seat("123456789p23s55sZ"), seat("1123679p299sFFB", river="1111s"), seat("2367p2356s88sFBB", river="4444s")),
+        "act", 0, "Z", drawn=12,
+    )
+    assert not act(StrongBot(), state).liang_dao
+
+
+def test_konging_four_dragons_that_only_make_a_set():
+    state = position((seat("123p456p78p11sZZZZ"), seat("112334567p1299s"), seat("2345678s246pFBB")), "act", 0, "Z")
+    assert act(StrongBot(), state) == Action(0, "kong", kind_of("Z"))
+
+
+def test_no_kong_that_throws_away_a_long_qi_dui():
+    # 11p22p33p44s5s6sZZZZ: discard 5s and wait on 6s for 龙七对 ×8; the kong leaves a 屁胡 on 4s
+    state = position((seat("112233p4456sZZZZ"), seat("112334567p1299s"), seat("2345678s246pFBB")), "act", 0, "Z")
+    assert act(BasicBot(), state).verb == "kong"
+    choice = act(StrongBot(), state)
+    assert choice.verb == "discard" and choice.kind in (kind_of("5s"), kind_of("6s"))
+
+
+def test_no_added_kong_a_revealed_hand_would_rob():
+    # seat 1 revealed on 46p waits on 5p: the 蓄杠 would be robbed (包胡) and the tile is dead anyway
+    state = position(
+        (seat("123s456s789s1p[555p]5p"), seat("46p234678s777pBB", liang_dao=True), seat("1123379p1299sZZ")),
+        "act", 0, "5p",
+    )
+    assert act(BasicBot(), state).verb == "kong"
+    choice = act(StrongBot(), state)
+    assert choice.verb == "discard" and choice.kind != kind_of("5p")
+
+
+def test_pongs_a_pair_that_brings_the_hand_nearer():
+    state = position((seat("123p456p78pZZ159s"), seat("112334567p129sF", river="Z"), seat("2345678s246pFBB")), "claim", 1, "Z")
+    assert claim(StrongBot(), state, 0) == Action(0, "pong", kind_of("Z"))
+
+
+def test_passes_a_pong_that_breaks_a_ready_seven_pairs():
+    state = position((seat("113355p7799sZZF"), seat("112334567p129sB", river="Z"), seat("2345678s246pFBB")), "claim", 1, "Z")
+    assert claim(StrongBot(), state, 0) is None
+
+
+def test_takes_an_allowed_discard_win():
+    state = position((seat("123p456p789p4556s"), seat("112334567p129sF", river="5s"), seat("2345678s246pFBB")), "claim", 1, "5s")
+    assert claim(StrongBot(), state, 0) == Action(0, "win", kind_of("5s"))
+
+
+def test_the_weights_change_nothing_when_nobody_is_revealed_and_the_hand_is_far():
+    state = position((seat("13p58p2s47s8sZFB159p"), seat("112334567p129sF"), seat("2345678s246pFBB")), "act", 0, "9p", drawn=1)
+    costs, bao = danger(state, 0)
+    assert not bao and all(c == 0 for c in costs)  # nobody has discarded or melded yet
+    assert act(StrongBot(), replace(state)).verb == "discard"

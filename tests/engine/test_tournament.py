@@ -1,0 +1,49 @@
+"""The tournament loop and its figures: duplicate seating, dealer rotation, intervals, jobs."""
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter
+
+from analysis.engine.tournament import interval, run, schedule, summarise
+
+
+def test_each_entry_plays_each_wall_from_each_seat():
+    games = list(schedule(18, seed=3))
+    for group in range(6):
+        mine = [g for g in games if g.group == group]
+        assert len({g.seed for g in mine}) == 1 and len({g.dealer for g in mine}) == 1
+        for entry in range(3):
+            assert sorted(g.entries.index(entry) for g in mine) == [0, 1, 2]
+    assert Counter(g.dealer for g in games) == {0: 6, 1: 6, 2: 6}
+    assert len({g.seed for g in games}) == 6
+
+
+def test_interval_is_the_normal_95_percent_interval():
+    values = [1.0, -2.0, 4.0, 0.0, 3.0]
+    got = interval(values)
+    half = 1.959964 * statistics.stdev(values) / math.sqrt(5)
+    assert math.isclose(got.mean, 1.2) and math.isclose(got.high - got.mean, half) and math.isclose(got.mean - got.low, half)
+    assert interval([2.0]).low == interval([2.0]).high == 2.0
+
+
+def test_figures_follow_the_outcomes():
+    result = run(9, seed=5, lineup=["strong", "basic", "basic"])
+    summary = summarise(result)
+    strong, basic = summary.bots
+    assert (strong.name, strong.seat_hands, basic.seat_hands) == ("strong", 9, 18)
+    # the nets of every hand sum to zero, so the two bots' means balance
+    assert math.isclose(strong.points.mean + 2 * basic.points.mean, 0.0, abs_tol=1e-9)
+    won = sum(o.won[o.game.entries.index(0)] for o in result.outcomes)
+    assert math.isclose(strong.win_rate, won / 9)
+    assert basic.liang_dao_rate == 0.0
+    name_a, name_b, margin = summary.margin
+    assert (name_a, name_b) == ("strong", "basic") and math.isclose(margin.mean, strong.points.mean - basic.points.mean)
+    assert math.isclose(sum(share for _, share in summary.results), 1.0)
+
+
+def test_two_processes_play_the_same_hands():
+    one = run(6, seed=2, lineup=["strong", "basic", "strong"], jobs=1, keep_records=True)
+    two = run(6, seed=2, lineup=["strong", "basic", "strong"], jobs=2, keep_records=True)
+    assert [o.record for o in one.outcomes] == [o.record for o in two.outcomes]
+    assert [o.nets for o in one.outcomes] == [o.nets for o in two.outcomes]

@@ -1,0 +1,46 @@
+"""`manage.py tournament`: the printed figures, the records it writes, determinism for a seed."""
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from analysis.engine.record import replay
+
+
+def tournament(*args: str) -> list[str]:
+    out = StringIO()
+    call_command("tournament", *args, stdout=out)
+    return out.getvalue().splitlines()
+
+
+def test_prints_the_figures_per_bot_and_the_margin(tmp_path):
+    path = tmp_path / "hands.jsonl"
+    lines = tournament("--hands", "6", "--seed", "4", "--seats", "strong,basic,basic", "--records", str(path))
+    assert lines[0].startswith("tournament: 6 hands on 2 walls") and "seats strong,basic,basic" in lines[0]
+    assert lines[1].split() == ["bot", "seat-hands", "points/hand", "95", "%", "interval", "win", "deal-in", "亮倒"]
+    assert lines[2].split()[:2] == ["strong", "6"] and lines[3].split()[:2] == ["basic", "12"]
+    assert lines[4].startswith("margin strong − basic: ") and "95 % interval [" in lines[4]
+    assert lines[5].startswith("results: self_draw ")
+    assert lines[-1].startswith("speed: ") and "hands per CPU second" in lines[-1]
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 6 and all(r["format"] == "kwx-hand/1" for r in records)
+    assert sorted(r["players"].index("0:strong") for r in records[:3]) == [0, 1, 2]
+    nets = [replay(r).settlement.nets for r in records]
+    strong = sum(n[r["players"].index("0:strong")] for n, r in zip(nets, records)) / 6
+    assert f"{strong:+.3f}" == lines[2].split()[2]
+
+
+def test_the_same_seed_prints_the_same_figures():
+    first = tournament("--hands", "3", "--seed", "9", "--seats", "basic,strong,basic")
+    second = tournament("--hands", "3", "--seed", "9", "--seats", "basic,strong,basic", "--jobs", "2")
+    assert first[:-1] == second[:-1]
+
+
+@pytest.mark.parametrize("args", [["--seats", "strong,basic"], ["--seats", "strong,basic,nobody"], ["--hands", "0"], ["--jobs", "0"]])
+def test_bad_arguments_are_named(args):
+    with pytest.raises(CommandError) as err:
+        tournament(*args)
+    assert args[0] in str(err.value)
