@@ -90,17 +90,37 @@ def play(
     """Play one hand to its end with a policy per seat; its record, facts and settlement."""
     header = Header(rules, options, base, piao, players, table_deal.dealer, table_deal.hands)
     state = deal(table_deal.hands, table_deal.dealer, header.rule_set, table_deal.wall)
+    state, actions, _ = advance(state, policies)
+    return finish(header, actions, state)
+
+
+class Waiting(Exception):
+    """Raised by a policy that has no answer yet (a person at the table): the hand waits for ``seat``."""
+
+    def __init__(self, seat: int, options: tuple[Action, ...]) -> None:
+        super().__init__(f"seat {seat} to choose")
+        self.seat = seat
+        self.options = options
+
+
+def advance(state: Table, policies: Sequence[Policy]) -> tuple[Table, tuple[Action, ...], bool]:
+    """Play on from ``state`` (which needs a wall) until the hand is over or a policy raises Waiting.
+
+    Returns the state reached, the actions taken and whether the hand is over.
+    """
     actions: list[Action] = []
     while True:
-        step = _next(state, policies)
+        if state.wins:  # the claims on one tile are applied together, so a win ends the hand
+            return state, tuple(actions), True
+        try:
+            step = _next(state, policies)
+        except Waiting:
+            return state, tuple(actions), False
         if not step:
-            break
+            return state, tuple(actions), True
         for action in step:
             state = apply(state, action)
             actions.append(action)
-        if state.wins and (state.wins[0].side == "self_draw" or state.phase in ("claim", "rob")):
-            break
-    return finish(header, tuple(actions), state)
 
 
 def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:

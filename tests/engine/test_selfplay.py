@@ -7,8 +7,9 @@ from hypothesis import given, settings, strategies as st
 
 from analysis.engine.bots.basic import BasicBot
 from analysis.engine.record import record_json, replay
-from analysis.engine.selfplay import play, seeded_deal, seen_counts
-from analysis.engine.table import Action, Table, WALL_AFTER_DEAL
+from analysis.engine.rules import make_rules
+from analysis.engine.selfplay import Waiting, advance, play, seeded_deal, seen_counts
+from analysis.engine.table import Action, Table, WALL_AFTER_DEAL, deal, legal_actions
 
 
 class RandomBot:
@@ -77,3 +78,45 @@ def test_every_result_kind_happens_in_random_play():
         if done.final.liang_dao:
             results.add("liang_dao")
     assert {"self_draw", "discard", "draw", "liang_dao"} <= results, results
+
+
+class Person:
+    """A seat that answers only with what it was told, else waits (as the play page does)."""
+
+    def __init__(self, choice=None):
+        self.choice = choice
+
+    def _answer(self, seat, options, passing):
+        if self.choice is None:
+            raise Waiting(seat, options)
+        choice, self.choice = self.choice, None
+        return None if passing and choice == "pass" else choice
+
+    def act(self, state, seat, options):
+        return self._answer(seat, options, False)
+
+    def claim(self, state, seat, options):
+        return self._answer(seat, options, True)
+
+
+def test_a_waiting_seat_stops_the_hand_and_resuming_plays_the_same_hand_as_straight_through():
+    bot = BasicBot()
+    straight = play(seeded_deal(7, 0), [bot, bot, bot])
+    d = seeded_deal(7, 0)
+    state = deal(d.hands, 0, make_rules(), d.wall)
+    person = Person()
+    taken: list = []
+    while True:
+        state, actions, over = advance(state, [person, bot, bot])
+        taken.extend(actions)
+        if over:
+            break
+        assert state.phase in ("act", "pong", "claim", "rob")
+        # answer what the basic bot would have answered in the person's place
+        options = legal_actions(state)
+        mine = tuple(a for a in options if a.seat == 0 and a.verb != "draw")
+        if state.phase in ("act", "pong"):
+            person.choice = bot.act(state, 0, mine)
+        else:
+            person.choice = bot.claim(state, 0, mine) or "pass"
+    assert tuple(taken) == straight.actions
