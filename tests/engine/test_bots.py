@@ -29,9 +29,14 @@ def position(seats: tuple[SeatState, SeatState, SeatState], phase: str, turn: in
             dealt[k] += s.hand.held[k]
         for k in s.river:
             dealt[k] += 1
+    kept = []
     for i, s in enumerate(seats):
-        assert s.hand.tile_count == (14 if i == turn and phase in ("act", "pong") else 13)
+        own_turn = i == turn and phase in ("act", "pong")
+        assert s.hand.tile_count == (14 if own_turn else 13)
+        before = s.hand.with_tile(kind_of(tile), -1) if own_turn and tile else s.hand
+        kept.append(replace(s, ready_on=winning_kinds(before)))  # the table keeps each seat's winning kinds
     assert max(dealt) <= 4
+    seats = (kept[0], kept[1], kept[2])
     return Table(RULES, 0, seats, phase, turn, kind_of(tile) if tile else None, drawn=drawn, dealt=tuple(dealt))
 
 

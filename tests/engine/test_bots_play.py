@@ -11,8 +11,8 @@ from analysis.engine.bots.basic import BasicBot
 from analysis.engine.bots.strong import StrongBot
 from analysis.engine.record import record_json, replay
 from analysis.engine.selfplay import play, seeded_deal
-from analysis.engine.table import SEATS, Action, Table, legal_actions
-from analysis.engine.tiles import COPIES, NUM_KINDS
+from analysis.engine.table import SEATS, Action, Table, legal_actions, winning_kinds
+from analysis.engine.tiles import COPIES, NUM_KINDS, Hand
 
 BOTS = {"basic": BasicBot(), "strong": StrongBot()}
 
@@ -35,7 +35,8 @@ def hidden_shuffled(state: Table, seat: int, rng: random.Random) -> Table:
         for k in pool[:size]:
             counts[k] += 1
         del pool[:size]
-        seats[o] = replace(seats[o], concealed=tuple(counts))
+        hand = Hand(tuple(counts), seats[o].melds)
+        seats[o] = replace(seats[o], concealed=hand.concealed, ready_on=winning_kinds(hand) if hand.tile_count == 13 else frozenset())
     wall = state.wall[:state.drawn] + tuple(pool)
     return replace(state, seats=(seats[0], seats[1], seats[2]), wall=wall)
 
