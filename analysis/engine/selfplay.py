@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from .record import DEFAULT_PLAYERS, Header, Replay, finish
-from .table import Action, Table, apply, deal, legal_actions
+from .table import WALL_AFTER_DEAL, Action, Table, apply, deal, legal_actions
 from .tiles import COPIES, Counts, NUM_KINDS, counts_of
 
 
@@ -123,12 +123,25 @@ def advance(state: Table, policies: Sequence[Policy]) -> tuple[Table, tuple[Acti
             actions.append(action)
 
 
+def _claimable(state: Table) -> bool:
+    """Whether any other seat could claim the discard at all (a win, or two or more copies to pong)."""
+    kind = state.tile
+    assert kind is not None
+    for seat in ((state.turn + 1) % 3, (state.turn + 2) % 3):
+        s = state.seats[seat]
+        if kind in s.ready_on or s.concealed[kind] >= 2:
+            return True
+    return False
+
+
 def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
     """The next action(s): a draw, the turn's choice, or the claims on a tile (empty: the hand is over)."""
     phase = state.phase
     if phase == "draw":
         assert state.wall is not None
         return [Action(state.turn, "draw", state.wall[state.drawn])]
+    if phase == "claim" and not _claimable(state):
+        return [Action((state.turn + 1) % 3, "draw", state.wall[state.drawn])] if state.drawn < WALL_AFTER_DEAL else []
     options = legal_actions(state)
     if phase in ("act", "pong"):
         choice = policies[state.turn].act(state, state.turn, options)
