@@ -60,7 +60,10 @@ class SheetForm(SetupForm):
 
     def __init__(self, *args: Any, names: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        labels = names or [self.fields[f"name_{i}"].label for i in range(3)]
+        labels = [
+            str(self.data.get(f"name_{i}") or "").strip() or (names[i] if names else str(DEFAULT_NAMES[i]))
+            for i in range(3)
+        ]  # the names as typed (a refused form shows them again), else the sheet's, else 甲 乙 丙
         self.fields["first_dealer"].choices = [(i, labels[i]) for i in range(3)]
 
 

@@ -439,14 +439,15 @@ def _players(value: Any) -> tuple[str, str, str]:
     return names[0], names[1], names[2]
 
 
-def _player(value: Any, players: tuple[str, ...], field: str) -> int:
-    """A player given by name (or by index 0–2)."""
+def _player(value: Any, players: tuple[str, ...], field: str, missing: str = gettext_noop("Choose a player: %(names)s."),
+            **params: Any) -> int:
+    """A player given by name (or by index 0–2); ``missing`` says which player is not chosen yet."""
     if isinstance(value, int) and not isinstance(value, bool) and value in PLAYERS:
         return value
     if isinstance(value, str) and value.strip() in players:
         return players.index(value.strip())
     if value is None or value == "":
-        raise _error(gettext_noop("Choose a player: %(names)s."), field, names=", ".join(players))
+        raise _error(missing, field, names=", ".join(players), **params)
     raise _error(
         gettext_noop('Unknown player "%(value)s": the players are %(names)s.'),
         field, value=str(value)[:40], names=", ".join(players),
@@ -462,11 +463,14 @@ def _text(value: Any, field: str) -> str:
 def _kong(item: Any, number: int, players: tuple[str, ...]) -> Kong:
     if not isinstance(item, Mapping):
         raise _error(gettext_noop("Kong %(number)d must be an object with who, type and tile."), "kongs", number=number)
-    who = _player(item.get("who"), players, "kongs")
+    who = _player(item.get("who"), players, "kongs", gettext_noop("Kong %(number)d: choose who made it (%(names)s)."), number=number)
     kong_type = item.get("type")
     if kong_type not in KONG_TYPES:
         raise _error(gettext_noop('Kong %(number)d: unknown type "%(value)s": use an_gang, ming_gang or zhi_gang.'), "kongs", number=number, value=str(kong_type)[:40])
-    kind = parse_tile(_text(item.get("tile"), "kongs"), "kongs")
+    tile = item.get("tile")
+    if not isinstance(tile, str) or not tile.strip():
+        raise _error(gettext_noop("Kong %(number)d: which tile was konged? Write it like 5p or F."), "kongs", number=number)
+    kind = parse_tile(_text(tile, "kongs"), "kongs")
     fed = item.get("fed_by")
     fed_by = None if fed in (None, "") else _player(fed, players, "kongs")
     chain = _int(item.get("chain", 1), "kongs", gettext_noop("Kong %(number)d: the chain position must be a whole number."), number=number)
@@ -476,7 +480,7 @@ def _kong(item: Any, number: int, players: tuple[str, ...]) -> Kong:
 def _winner(item: Any, players: tuple[str, ...]) -> Winner:
     if not isinstance(item, Mapping):
         raise _error(gettext_noop("Each winner must be an object with player, hand and tile."), "winners")
-    player = _player(item.get("player"), players, "winners")
+    player = _player(item.get("player"), players, "winners", gettext_noop("Choose the winner: %(names)s."))
     try:
         hand, _ = build_hand(_text(item.get("hand"), "winners"), item.get("melds") or (), check_size=False)  # 13 tiles: checked by name
         tile = parse_tile(_text(item.get("tile"), "winners"), "winners")

@@ -225,8 +225,10 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
         initial = HandForm.initial_from(hand.data) if hand else _next_hand_initial(sheet)
         form = HandForm(initial=initial, names=names)
         token = uuid.uuid4().hex
+    number = _hand_number(sheet, hand)
     context = {"sheet": sheet, "hand": hand, "form": form, "players": form.players(), "result": result, "error": error,
-               "token": token, "number": _hand_number(sheet, hand), "kongs_open": _kongs_given(form)}
+               "token": token, "number": number, "kongs_open": _kongs_given(form),
+               "piao_carried": _piao_carried(form, names, number) if hand is None and request.method == "GET" else None}
     template = TEMPLATES + "hand_form.html"
     if request.htmx and request.method == "POST":
         template += "#result"
@@ -244,6 +246,14 @@ def _next_hand_initial(sheet: Any) -> dict[str, Any]:
     last = sheet.hands.last()
     piao = (last.data.get("piao") if last else None) or [0, 0, 0]
     return {f"piao_{i}": piao[i] for i in range(3)} | {"result": "self_draw"}
+
+
+def _piao_carried(form: HandForm, names: list[str], number: int) -> dict[str, Any] | None:
+    """The 漂 a new hand took over from the one before, said out loud (None when everyone is at 0)."""
+    piao = [form.initial.get(f"piao_{i}", 0) for i in range(3)]
+    if not any(piao):
+        return None
+    return {"number": number - 1, "values": " · ".join(f"{names[i]} {piao[i]}" for i in range(3))}
 
 
 @require_POST
@@ -266,7 +276,7 @@ def csv_cell(value: Any) -> Any:
 
 
 def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
-    """The sheet as CSV: one row a hand, each player's net and running total."""
+    """The sheet as CSV: one row a hand, each player's net and running total; then the totals and the next dealer."""
     table = sheet_table(get_sheet(owner_of(request), sheet_id))
     names = table.sheet.players
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -282,7 +292,9 @@ def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
         else:
             label, winners = result_label(result), " ".join(f"{names[w.player]} ×{w.value.total}" for w in result.wins)
         rows.append([row.number, names[row.dealer], label, winners] + list(row.nets) + list(row.totals))
-    rows.append([_("Total"), names[table.next_dealer], _("next dealer"), ""] + list(table.totals) + list(table.totals))
+    blank = [""] * 3
+    rows.append([_("Total"), "", "", ""] + blank + list(table.totals))  # the totals under the running-total columns
+    rows.append([_("Next hand"), names[table.next_dealer], "", ""] + blank + blank)  # its dealer under "Dealer"
     writer.writerows([csv_cell(cell) for cell in cells] for cells in rows)
     return response
 

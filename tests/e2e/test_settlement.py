@@ -6,6 +6,14 @@ import pytest
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def _self_draw_by_the_first_player(page):
+    """Fill the hand form: 自摸 by player 1 with a 卡五星 (×2, +4)."""
+    page.check("#id_result_1")
+    page.select_option("#id_winner", "0")
+    page.fill("#id_hand", "4556p123s789sZZZ")
+    page.fill("#id_tile", "5p")
+
+
 def test_calculator_updates_the_result_as_the_hand_is_typed(page):
     page.goto(page.base + "/settle/")
     page.fill("#id_name_0", "老王")
@@ -19,7 +27,7 @@ def test_calculator_updates_the_result_as_the_hand_is_typed(page):
     assert page.locator(".st-netbar").is_visible()   # nets pinned at the bottom of a phone screen
     page.fill("#id_tile", "9p")
     page.wait_for_selector("#result .st-error")
-    assert "9p" in page.locator("#result .st-error").inner_text()
+    assert "九筒" in page.locator("#result .st-error").inner_text()  # the tile by its name
 
 
 def test_score_sheet_on_a_phone(page):
@@ -27,11 +35,51 @@ def test_score_sheet_on_a_phone(page):
     page.fill("#id_name_0", "老王")
     page.click("button.primary")
     page.click("text=记一局")
-    page.check("#id_result_1")
-    page.select_option("#id_winner", "0")
-    page.fill("#id_hand", "4556p123s789sZZZ")
-    page.fill("#id_tile", "5p")
+    _self_draw_by_the_first_player(page)
     page.click("button[value=save]")
     page.wait_for_selector("table.st-sheet")
     assert page.locator("#totals .st-net.up strong").inner_text() == "+4"
     assert page.locator("a[href$='.csv']").count() == 1
+
+
+def test_the_new_sheet_dealer_picker_follows_the_typed_names(page):
+    page.goto(page.base + "/settle/sheets/")
+    page.fill("#id_name_1", "小李")
+    assert page.locator("#id_first_dealer option[value='1']").inner_text() == "小李"
+    page.select_option("#id_first_dealer", "1")
+    page.click("button.primary")
+    page.wait_for_selector("text=记一局")
+    from analysis.models import ScoreSheet
+
+    sheet = ScoreSheet.objects.get()
+    assert sheet.players[1] == "小李" and sheet.first_dealer == 1
+
+
+def test_switching_language_keeps_a_filled_settlement_form(page):
+    page.goto(page.base + "/settle/")
+    page.fill("#id_name_0", "老王")
+    _self_draw_by_the_first_player(page)
+    page.select_option("#id_piao_2", "2")
+    page.wait_for_selector("#result .st-payments")
+    page.get_by_role("button", name="English").click()
+    page.wait_for_selector("html[lang=en]")
+    assert page.input_value("#id_name_0") == "老王" and page.input_value("#id_hand") == "4556p123s789sZZZ"
+    assert page.input_value("#id_tile") == "5p" and page.input_value("#id_piao_2") == "2" and page.is_checked("#id_result_1")
+    assert page.locator("#id_winner option[value='0']").inner_text() == "老王"
+    page.wait_for_selector("#result .st-payments")  # settled again, now in English
+    assert "self-draw" in page.locator("#result").inner_text()
+    page.reload()  # kept once, for the switch only
+    assert page.input_value("#id_hand") == ""
+
+
+def test_a_new_hand_shows_the_piao_it_keeps(page):
+    page.goto(page.base + "/settle/sheets/")
+    page.click("button.primary")
+    page.click("text=记一局")
+    _self_draw_by_the_first_player(page)
+    page.select_option("#id_piao_1", "5")
+    page.click("button[value=save]")
+    page.click("text=记一局")
+    note = page.locator(".st-carried")
+    assert note.is_visible() and "漂沿用第 1 局" in note.inner_text() and "乙 5" in note.inner_text()
+    assert page.input_value("#id_piao_1") == "5"

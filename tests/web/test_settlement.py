@@ -177,7 +177,9 @@ def test_sheet_create_add_edit_csv(client):
     rows = list(csv.reader(io.StringIO(client.get(f"/settle/sheets/{sheet_id}.csv").content.decode("utf-8-sig"))))
     assert rows[0][-3:] == ["甲 累计", "乙 累计", "丙 累计"]
     assert [r[-3:] for r in rows[1:4]] == [["-2", "-2", "4"], ["-2", "0", "2"], ["-1", "-2", "3"]]
-    assert rows[-1][-3:] == ["-1", "-2", "3"]
+    header, total, following = rows[0], rows[-2], rows[-1]
+    assert total[0] == "合计" and total[1:7] == [""] * 6 and total[-3:] == ["-1", "-2", "3"]  # totals under 累计 only
+    assert following[0] == "下一手" and following[header.index("庄家")] in ("甲", "乙", "丙") and following[2:] == [""] * 8
 
 
 def test_csv_cells_never_start_a_formula(client):
@@ -229,3 +231,41 @@ def test_session_sheets_follow_the_visitor_into_their_account(client, django_use
 def test_calculator_says_which_field_is_wrong(client):
     body = client.post("/settle/", {**CALCULATOR, "base": "0"}, HTTP_HX_REQUEST="true").content.decode()
     assert "底金" in body and 'role="alert"' in body
+
+
+def test_a_missing_winner_or_kong_player_is_named(client):
+    no_winner = {**CALCULATOR, "winner": ""}
+    assert _alert(client.post("/settle/", no_winner, HTTP_HX_REQUEST="true").content.decode()) == "请选择和牌的人：老王, 小李, 阿张。"
+    no_kong_player = {**CALCULATOR, "kong_who_0": "", "kong_tile_0": "F"}
+    assert _alert(client.post("/settle/", no_kong_player, HTTP_HX_REQUEST="true").content.decode()).startswith("第 1 个杠：请选择开杠的人")
+    no_kong_tile = {**CALCULATOR, "kong_who_0": "1", "kong_tile_0": ""}
+    assert _alert(client.post("/settle/", no_kong_tile, HTTP_HX_REQUEST="true").content.decode()).startswith("第 1 个杠：杠的是哪张牌")
+
+
+SHEET = {"name_0": "甲", "name_1": "乙", "name_2": "丙", "base": "1", "rules": "standard", "first_dealer": "0"}
+
+
+@pytest.mark.parametrize("field, value", [("title", "长" * 61), ("first_dealer", "7"), ("rules", "nowhere"), ("base", "0")])
+def test_sheet_forms_show_the_error_by_its_field(client, field, value):
+    html = client.post("/settle/sheets/", {**SHEET, field: value}).content.decode()
+    assert ScoreSheet.objects.count() == 0
+    cell = re.search(rf'<label for="id_{field}">[^<]*</label>(.*?)</div>', html, re.S).group(1)
+    assert 'class="errorlist' in cell, field
+    sheet_id = _new_sheet(client)
+    edited = client.post(f"/settle/sheets/{sheet_id}/edit/", {**SHEET, field: value}).content.decode()
+    assert 'class="errorlist' in re.search(rf'<label for="id_{field}">[^<]*</label>(.*?)</div>', edited, re.S).group(1)
+
+
+def test_the_dealer_picker_shows_the_typed_names_again_on_a_refused_form(client):
+    html = client.post("/settle/sheets/", {**SHEET, "name_0": "老王", "title": "长" * 61}).content.decode()
+    assert re.search(r'<option value="0"[^>]*>老王</option>', html.split('id="id_first_dealer"')[1])
+
+
+def test_a_new_hand_says_it_keeps_the_last_hands_piao(client):
+    sheet_id = _new_sheet(client)
+    new = f"/settle/sheets/{sheet_id}/hands/new/"
+    assert "st-carried" not in client.get(new).content.decode()  # all at 0: nothing to say
+    client.post(new, hand_post({"result": "self_draw", "winner": "0", **KA_WU_XING}, piao_1="2", action="save", token="p1"))
+    html = client.get(new).content.decode()
+    assert "漂沿用第 1 局：甲 0 · 乙 2 · 丙 0。" in html
+    assert re.search(r'name="piao_1"[^>]*>.*?<option value="2" selected>', html, re.S)
