@@ -1,0 +1,195 @@
+"""Table-aware advice: each choice of a seat estimated by playing the hand out many times.
+
+For a position (a :class:`~analysis.engine.table.Table` and the seat to advise) the hidden
+tiles — the opponents' concealed tiles that no 亮倒 has shown, and the wall's order — are
+dealt anew from the tiles the seat has not seen (:func:`sample_world`), so every world is
+consistent with what the seat can see: its own tiles, the rivers, the melds, the revealed
+hands and the wall count. In each world every choice is played out (the choice first, then
+a rollout policy for all three seats) and scored by the seat's net money for the hand: wins,
+deal-ins, 包胡, kong money, 漂 and the 荒庄 payment of 亮倒 alike. The same worlds serve every
+choice (common random numbers), so their differences are measured more precisely than their
+means. :func:`advise` reports each choice's mean and standard error, stops early once the best
+choice is clear, and never runs past its CPU-time budget.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, fields, replace
+from typing import Callable, Sequence
+
+from .record import DEFAULT_PLAYERS, Header, finish
+from .selfplay import Policy, advance, seen_counts
+from .table import Action, Table, legal_actions, winning_kinds
+from .tiles import COPIES, NUM_KINDS, Hand
+
+PASS = None
+"""The choice of not claiming a discard (过)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """One choice's expected net money for the hand (in base stakes) and its standard error."""
+
+    action: Action | None
+    mean: float
+    stderr: float
+    rollouts: int
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Every choice's estimate, best first; ``clear`` when the best stood out before the budget ran out."""
+
+    seat: int
+    estimates: tuple[Estimate, ...]
+    worlds: int
+    clear: bool
+    cpu_seconds: float
+
+    @property
+    def best(self) -> Action | None:
+        """The choice with the highest mean."""
+        return self.estimates[0].action
+
+
+def choices(state: Table, seat: int) -> tuple[Action | None, ...]:
+    """What ``seat`` may choose now: its own turn's actions, or its claims and passing."""
+    options = tuple(a for a in legal_actions(state) if a.seat == seat and a.verb != "draw")
+    if state.phase in ("claim", "rob"):
+        return options + (PASS,) if options else ()
+    return options if state.turn == seat else ()
+
+
+def sample_world(state: Table, seat: int, rng: random.Random) -> Table:
+    """The state with the tiles ``seat`` cannot see dealt anew from those it has not seen."""
+    seen = seen_counts(state, seat)
+    unseen = [k for k in range(NUM_KINDS) for _ in range(COPIES - seen[k])]
+    rng.shuffle(unseen)
+    seats = list(state.seats)
+    taken = 0
+    for other in range(3):
+        s = state.seats[other]
+        if other == seat or s.liang_dao:
+            continue
+        hidden = sum(s.concealed)
+        if state.phase == "rob" and other == state.turn:
+            hidden -= 1  # the tile being added to the pong is shown
+        counts = [0] * NUM_KINDS
+        for kind in unseen[taken:taken + hidden]:
+            counts[kind] += 1
+        if state.phase == "rob" and other == state.turn and state.tile is not None:
+            counts[state.tile] += 1
+        taken += hidden
+        concealed = tuple(counts)
+        between_turns = not (state.turn == other and state.phase in ("act", "pong", "rob"))
+        ready_on = winning_kinds(Hand(concealed, s.melds)) if between_turns else s.ready_on
+        seats[other] = replace(s, concealed=concealed, ready_on=ready_on)
+    wall = tuple(unseen[taken:])
+    assert len(wall) == state.wall_left, "the unseen tiles are the hidden hands and the wall"
+    full_wall = (0,) * state.drawn + wall  # the wall is read from index ``drawn`` on
+    dealt = tuple(COPIES - wall.count(k) for k in range(NUM_KINDS))
+    return replace(state, seats=(seats[0], seats[1], seats[2]), wall=full_wall, dealt=dealt)
+
+
+class _Forced:
+    """A seat's policy that plays ``first`` at its first decision, then defers to ``then``."""
+
+    def __init__(self, first: Action | None, then: Policy) -> None:
+        self.first: Action | None | str = first
+        self.then = then
+
+    def _take(self) -> Action | None:
+        first, self.first = self.first, "done"
+        assert not isinstance(first, str)
+        return first
+
+    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
+        if self.first != "done":
+            choice = self._take()
+            assert choice is not None, "passing is a claim, not a turn"
+            return choice
+        return self.then.act(state, seat, options)
+
+    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
+        if self.first != "done":
+            return self._take()
+        return self.then.claim(state, seat, options)
+
+
+def rollout(world: Table, seat: int, choice: Action | None, policies: Sequence[Policy], base: int, piao: tuple[int, int, int]) -> float:
+    """``seat``'s net money (in base stakes) when it plays ``choice`` now and everybody plays on by ``policies``."""
+    seats = list(policies)
+    seats[seat] = _Forced(choice, policies[seat])
+    state, actions, _ = advance(world, seats)
+    options = tuple((f.name, getattr(world.rules.options, f.name)) for f in fields(world.rules.options))
+    hands = (world.seats[0].concealed, world.seats[1].concealed, world.seats[2].concealed)  # not read by finish
+    header = Header(world.rules.preset.key, options, base, piao, DEFAULT_PLAYERS, world.dealer, hands)
+    return finish(header, actions, state).settlement.nets[seat] / base
+
+
+def _estimate(action: Action | None, values: list[float]) -> Estimate:
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return Estimate(action, mean, math.sqrt(var / n), n)
+
+
+def advise(
+    state: Table,
+    seat: int,
+    policy_for: Callable[[], Sequence[Policy]],
+    *,
+    seed: int = 0,
+    cpu_budget: float = 0.5,
+    max_worlds: int = 400,
+    min_worlds: int = 16,
+    base: int = 1,
+    piao: tuple[int, int, int] = (0, 0, 0),
+    clock: Callable[[], float] = time.process_time,
+) -> Advice:
+    """Estimate each of ``seat``'s choices by rollouts on sampled worlds (see the module docstring).
+
+    ``policy_for`` makes the three seats' rollout policies afresh for each world. Stops when
+    ``max_worlds`` are played, when the CPU budget is spent (after at least two worlds), or,
+    after ``min_worlds``, when the best choice's mean exceeds every other's by more than two
+    standard errors of the difference.
+    """
+    start = clock()
+    options = choices(state, seat)
+    if len(options) <= 1:
+        only = tuple(Estimate(a, 0.0, 0.0, 0) for a in options)
+        return Advice(seat, only, 0, True, clock() - start)
+    rng = random.Random(seed)
+    values: list[list[float]] = [[] for _ in options]
+    worlds = 0
+    clear = False
+    while worlds < max_worlds:
+        world = sample_world(state, seat, random.Random(rng.getrandbits(64)))
+        for i, choice in enumerate(options):
+            values[i].append(rollout(world, seat, choice, policy_for(), base, piao))
+        worlds += 1
+        if worlds >= min_worlds and _separated(values):
+            clear = True
+            break
+        if worlds >= 2 and clock() - start > cpu_budget:
+            break
+    estimates = sorted((_estimate(a, v) for a, v in zip(options, values)), key=lambda e: -e.mean)
+    return Advice(seat, tuple(estimates), worlds, clear, clock() - start)
+
+
+def _separated(values: list[list[float]]) -> bool:
+    """Whether the best choice beats each other by more than two standard errors of the paired difference."""
+    means = [sum(v) / len(v) for v in values]
+    best = max(range(len(values)), key=means.__getitem__)
+    n = len(values[best])
+    for i, other in enumerate(values):
+        if i == best:
+            continue
+        diffs = [a - b for a, b in zip(values[best], other)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean <= 2 * math.sqrt(var / n):
+            return False
+    return True

@@ -1,0 +1,95 @@
+"""Table-aware advice: worlds consistent with what the seat sees, rollouts, early stop and the budget."""
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from analysis.engine.advice import PASS, advise, choices, sample_world
+from analysis.engine.bots.basic import BasicBot
+from analysis.engine.record import replay
+from analysis.engine.rules import make_rules
+from analysis.engine.selfplay import advance, seeded_deal, seen_counts
+from analysis.engine.table import Action, deal
+from analysis.engine.tiles import kind_of
+from tests.engine.test_selfplay import Person, tiles_on_the_table
+from tests.engine.test_table import record
+
+
+def basic_seats():
+    bot = BasicBot()
+    return [bot, bot, bot]
+
+
+def position(seed: int, decisions: int):
+    """A state where seat 0 must choose after ``decisions`` choices played as the basic bot would."""
+    d = seeded_deal(seed, seed % 3)
+    state = deal(d.hands, d.dealer, make_rules(), d.wall)
+    bot = BasicBot()
+    answer = None
+    for _ in range(decisions + 1):
+        state, _taken, over = advance(state, [Person(answer), bot, bot])
+        if over:
+            return None
+        mine = tuple(a for a in choices(state, 0) if a is not None)
+        if state.phase in ("act", "pong"):
+            answer = bot.act(state, 0, mine)
+        else:
+            answer = bot.claim(state, 0, mine) or "pass"
+    return state
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 10**6), stop=st.integers(0, 8), world_seed=st.integers(0, 10**6))
+def test_a_world_keeps_what_the_seat_sees_and_deals_the_rest_anew(seed, stop, world_seed):
+    state = position(seed, stop)
+    if state is None:
+        return
+    world = sample_world(state, 0, random.Random(world_seed))
+    assert tiles_on_the_table(world) == 84
+    assert world.seats[0] == state.seats[0]
+    assert seen_counts(world, 0) == seen_counts(state, 0)
+    for a, b in zip(world.seats, state.seats):
+        assert (a.river, a.melds, a.liang_dao, sum(a.concealed)) == (b.river, b.melds, b.liang_dao, sum(b.concealed))
+    assert world.wall_left == state.wall_left and world.drawn == state.drawn
+    assert max(world.dealt) <= 4
+
+
+def test_worlds_differ_only_in_hidden_tiles():
+    state = position(3, 2)
+    worlds = {sample_world(state, 0, random.Random(s)).seats[1].concealed for s in range(5)}
+    assert len(worlds) > 1
+
+
+def test_dealing_into_a_revealed_hand_is_estimated_worse_than_a_safe_tile():
+    # seat 1 has declared 亮倒 waiting on 5p; seat 2 (to advise) holds 5p and a useless Z
+    hands = ("12378pZZBB1239s", "46p12345678sFFZ", "599p124689sBBFF")
+    state = replay(record(hands, "0d3s 0x3s 1d9s 1!Z 2d6s")).final
+    assert state.phase == "act" and state.turn == 2
+    advice = advise(state, 2, basic_seats, seed=5, cpu_budget=float("inf"), max_worlds=12, min_worlds=12)
+    by_tile = {e.action.tile: e for e in advice.estimates if e.action and e.action.verb == "discard" and not e.action.liang_dao}
+    assert by_tile["5p"].mean < by_tile["F"].mean - 1
+    assert advice.worlds == 12 and all(e.rollouts == 12 for e in advice.estimates)
+
+
+def test_the_same_seed_gives_the_same_advice():
+    state = position(8, 3)
+    a = advise(state, 0, basic_seats, seed=2, cpu_budget=float("inf"), max_worlds=6, min_worlds=6)
+    b = advise(state, 0, basic_seats, seed=2, cpu_budget=float("inf"), max_worlds=6, min_worlds=6)
+    assert a.estimates == b.estimates
+
+
+def test_the_cpu_budget_stops_the_rollouts():
+    state = position(8, 3)
+    ticks = itertools.count(0, 0.6)  # each look at the clock: 0.6 s more
+    advice = advise(state, 0, basic_seats, seed=2, cpu_budget=0.5, clock=lambda: next(ticks))
+    assert advice.worlds == 2 and not advice.clear
+
+
+def test_a_claim_includes_passing():
+    hands = ("123557pZZBBF19s", "46p123456789sFF", "11589p23468sZBB")
+    state = replay(record(hands, "0d9p 0x5p")).final
+    options = choices(state, 1)
+    assert PASS in options and Action(1, "win", kind_of("5p")) in options
+    assert choices(state, 2) == ()
