@@ -8,6 +8,7 @@ twice count once.
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
@@ -18,6 +19,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from analysis.engine import EngineError
+from analysis.engine.errors import printable
 from analysis.engine.notation import parse_tile
 from analysis.engine.tiles import TILE_IDS
 
@@ -27,7 +29,6 @@ from .review import review
 
 SESSION_KEY = "kwx_player"
 UNRATED_MODES = frozenset({"streak", "review"})
-MAX_ATTEMPT_ID = 64
 
 
 class AnswerError(ValueError):
@@ -109,16 +110,20 @@ def normalise_answer(puzzle: Puzzle, answer: Any) -> str:
     try:
         tile = TILE_IDS[parse_tile(text, "discard")]
     except EngineError as exc:
-        raise AnswerError("discard", _('"%(text)s" is not a tile: write it like 4p, 7s or Z.') % {"text": text}) from exc
+        raise AnswerError("discard", _('"%(text)s" is not a tile: write it like 4p, 7s or Z.') % {"text": printable(text)}) from exc
     if tile not in puzzle.hand_tiles:
         raise AnswerError("discard", _("%(tile)s is not in this hand.") % {"tile": tile})
     return tile
 
 
+ATTEMPT_ID = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}", re.IGNORECASE)
+"""A UUID, with or without its hyphens (what ``crypto.randomUUID()`` or ``uuid4().hex`` make)."""
+
+
 def check_attempt_id(attempt_id: Any) -> str:
-    """The client's attempt id, checked: 1 to 64 characters."""
-    if not isinstance(attempt_id, str) or not 0 < len(attempt_id.strip()) <= MAX_ATTEMPT_ID:
-        raise AnswerError("attempt", _("The attempt id must be text of 1 to 64 characters (a UUID)."))
+    """The client's attempt id, checked: a UUID (32 hex digits, hyphens optional), nothing else."""
+    if not isinstance(attempt_id, str) or not ATTEMPT_ID.fullmatch(attempt_id.strip()):
+        raise AnswerError("attempt", _("The attempt id must be a UUID, such as 3f2b8c1e-6d4a-4e0b-9a7c-2d5e8f1b0c3a."))
     return attempt_id.strip()
 
 

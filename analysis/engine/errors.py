@@ -1,7 +1,18 @@
 """The engine's one error type, with messages that the web layer can translate."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
+
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"})
+"""Unicode categories a message never shows raw: controls, format marks (U+202E, U+200B, BOM), surrogates, unassigned, separators."""
+
+
+def printable(text: str) -> str:
+    """The text with every invisible or direction-changing character written as its code point (U+202E); a plain space stays."""
+    if text.isprintable() and not any(unicodedata.category(c) in HIDDEN_CATEGORIES for c in text if c != " "):
+        return text
+    return "".join(f"U+{ord(c):04X}" if c != " " and unicodedata.category(c) in HIDDEN_CATEGORIES else c for c in text)
 
 
 def gettext_noop(message: str) -> str:
@@ -19,7 +30,8 @@ class EngineError(ValueError):
 
     def __init__(self, template: str, field: str = "hand", **params: Any) -> None:
         self.template = template
-        self.field = field
+        self.field = printable(field) if isinstance(field, str) else field
+        params = {key: printable(value) if isinstance(value, str) else value for key, value in params.items()}
         self.params = params
         super().__init__(template % params if params else template)
 

@@ -1,7 +1,10 @@
 """The analysis API beyond the vectors: GET links, languages, limits, schema."""
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.test import Client
 
 URL = "/api/v1/analyze/"
 
@@ -87,3 +90,17 @@ def test_schema_and_docs_are_served_without_a_cdn(client):
     assert docs.status_code == 200
     html = docs.content.decode()
     assert "swagger-ui" in html and "cdn" not in html.lower() and "//unpkg" not in html
+
+
+@pytest.mark.parametrize("char, code", [("\x00", "U+0000"), ("\u202e", "U+202E"), ("\u200b", "U+200B"), ("\ufeff", "U+FEFF")])
+def test_invisible_characters_are_named_by_their_code_point(char, code):
+    for r in (
+        Client().post("/api/v1/analyze/", {"hand": f"45{char}56p123789sZZZ"}, content_type="application/json"),
+        Client().post("/api/v1/analyze/", {"hand": "4556p123789sZZZ", "visible": f"5{char}p"}, content_type="application/json"),
+        Client().get("/api/v1/analyze/", {"hand": f"45{char}56p123789sZZZ"}, HTTP_ACCEPT_LANGUAGE="en"),
+    ):
+        message = r.json()["error"]["message"]
+        assert r.status_code == 400 and code in message and char not in message
+    page = Client().get("/analyze/", {"hand": f"45{char}56p123789sZZZ"}).content.decode()
+    outside_inputs = re.sub(r'value="[^"]*"', "", page)  # the text field keeps what was typed
+    assert code in page and char not in outside_inputs

@@ -1,6 +1,7 @@
 """Puzzles for tests, built by the engine itself (never a hard-coded answer)."""
 from __future__ import annotations
 
+import uuid
 from itertools import count
 
 from analysis.engine import build_hand
@@ -68,3 +69,8 @@ def quiz_puzzle(notation: str, win: str, side: str = "self_draw", rules: str = "
                  "total": value.total, "fans": [{"key": h.key, "multiplier": h.multiplier} for h in value.fans]},
         themes="",
     )
+
+
+def aid(label: object) -> str:
+    """A fixed attempt id (a UUID, as the API requires) for a test's label."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"kwx-test-attempt:{label}"))

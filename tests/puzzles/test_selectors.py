@@ -10,7 +10,7 @@ from django.utils import timezone
 from puzzles import selectors
 from puzzles.models import Player, Puzzle, ReviewCard
 from puzzles.services import answer_puzzle
-from tests.puzzles.factories import discard_puzzle, ensure_bank, quiz_puzzle
+from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, quiz_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def test_rated_puzzle_is_near_the_rating_and_unseen(bank):
     for i in range(5):
         p = selectors.next_puzzle(player, "rated", rng=random.Random(i))
         assert p.kind == "discard" and abs(p.rating - 1800) <= 400 and p.pk not in seen
-        answer_puzzle(player, p, p.accepted[0], f"a{i}")
+        answer_puzzle(player, p, p.accepted[0], aid(f"a{i}"))
         seen.add(p.pk)
         player.refresh_from_db()
 
@@ -42,7 +42,7 @@ def test_streak_gets_harder(bank):
     for i in range(4):
         p = selectors.next_puzzle(player, "streak", rng=random.Random(i))
         ratings.append(p.rating)
-        answer_puzzle(player, p, p.accepted[0], f"s{i}", mode="streak")
+        answer_puzzle(player, p, p.accepted[0], aid(f"s{i}"), mode="streak")
         player.refresh_from_db()
     assert all(r >= selectors.STREAK_START + selectors.STREAK_STEP * i for i, r in enumerate(ratings))
     assert ratings[-1] > ratings[0]
@@ -56,7 +56,7 @@ def test_each_streak_step_is_rated_above_the_last(bank, seed):
     for i in range(15):
         p = selectors.next_puzzle(player, "streak", rng=rng)
         ratings.append(p.rating)
-        answer_puzzle(player, p, p.accepted[0], f"s{i}", mode="streak")
+        answer_puzzle(player, p, p.accepted[0], aid(f"s{i}"), mode="streak")
         player.refresh_from_db()
     assert all(later > earlier for earlier, later in zip(ratings, ratings[1:])), ratings
 
@@ -73,13 +73,13 @@ def test_a_streak_ends_when_no_puzzle_is_harder():
 def test_the_review_queue_holds_both_kinds():
     player = Player.objects.create()
     drill, quiz = discard_puzzle("34556p123789sZZZ"), quiz_puzzle("4556p123789sZZZ", "5p")
-    answer_puzzle(player, quiz, "4", "q1", mode="quiz")
-    answer_puzzle(player, drill, "Z", "d1")
+    answer_puzzle(player, quiz, "4", aid("q1"), mode="quiz")
+    answer_puzzle(player, drill, "Z", aid("d1"))
     ReviewCard.objects.filter(puzzle=quiz).update(due=timezone.now() - timedelta(minutes=2))
     ReviewCard.objects.filter(puzzle=drill).update(due=timezone.now() - timedelta(minutes=1))
     assert selectors.due_reviews(player).count() == 2
     assert selectors.next_puzzle(player, "review") == quiz
-    answer_puzzle(player, quiz, "2", "q2", mode="review")
+    answer_puzzle(player, quiz, "2", aid("q2"), mode="review")
     assert selectors.next_puzzle(player, "review") == drill
 
 
@@ -87,7 +87,7 @@ def test_review_gives_due_cards_only():
     player = Player.objects.create()
     puzzle = discard_puzzle("34556p123789sZZZ")
     assert selectors.next_puzzle(player, "review") is None
-    answer_puzzle(player, puzzle, "Z", "a1")
+    answer_puzzle(player, puzzle, "Z", aid("a1"))
     assert selectors.next_puzzle(player, "review") is None  # due in a minute, not yet
     ReviewCard.objects.update(due=timezone.now() - timedelta(seconds=1))
     assert selectors.next_puzzle(player, "review") == puzzle
@@ -101,9 +101,9 @@ def test_quiz_mode_gives_quiz_items():
 def test_progress_counts_everything():
     player = Player.objects.create()
     a, b = discard_puzzle("34556p123789sZZZ"), discard_puzzle("34556p123789sZZZ")
-    answer_puzzle(player, a, "3p", "1")
-    answer_puzzle(player, b, "Z", "2")
-    answer_puzzle(player, quiz_puzzle("4556p123789sZZZ", "5p"), "2", "3", mode="quiz")
+    answer_puzzle(player, a, "3p", aid("1"))
+    answer_puzzle(player, b, "Z", aid("2"))
+    answer_puzzle(player, quiz_puzzle("4556p123789sZZZ", "5p"), "2", aid("3"), mode="quiz")
     player.refresh_from_db()
     figures = selectors.progress(player)
     assert (figures.total.attempts, figures.total.correct, figures.total.accuracy) == (3, 2, 67)

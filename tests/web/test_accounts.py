@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from puzzles.models import Attempt, Player
-from tests.puzzles.factories import discard_puzzle
+from tests.puzzles.factories import aid, discard_puzzle
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "tiles-and-dragons-42"
@@ -19,7 +19,7 @@ def _fast_hashes(settings):
 
 def _drill(client, attempt="a1"):
     puzzle = discard_puzzle("34556p123789sZZZ")
-    client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": attempt, "mode": "rated"})
+    client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": aid(attempt), "mode": "rated"})
     return puzzle
 
 

@@ -17,7 +17,7 @@ from analysis.settlement_services import Owner, create_sheet
 from puzzles.models import Attempt, Player
 from puzzles.services import answer_puzzle
 from tests.concurrency import run_together
-from tests.puzzles.factories import discard_puzzle
+from tests.puzzles.factories import aid, discard_puzzle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CLIENTS = 20
@@ -69,7 +69,7 @@ def test_an_answer_that_fails_half_way_changes_nothing(monkeypatch):
 
     monkeypatch.setattr("puzzles.services._schedule_review", broken)
     with pytest.raises(RuntimeError):
-        answer_puzzle(player, puzzle, puzzle.options[-1]["discard"], "half-way")
+        answer_puzzle(player, puzzle, puzzle.options[-1]["discard"], aid("half-way"))
     player.refresh_from_db()
     assert player.rating == rating
     assert not Attempt.objects.filter(player=player).exists()

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from puzzles.models import Attempt, Puzzle
-from tests.puzzles.factories import discard_puzzle, ensure_bank, quiz_puzzle
+from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, quiz_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +51,7 @@ def test_plain_post_without_javascript_gives_the_whole_page_with_feedback(puzzle
 
 def test_htmx_post_gives_the_board_fragment_and_the_rating_card(puzzle):
     client = Client()
-    r = client.post(f"/drills/{puzzle.pk}/", {"discard": "Z", "attempt": "a1", "mode": "rated"}, HTTP_HX_REQUEST="true")
+    r = client.post(f"/drills/{puzzle.pk}/", {"discard": "Z", "attempt": aid("a1"), "mode": "rated"}, HTTP_HX_REQUEST="true")
     body = r.content.decode()
     assert "<html" not in body and 'id="board"' in body and "is-wrong" in body
     assert 'hx-swap-oob="true"' in body and "tiles/3p.svg" in body
@@ -60,18 +60,18 @@ def test_htmx_post_gives_the_board_fragment_and_the_rating_card(puzzle):
 def test_posting_twice_counts_once(puzzle):
     client = Client()
     for _ in range(2):
-        client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": "same", "mode": "rated"})
+        client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": aid("same"), "mode": "rated"})
     assert Attempt.objects.count() == 1
 
 
 def test_a_tile_not_in_the_hand_is_a_clear_400(puzzle):
-    r = Client().post(f"/drills/{puzzle.pk}/", {"discard": "9p", "attempt": "a"})
+    r = Client().post(f"/drills/{puzzle.pk}/", {"discard": "9p", "attempt": aid("a")})
     assert r.status_code == 400 and "9p" in r.content.decode() and not Attempt.objects.exists()
 
 
 def test_drill_needs_csrf():
     client = Client(enforce_csrf_checks=True)
-    r = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "3p", "attempt": "a"})
+    r = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "3p", "attempt": aid("a")})
     assert r.status_code == 403
 
 
@@ -86,14 +86,14 @@ def test_quiz_page_and_answer():
     assert client.get("/learn/quiz/")["Location"] == f"/learn/quiz/{quiz.pk}/"
     html = client.get(f"/learn/quiz/{quiz.pk}/").content.decode()
     assert 'name="choice" value="4"' in html
-    r = client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "4", "attempt": "q1"}, HTTP_HX_REQUEST="true")
+    r = client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "4", "attempt": aid("q1")}, HTTP_HX_REQUEST="true")
     body = r.content.decode()
     assert "is-right" in body and "×4" in body and "breakdown" in body
 
 
 def test_progress_page_counts_only_this_visitors_attempts(puzzle):
     ann, bob = Client(), Client()
-    ann.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": "a", "mode": "rated"})
+    ann.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": aid("a"), "mode": "rated"})
     ann_page = ann.get("/progress/").content.decode()
     bob_page = bob.get("/progress/").content.decode()
     assert re.search(r'data-testid="attempts">1<', ann_page) and "<polyline" in ann_page
@@ -113,9 +113,9 @@ def test_quiz_with_no_items_says_so():
 
 def test_streak_feedback_counts_and_ends():
     client = Client()
-    right = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "3p", "attempt": "s1", "mode": "streak"}, HTTP_ACCEPT_LANGUAGE="en")
+    right = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "3p", "attempt": aid("s1"), "mode": "streak"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "Streak: 1 in a row" in right.content.decode()
-    wrong = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "Z", "attempt": "s2", "mode": "streak"}, HTTP_ACCEPT_LANGUAGE="en")
+    wrong = client.post(f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/", {"discard": "Z", "attempt": aid("s2"), "mode": "streak"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "Streak over. Your best: 1." in wrong.content.decode() and "?mode=streak" in wrong.content.decode()
 
 
@@ -128,8 +128,8 @@ def test_review_sends_a_quiz_card_to_the_quiz_page_and_a_drill_card_to_the_drill
 
     client = Client()
     drill, quiz = discard_puzzle("34556p123789sZZZ"), quiz_puzzle("4556p123789sZZZ", "5p")
-    client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "4", "attempt": "q1"})  # a miss: ×2 is right
-    client.post(f"/drills/{drill.pk}/", {"discard": "Z", "attempt": "d1", "mode": "rated"})
+    client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "4", "attempt": aid("q1")})  # a miss: ×2 is right
+    client.post(f"/drills/{drill.pk}/", {"discard": "Z", "attempt": aid("d1"), "mode": "rated"})
     ReviewCard.objects.filter(puzzle=quiz).update(due=timezone.now() - timedelta(minutes=2))
     ReviewCard.objects.filter(puzzle=drill).update(due=timezone.now() - timedelta(minutes=1))
     sidebar = client.get(f"/drills/{drill.pk}/").content.decode()
@@ -138,9 +138,9 @@ def test_review_sends_a_quiz_card_to_the_quiz_page_and_a_drill_card_to_the_drill
     assert first.status_code == 302 and first["Location"] == f"/learn/quiz/{quiz.pk}/?mode=review"
     page = client.get(first["Location"])
     assert page.status_code == 200 and 'name="mode" value="review"' in page.content.decode()
-    answered = client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "2", "attempt": "q2", "mode": "review"}, HTTP_ACCEPT_LANGUAGE="en")
+    answered = client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "2", "attempt": aid("q2"), "mode": "review"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "is-right" in answered.content.decode() and 'href="/drills/?mode=review"' in answered.content.decode()
-    assert Attempt.objects.get(attempt_id="q2").mode == "review" and not Attempt.objects.get(attempt_id="q2").rated
+    assert Attempt.objects.get(attempt_id=aid("q2")).mode == "review" and not Attempt.objects.get(attempt_id=aid("q2")).rated
     second = client.get("/drills/", {"mode": "review"})
     assert second["Location"] == f"/drills/{drill.pk}/?mode=review" and client.get(second["Location"]).status_code == 200
 
@@ -148,7 +148,7 @@ def test_review_sends_a_quiz_card_to_the_quiz_page_and_a_drill_card_to_the_drill
 def test_progress_shows_the_quiz_rating_apart():
     client = Client()
     quiz = quiz_puzzle("4556p123789sZZZ", "5p")
-    client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "2", "attempt": "q1"})
+    client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "2", "attempt": aid("q1")})
     html = client.get("/progress/").content.decode()
     assert re.search(r'data-testid="rating">1500\?<', html)
     rating = int(re.search(r'data-testid="quiz-rating">(\d+)\?<', html).group(1))

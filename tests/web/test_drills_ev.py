@@ -9,7 +9,7 @@ from django.utils import translation
 
 from puzzles.models import Puzzle
 from puzzles.text import ev_explanation
-from tests.puzzles.factories import ensure_bank, ev_puzzle
+from tests.puzzles.factories import aid, ensure_bank, ev_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_theme_ev_gives_an_ev_puzzle_in_theme_mode():
 
 def test_feedback_fragment_shows_both_rankings_and_why(puzzle):
     with translation.override("en"):
-        r = Client().post(f"/drills/{puzzle.pk}/?mode=theme&theme=ev", {"discard": "3p", "attempt": "e1", "mode": "theme", "theme": "ev"},
+        r = Client().post(f"/drills/{puzzle.pk}/?mode=theme&theme=ev", {"discard": "3p", "attempt": aid("e1"), "mode": "theme", "theme": "ev"},
                           HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
     html = r.content.decode()
     assert r.status_code == 200 and "<html" not in html and "is-wrong" in html
@@ -75,7 +75,7 @@ def test_plain_puzzles_keep_their_single_table():
     from tests.puzzles.factories import discard_puzzle
 
     plain = discard_puzzle("34556p123789sZZZ")
-    html = Client().post(f"/drills/{plain.pk}/", {"discard": "3p", "attempt": "p1"}, HTTP_HX_REQUEST="true").content.decode()
+    html = Client().post(f"/drills/{plain.pk}/", {"discard": "3p", "attempt": aid("p1")}, HTTP_HX_REQUEST="true").content.decode()
     assert "ev-ranking" not in html and "ev=1" not in html and 'class="options"' in html
 
 
@@ -86,7 +86,7 @@ def test_api_next_puzzle_with_theme_ev_and_its_answer():
         body = client.get("/api/v1/puzzles/next/", query).json()
         assert body["themes"] == ["ev"] and body["draws_left"] >= 1
     puzzle = Puzzle.objects.get(pk=body["id"])
-    answer = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", {"discard": puzzle.accepted[0], "attempt": "api-ev"},
+    answer = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", {"discard": puzzle.accepted[0], "attempt": aid("api-ev")},
                          content_type="application/json").json()
     assert answer["correct"] and answer["best"] == puzzle.accepted
     assert answer["ev"]["draws_left"] == puzzle.draws_left and answer["ev"]["options"][0]["discard"] in puzzle.accepted
