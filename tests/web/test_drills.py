@@ -157,7 +157,7 @@ def test_progress_shows_the_quiz_rating_apart():
 
 def test_english_counts_take_the_singular_for_one(puzzle):
     client = Client()
-    client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": "a", "mode": "rated"})
+    client.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": aid("a"), "mode": "rated"})
     html = client.get("/progress/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "1 drill · 0 fan quizzes" in html and "1 drills" not in html
     Puzzle.objects.filter(pk=puzzle.pk).update(wall_left=1)
