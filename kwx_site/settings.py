@@ -163,6 +163,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The two "type" choice sets get names of their own (the settle and replay kongs share one).
+    "ENUM_NAME_OVERRIDES": {
+        "MeldTypeEnum": ["pong", "kong", "concealed_kong"],
+        "KongTypeEnum": "analysis.engine.settlement.KONG_TYPES",
+    },
 }
 
 # Production hardening; all on when DEBUG is off (see docs/deploy.md).
