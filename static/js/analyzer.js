@@ -2,7 +2,9 @@
    keep the language switch's "next" on the URL htmx pushed, keep open <details> open across swaps,
    and keep keyboard focus where the player was (every control has a stable id; htmx refocuses it).
    When the focused control is gone or switched off by the swap (a tile's last copy used, the last
-   tile of the hand removed), focus moves to the next control of the same kind, or to the answer. */
+   tile of the hand removed), focus moves to the next control of the same kind, or to the answer.
+   Before htmx keeps a page for Back, the controls' current values are written into the markup it
+   keeps, so Back shows the hand that was typed (the URL's hand), not the one the page was drawn with. */
 (function () {
   "use strict";
   var open = [];
@@ -29,6 +31,20 @@
     // an example or "open this hand" link is gone with the page it was on: go to the answer
     return all.length ? null : document.getElementById("results");
   }
+  function freezeValues() {
+    document.querySelectorAll("#app input, #app select, #app textarea").forEach(function (el) {
+      if (el.type === "checkbox" || el.type === "radio") {
+        el.toggleAttribute("checked", el.checked);
+      } else if (el.tagName === "SELECT") {
+        Array.prototype.forEach.call(el.options, function (o) { o.toggleAttribute("selected", o.selected); });
+      } else if (el.tagName === "TEXTAREA") {
+        el.textContent = el.value;
+      } else if (el.type !== "file" && el.type !== "password") {
+        el.setAttribute("value", el.value);
+      }
+    });
+  }
+  document.addEventListener("htmx:beforeHistorySave", freezeValues);
   document.addEventListener("htmx:pushedIntoHistory", syncNext);
   document.addEventListener("htmx:replacedInHistory", syncNext);
   window.addEventListener("popstate", syncNext);

@@ -139,3 +139,19 @@ def test_meld_builder_and_visible_picker(page):
     expect(page.locator("#hand-text")).to_have_value("46p11sBBB[FFFF][ZZZ]")
     wait = read_wait(page, "5p")
     expect(wait.locator(".az-left")).to_have_text("剩 3 张")
+
+
+def test_back_after_typing_a_fourteenth_tile_shows_the_hand_of_the_url(page):
+    page.goto(page.base + "/analyze/?hand=4556p123789sZZZ")
+    expect(page.locator(".az-count strong")).to_have_text("13")
+    page.locator("#hand-text").press("End")
+    page.locator("#hand-text").press_sequentially("3p", delay=40)
+    expect(page).to_have_url(re.compile(r"hand=34556p123789sZZZ$"))  # htmx replaced the URL as the 14th tile came
+    expect(page.locator(".az-count strong")).to_have_text("14")
+    page.locator(".az-table tbody tr a").first.click()
+    expect(page).to_have_url(re.compile(r"discard="))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"hand=34556p123789sZZZ$"))
+    typed = page.input_value("#hand-text")
+    assert typed == "4556p123789sZZZ3p"  # the 14 tiles as typed, not the 13 the page was drawn with
+    expect(page.locator(".az-count strong")).to_have_text("14")
