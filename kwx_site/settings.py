@@ -2,7 +2,8 @@
 
 Everything that differs between a laptop and production comes from the
 environment: ``DATABASE_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``
-(comma-separated) and, behind a TLS proxy, ``SECURE_PROXY=1``. The defaults are
+(comma-separated), the mail settings (``EMAIL_BACKEND``, ``EMAIL_HOST`` …) and, behind a
+TLS proxy, ``SECURE_PROXY=1``. The defaults are
 for development and safe: debug off, local hosts only, an SQLite file here.
 """
 from __future__ import annotations
@@ -113,6 +114,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
+"""How long a password-reset link works, in seconds (one day)."""
+
+# Mail (password resets). The console backend prints each mail to the server's log; set
+# EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend and EMAIL_HOST etc. to send it.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "kwx <noreply@localhost>")
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 

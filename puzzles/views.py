@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 from urllib.parse import urlencode
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -17,7 +18,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from analysis.engine.fans import fan
@@ -200,8 +201,16 @@ def too_many(request: HttpRequest, scope: str) -> HttpResponse | None:
     return None
 
 
+EMAIL_HELP = gettext_lazy("Only used to send you a link if you forget your password.")
+
+
 class SignupForm(UserCreationForm):
-    """Django's sign-up form (username, password twice)."""
+    """Django's sign-up form (username, password twice) and an optional e-mail address for password resets."""
+
+    email = forms.EmailField(label=gettext_lazy("E-mail (optional)"), required=False, help_text=EMAIL_HELP)
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
 
 
 @require_http_methods(["GET", "POST"])

@@ -68,3 +68,13 @@ def test_the_server_entry_point_warms_the_engine_before_workers_fork():
     per_block, whole_hands, scores = map(int, out.stdout.split())
     assert per_block > 10_000
     assert whole_hands == scores == 0
+
+
+def test_mail_goes_to_the_console_unless_the_environment_names_a_backend():
+    code = "from django.conf import settings as s; print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL)"
+    default = manage("shell", "--no-imports", "-c", code, env=CLEAN)
+    assert default.stdout.split()[0] == "django.core.mail.backends.console.EmailBackend", default.stderr
+    smtp = {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "587",
+            "EMAIL_USE_TLS": "1", "DEFAULT_FROM_EMAIL": "kwx@example.org"}
+    configured = manage("shell", "--no-imports", "-c", code, env=CLEAN | smtp)
+    assert configured.stdout.split() == ["django.core.mail.backends.smtp.EmailBackend", "smtp.example.org", "587", "True", "kwx@example.org"]

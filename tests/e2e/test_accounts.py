@@ -1,0 +1,33 @@
+"""In Chromium: forgot the password, get the mail (locmem), open its link, set a new one, keep the progress."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+
+from puzzles.models import Player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_reset_a_forgotten_password_by_mail(page):
+    user = User.objects.create_user("ann", email="ann@example.org", password="old-tiles-and-dragons-1")
+    Player.objects.create(user=user, rating=1720)
+    page.goto(f"{page.base}/accounts/login/")
+    page.get_by_role("link", name="忘记密码？").click()
+    page.fill("#id_email", "ann@example.org")
+    page.get_by_role("button", name="发送链接").click()
+    page.wait_for_url("**/accounts/password/reset/sent/")
+    assert "请查收邮件" in page.locator("h1").inner_text()
+    (message,) = mail.outbox
+    link = re.search(r"https?://\S+/accounts/reset/\S+/", message.body).group(0)
+    page.goto(link)
+    page.fill("#id_new_password1", "new-winds-and-dragons-7")
+    page.fill("#id_new_password2", "new-winds-and-dragons-7")
+    page.get_by_role("button", name="保存新密码").click()
+    page.wait_for_url("**/accounts/reset/done/")
+    assert "你已用新密码登录为 ann" in page.locator("main").inner_text()
+    page.get_by_role("link", name=re.compile("我的进度")).click()
+    assert page.get_by_test_id("rating").inner_text() == "1720?"  # the account and its progress, kept
