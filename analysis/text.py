@@ -53,6 +53,12 @@ def preset_label(key: str) -> str:
     return preset.name_en if english() else preset.name
 
 
+def preset_note(key: str) -> str:
+    """What a preset changes (its cap, its own multipliers), from the engine's preset data, in the active language."""
+    preset = PRESETS[key]
+    return preset.note_en if english() else preset.note
+
+
 def fan_label(fan_item: dict[str, Any], chinese: bool = False) -> str:
     """One fan of an analysis body by name in the active language (or in Chinese), with its tile for a 四归一."""
     name = fan_item["name_en"] if english() and not chinese else fan_item["name"]

@@ -8,7 +8,11 @@ from django.utils.translation import gettext as _
 
 from analysis.engine.fans import FAN_BY_KEY
 from analysis.engine.tiles import KIND_OF_ID
-from analysis.text import english, fan_name as text_fan_name, fan_label, fan_product, formula_tail, refusal_words, shanten_words, tile_label
+from analysis.engine.rules import PRESETS
+from analysis.text import (
+    english, fan_label, fan_name as text_fan_name, fan_product, formula_tail, preset_label, preset_note, refusal_words,
+    shanten_words, tile_label,
+)
 
 register = template.Library()
 
@@ -76,3 +80,9 @@ def shanten_text(shanten: int) -> str:
 def refusal_text(reason: str | None) -> str:
     """Why a win is not allowed (屁胡只能自摸 …) in the active language."""
     return refusal_words(reason)
+
+
+@register.inclusion_tag("partials/presets.html")
+def presets_explained(element_id: str, chosen: str = "") -> dict:
+    """Each rules preset by name with what it changes (the engine's notes), the chosen one marked."""
+    return {"id": element_id, "presets": [(key, preset_label(key), preset_note(key), key == chosen) for key in PRESETS]}
