@@ -1,0 +1,41 @@
+"""Every page of the site, for the checks that walk them all (tap targets, width, axe-core)."""
+from __future__ import annotations
+
+import re
+
+from tests.puzzles.factories import discard_puzzle, quiz_puzzle
+
+FIXED = [
+    "/", "/?hand=4556p123s789sZZZ", "/?hand=4556p123s789sZZZ8p&ev=1&draws=3", "/?hand=4556p123s789sZZZ5p",
+    "/analyze/ev-help/?hand=4556p123s789sZZZ8p", "/drills/", "/progress/",
+    "/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/",
+    "/learn/glossary/", "/learn/koujue/", "/learn/koujue/memorise/",
+    "/settle/", "/settle/sheets/", "/accounts/login/", "/accounts/signup/",
+]
+
+
+def sheet_pages(page) -> list[str]:
+    """Start a score sheet through its form and return its pages (sheet, edit, new hand)."""
+    page.goto(page.base + "/settle/sheets/")
+    page.fill("#id_name_0", "老王")
+    page.click("form button.primary")
+    page.wait_for_url(re.compile(r"/settle/sheets/\d+/$"))
+    sheet = page.url.removeprefix(page.base)
+    return [sheet, sheet + "edit/", sheet + "hands/new/"]
+
+
+def all_pages(page) -> list[str]:
+    """The fixed pages, a drill, a 算番 quiz item and a score sheet's pages (made for this test)."""
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    quiz = quiz_puzzle("4556p123789sZZZ", "5p")
+    return FIXED + [f"/drills/{puzzle.pk}/", f"/learn/quiz/{quiz.pk}/"] + sheet_pages(page)
+
+
+def switch_to_english(page) -> None:
+    """Use the site's own language switch (in the menu on a phone, in the header on a desktop)."""
+    page.goto(page.base + "/learn/")
+    menu = page.locator(".menu summary")
+    if menu.is_visible():
+        menu.click()
+    page.get_by_role("button", name="English").click()
+    page.wait_for_function("document.documentElement.lang === 'en'")
