@@ -30,6 +30,8 @@ def test_the_compiled_catalog_matches_the_source():
         if entry.msgid_plural:
             for n in (1, 2):
                 assert compiled.ngettext(entry.msgid, entry.msgid_plural, n) == entry.msgstr_plural[0], entry.msgid
+        elif entry.msgctxt:
+            assert compiled.pgettext(entry.msgctxt, entry.msgid) == entry.msgstr, (entry.msgctxt, entry.msgid)
         else:
             assert compiled.gettext(entry.msgid) == entry.msgstr, entry.msgid
 
