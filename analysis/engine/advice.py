@@ -47,11 +47,17 @@ class Advice:
     worlds: int
     clear: bool
     cpu_seconds: float
+    results: tuple[tuple[Action | None, tuple[float, ...]], ...] = ()
 
     @property
     def best(self) -> Action | None:
         """The choice with the highest mean."""
         return self.estimates[0].action
+
+    def difference(self, a: Action | None, b: Action | None) -> tuple[float, float]:
+        """Mean and standard error of choice ``a``'s result minus ``b``'s, world by world."""
+        found = dict(self.results)
+        return _paired(list(found[a]), list(found[b]))
 
 
 def choices(state: Table, seat: int) -> tuple[Action | None, ...]:
@@ -148,16 +154,18 @@ def advise(
     base: int = 1,
     piao: tuple[int, int, int] = (0, 0, 0),
     clock: Callable[[], float] = time.process_time,
+    candidates: Sequence[Action | None] | None = None,
 ) -> Advice:
     """Estimate each of ``seat``'s choices by rollouts on sampled worlds (see the module docstring).
 
-    ``policy_for`` makes the three seats' rollout policies afresh for each world. Stops when
+    ``policy_for`` makes the three seats' rollout policies afresh for each world; ``candidates``
+    (default: every choice) limits the choices estimated. Stops when
     ``max_worlds`` are played, when the CPU budget is spent (after at least two worlds), or,
     after ``min_worlds``, when the best choice's mean exceeds every other's by more than two
     standard errors of the difference.
     """
     start = clock()
-    options = choices(state, seat)
+    options = tuple(candidates) if candidates is not None else choices(state, seat)
     if len(options) <= 1:
         only = tuple(Estimate(a, 0.0, 0.0, 0) for a in options)
         return Advice(seat, only, 0, True, clock() - start)
@@ -176,20 +184,26 @@ def advise(
         if worlds >= 2 and clock() - start > cpu_budget:
             break
     estimates = sorted((_estimate(a, v) for a, v in zip(options, values)), key=lambda e: -e.mean)
-    return Advice(seat, tuple(estimates), worlds, clear, clock() - start)
+    results = tuple((a, tuple(v)) for a, v in zip(options, values))
+    return Advice(seat, tuple(estimates), worlds, clear, clock() - start, results)
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a − b`` over the same worlds."""
+    diffs = [x - y for x, y in zip(a, b)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
 
 
 def _separated(values: list[list[float]]) -> bool:
     """Whether the best choice beats each other by more than two standard errors of the paired difference."""
     means = [sum(v) / len(v) for v in values]
     best = max(range(len(values)), key=means.__getitem__)
-    n = len(values[best])
     for i, other in enumerate(values):
-        if i == best:
-            continue
-        diffs = [a - b for a, b in zip(values[best], other)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean <= 2 * math.sqrt(var / n):
-            return False
+        if i != best:
+            mean, se = _paired(values[best], other)
+            if mean <= 2 * se:
+                return False
     return True

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Callable, Iterator, Sequence
 
+from .bots.advised import AdviceBot
 from .bots.basic import BasicBot
 from .bots.strong import StrongBot
 from .record import record_json
 from .selfplay import Policy, play, seeded_deal
 
-BOTS: dict[str, Callable[[], Policy]] = {"basic": BasicBot, "strong": StrongBot}
+BOTS: dict[str, Callable[[], Policy]] = {"basic": BasicBot, "strong": StrongBot, "advice": AdviceBot}
 """The bots a tournament seats, by name."""
 Z95 = 1.959964
 """The normal quantile of a two-sided 95 % interval."""
