@@ -93,3 +93,31 @@ def test_a_claim_includes_passing():
     options = choices(state, 1)
     assert PASS in options and Action(1, "win", kind_of("5p")) in options
     assert choices(state, 2) == ()
+
+
+def test_the_advice_bot_plays_legal_balanced_hands():
+    from analysis.engine.bots.advised import AdviceBot
+    from analysis.engine.bots.strong import StrongBot
+    from analysis.engine.selfplay import play
+    from tests.engine.test_selfplay import check_hand
+
+    advice, strong = AdviceBot(cpu_budget=float("inf"), max_worlds=3), StrongBot()
+    check_hand(play(seeded_deal(21, 1), [advice, strong, strong]))
+
+
+def test_the_advice_bot_switches_only_on_clear_evidence():
+    from analysis.engine.advice import Advice, Estimate
+    from analysis.engine.bots.advised import _switch
+
+    prior, other = Action(0, "discard", 1), Action(0, "discard", 2)
+
+    def made(prior_values, other_values):
+        est = sorted(
+            [Estimate(prior, sum(prior_values) / 4, 0.0, 4), Estimate(other, sum(other_values) / 4, 0.0, 4)],
+            key=lambda e: -e.mean,
+        )
+        return Advice(0, tuple(est), 4, False, 0.0, ((prior, tuple(prior_values)), (other, tuple(other_values))))
+
+    assert _switch(made([0, 0, 0, 0], [3, 2, 3, 4]), prior, 2.0) == other  # better in every world
+    assert _switch(made([0, 0, 0, 0], [9, -8, 9, -7]), prior, 2.0) == prior  # better on average, by noise
+    assert _switch(made([5, 5, 5, 5], [0, 0, 0, 0]), prior, 2.0) == prior
