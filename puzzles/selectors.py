@@ -169,9 +169,28 @@ def progress(player: Player | None) -> Progress:
     return result
 
 
+CHART_LAST = 100
+"""The chart shows the rating after at most this many of the latest rated answers."""
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    """One rated answer on the chart: where it is drawn, its number and the rating after it."""
+
+    x: float
+    y: float
+    number: int
+    rating: int
+    anchor: str
+
+
 @dataclass(frozen=True)
 class Chart:
-    """An inline SVG line chart of rating over time, computed server-side."""
+    """An inline SVG line chart of rating over time, computed server-side, sized for a phone.
+
+    The y labels sit in a gutter left of the plot (never under the line); the x axis runs
+    along the bottom with the answer numbers; each point can be tapped for its figure.
+    """
 
     width: int
     height: int
@@ -180,20 +199,44 @@ class Chart:
     high: int
     last: tuple[float, float] | None
     gridlines: list[tuple[float, int]]
+    left: float = 0
+    bottom: float = 0
+    right: float = 0
+    x_ticks: list[tuple[float, int]] = field(default_factory=list)
+    dots: list[ChartPoint] = field(default_factory=list)
+    first: int = 0
 
 
-def rating_chart(history: list[tuple[datetime, float]], start: float = DEFAULT_RATING, width: int = 600, height: int = 200) -> Chart:
-    """Polyline points for the ratings after each rated answer (x = answer number, y = rating)."""
-    values = [start] + [r for _, r in history]
+def _tick_step(count: int) -> int:
+    """A round step that puts about four ticks on an axis of ``count`` answers."""
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000):
+        if count / step <= 5:
+            return step
+    return max(1, count // 4)
+
+
+def rating_chart(history: list[tuple[datetime, float]], start: float = DEFAULT_RATING, width: int = 360, height: int = 200) -> Chart:
+    """The rating after each of the latest rated answers (x = answer number, y = rating), with axes and tap targets."""
+    first = max(0, len(history) - CHART_LAST)
+    values = ([start] if first == 0 else [history[first - 1][1]]) + [r for _, r in history[first:]]
     low = int(min(values) // 50 * 50 - 50)
     high = int(max(values) // 50 * 50 + 100)
-    pad = 8
+    left, right, top, bottom = 40.0, width - 14.0, 10.0, height - 26.0
     span_x = max(len(values) - 1, 1)
 
     def xy(i: int, v: float) -> tuple[float, float]:
-        return (round(pad + (width - 2 * pad) * i / span_x, 1), round(height - pad - (height - 2 * pad) * (v - low) / (high - low), 1))
+        return (round(left + (right - left) * i / span_x, 1), round(bottom - (bottom - top) * (v - low) / (high - low), 1))
 
     coords = [xy(i, v) for i, v in enumerate(values)]
     step = 50 if high - low <= 300 else 100 if high - low <= 800 else 200
     grid = [(xy(0, g)[1], g) for g in range(low - low % step + step, high, step)]
-    return Chart(width, height, " ".join(f"{x},{y}" for x, y in coords), low, high, coords[-1] if len(values) > 1 else None, grid)
+    tick = _tick_step(len(values) - 1)
+    ticks = [(xy(i, low)[0], first + i) for i in range(0, len(values), tick)]
+    dots = [
+        ChartPoint(x, y, first + i, round(v), "start" if x < left + 30 else "end" if x > right - 30 else "middle")
+        for i, ((x, y), v) in enumerate(zip(coords, values)) if i > 0
+    ]
+    return Chart(
+        width, height, " ".join(f"{x},{y}" for x, y in coords), low, high, coords[-1] if len(values) > 1 else None, grid,
+        left=left, bottom=bottom, right=right, x_ticks=ticks, dots=dots, first=first,
+    )

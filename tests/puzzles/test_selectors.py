@@ -126,3 +126,21 @@ def test_chart_points_follow_the_history():
     assert len(points) == 3 and points[0][0] < points[1][0] < points[2][0]
     assert points[1][1] < points[0][1]  # higher rating is higher up (smaller y)
     assert chart.low < 1500 < 1550 < chart.high
+
+
+def test_chart_labels_sit_left_of_the_plot_and_the_x_axis_counts_answers():
+    now = timezone.now()
+    history = [(now, 1500.0 + 10 * i) for i in range(1, 24)]
+    chart = selectors.rating_chart(history)
+    assert all(d.x >= chart.left for d in chart.dots) and chart.left > 0
+    assert [n for _, n in chart.x_ticks][:2] == [0, 5] and chart.x_ticks[-1][1] <= 23
+    assert [(d.number, d.rating) for d in chart.dots] == [(i, 1500 + 10 * i) for i in range(1, 24)]
+
+
+def test_a_long_history_shows_the_latest_answers():
+    now = timezone.now()
+    history = [(now, 1500.0 + i) for i in range(1, selectors.CHART_LAST + 31)]
+    chart = selectors.rating_chart(history)
+    assert len(chart.dots) == selectors.CHART_LAST
+    assert chart.dots[0].number == 31 and chart.dots[-1].number == selectors.CHART_LAST + 30
+    assert chart.x_ticks[0][1] == 30
