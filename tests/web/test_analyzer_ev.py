@@ -78,7 +78,9 @@ def test_liang_dao_when_ready_is_in_the_link_and_changes_the_score(client):
     plain = dict(rows(page(client, EV_URL)))
     declared = page(client, EV_URL + "&ldwr=1")
     assert cells(dict(rows(declared))["3p"])[2] != cells(plain["3p"])[2]
-    assert "听牌即亮倒" in declared and 'name="ldwr" value="1" checked' in declared
+    box = re.search(r'<input[^>]*name="ldwr"[^>]*>', declared).group(0)
+    assert "听牌即亮倒" in declared and " checked" in box
+    assert " checked" not in re.search(r'<input[^>]*name="ldwr"[^>]*>', page(client, EV_URL)).group(0)
 
 
 def test_a_thirteen_tile_hand_shows_its_own_figures(client):
