@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 
 from .record import DEFAULT_PLAYERS, Header, finish
 from .selfplay import Policy, advance, seen_counts
-from .table import Action, Table, legal_actions, winning_kinds
+from .table import Action, Table, claim_win, legal_actions, winning_kinds
 from .tiles import COPIES, NUM_KINDS, Hand
 
 PASS = None
@@ -124,15 +124,41 @@ class _Forced:
         return self.then.claim(state, seat, options)
 
 
-def rollout(world: Table, seat: int, choice: Action | None, policies: Sequence[Policy], base: int, piao: tuple[int, int, int]) -> float:
-    """``seat``'s net money (in base stakes) when it plays ``choice`` now and everybody plays on by ``policies``."""
+def rollout(world: Table, seat: int, choice: Action | None, policies: Sequence[Policy], base: int, piao: tuple[int, int, int]) -> tuple[float, int]:
+    """``seat``'s net money (in base stakes) when it plays ``choice`` now and everybody plays on by ``policies``, and the actions it took."""
     seats = list(policies)
     seats[seat] = _Forced(choice, policies[seat])
     state, actions, _ = advance(world, seats)
     options = tuple((f.name, getattr(world.rules.options, f.name)) for f in fields(world.rules.options))
     hands = (world.seats[0].concealed, world.seats[1].concealed, world.seats[2].concealed)  # not read by finish
     header = Header(world.rules.preset.key, options, base, piao, DEFAULT_PLAYERS, world.dealer, hands)
-    return finish(header, actions, state).settlement.nets[seat] / base
+    return finish(header, actions, state).settlement.nets[seat] / base, len(actions)
+
+
+def deal_in_chances(state: Table, seat: int, worlds: int = 200, seed: int = 0) -> tuple[float, ...]:
+    """For each kind, the share of sampled worlds in which ``seat`` throwing it now lets an opponent win on it.
+
+    A revealed (亮倒) hand's waits are certain; a hidden hand is dealt from the unseen tiles as
+    in :func:`sample_world`, so the figure knows the rivers, melds and wall count but not how
+    opponents choose their discards. Only allowed discard wins count (屁胡 and 漏胡 refusals apply).
+    """
+    rng = random.Random(seed)
+    hits = [0] * NUM_KINDS
+    for _ in range(worlds):
+        world = sample_world(state, seat, random.Random(rng.getrandbits(64)))
+        dealt_in = set()
+        for other in range(3):
+            if other == seat:
+                continue
+            for kind in world.seats[other].ready_on:
+                if kind in dealt_in:
+                    continue
+                offer = replace(world, phase="claim", turn=seat, tile=kind, wins=())
+                if claim_win(offer, other) is not None:
+                    dealt_in.add(kind)
+        for kind in dealt_in:
+            hits[kind] += 1
+    return tuple(h / worlds for h in hits)
 
 
 def _estimate(action: Action | None, values: list[float]) -> Estimate:
@@ -155,12 +181,15 @@ def advise(
     piao: tuple[int, int, int] = (0, 0, 0),
     clock: Callable[[], float] = time.process_time,
     candidates: Sequence[Action | None] | None = None,
+    max_actions: int | None = None,
 ) -> Advice:
     """Estimate each of ``seat``'s choices by rollouts on sampled worlds (see the module docstring).
 
     ``policy_for`` makes the three seats' rollout policies afresh for each world; ``candidates``
     (default: every choice) limits the choices estimated. Stops when
-    ``max_worlds`` are played, when the CPU budget is spent (after at least two worlds), or,
+    ``max_worlds`` are played, when the work budget ``max_actions`` (actions played in all rollouts:
+    the same answer for the same seed on any machine) or the CPU budget is spent — both checked
+    before each rollout once two worlds are complete; a world cut short is dropped —, or,
     after ``min_worlds``, when the best choice's mean exceeds every other's by more than two
     standard errors of the difference.
     """
@@ -172,16 +201,25 @@ def advise(
     rng = random.Random(seed)
     values: list[list[float]] = [[] for _ in options]
     worlds = 0
+    work = 0
     clear = False
     while worlds < max_worlds:
         world = sample_world(state, seat, random.Random(rng.getrandbits(64)))
-        for i, choice in enumerate(options):
-            values[i].append(rollout(world, seat, choice, policy_for(), base, piao))
+        played = []
+        for choice in options:
+            spent = max_actions is not None and work > max_actions
+            if worlds >= 2 and (spent or clock() - start > cpu_budget):
+                break  # a world not played for every choice is dropped: each choice keeps the same worlds
+            value, steps = rollout(world, seat, choice, policy_for(), base, piao)
+            played.append(value)
+            work += steps
+        if len(played) < len(options):
+            break
+        for i, value in enumerate(played):
+            values[i].append(value)
         worlds += 1
         if worlds >= min_worlds and _separated(values):
             clear = True
-            break
-        if worlds >= 2 and clock() - start > cpu_budget:
             break
     estimates = sorted((_estimate(a, v) for a, v in zip(options, values)), key=lambda e: -e.mean)
     results = tuple((a, tuple(v)) for a, v in zip(options, values))

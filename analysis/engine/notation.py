@@ -187,6 +187,16 @@ def parse_tiles(text: str, field: str = "visible") -> Counts:
     return counts_of(concealed)
 
 
+def parse_sequence(text: str, field: str = "river") -> tuple[int, ...]:
+    """Parse plain tiles keeping their order (a river: ``5p3sZ1p``, or ``5p 3s 中 1p``)."""
+    if not text:
+        return ()
+    concealed, melds = _scan(text, field)
+    if melds:
+        raise NotationError(gettext_noop("Melds in brackets are not allowed here."), field)
+    return tuple(concealed)
+
+
 def parse_tile(text: str, field: str = "tile") -> int:
     """Parse exactly one tile, in any accepted notation, into its kind."""
     concealed, melds = _scan(text, field)

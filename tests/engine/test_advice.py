@@ -121,3 +121,9 @@ def test_the_advice_bot_switches_only_on_clear_evidence():
     assert _switch(made([0, 0, 0, 0], [3, 2, 3, 4]), prior, 2.0) == other  # better in every world
     assert _switch(made([0, 0, 0, 0], [9, -8, 9, -7]), prior, 2.0) == prior  # better on average, by noise
     assert _switch(made([5, 5, 5, 5], [0, 0, 0, 0]), prior, 2.0) == prior
+
+
+def test_the_work_budget_stops_the_rollouts_the_same_way_everywhere():
+    state = position(8, 3)
+    runs = [advise(state, 0, basic_seats, seed=4, cpu_budget=float("inf"), max_actions=1) for _ in range(2)]
+    assert runs[0].worlds == runs[1].worlds == 2 and runs[0].estimates == runs[1].estimates

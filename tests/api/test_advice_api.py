@@ -1,0 +1,87 @@
+"""POST /api/v1/advice/: table-aware estimates of a position's choices; every bad field named."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analysis.api_advice import AdviceThrottle
+
+URL = "/api/v1/advice/"
+PONG = {"hand": "5566p123456789s", "river": "ZB", "opponents": [{"river": "F9p1s5p"}, {"river": "BF"}],
+        "wall_left": 37, "offered": {"tile": "5p", "by": 1}}
+# seat 2 (上家) has declared 亮倒 on 46p…FF (waiting on 5p); it is our turn with 14 tiles
+DEFEND = {"hand": "23456p11678999sZ", "river": "Z1p",
+          "opponents": [{"river": "ZB9p1s2p"}, {"river": "FB8p", "revealed": "46p123456789sFF"}], "wall_left": 34}
+
+
+def post(client, body, **extra):
+    return client.post(URL, json.dumps(body), content_type="application/json", **extra)
+
+
+@pytest.mark.django_db
+def test_pong_or_pass_is_estimated_for_both(client):
+    body = post(client, PONG).json()
+    assert body["phase"] == "claim"
+    verbs = {c["action"]["verb"] for c in body["choices"]}
+    assert verbs == {"pong", "pass"}  # 5566p holds two 5p, not three; 5p does not complete the hand
+    assert body["best"] == body["choices"][0]["action"]
+    means = [c["mean"] for c in body["choices"]]
+    assert means == sorted(means, reverse=True)
+    assert all(c["rollouts"] == body["worlds"] >= 2 for c in body["choices"])
+    assert body["cpu_seconds"] < 0.5 and "strong bot" in body["model"]
+
+
+@pytest.mark.django_db
+def test_a_revealed_hands_wait_is_certain_and_costly(client):
+    body = post(client, DEFEND).json()
+    assert body["phase"] == "act"
+    deal_in = {d["tile"]: d for d in body["deal_in"]}
+    assert deal_in["5p"]["revealed"] and deal_in["5p"]["probability"] == 1.0
+    assert not deal_in["Z"]["revealed"]
+    by_tile = {(c["action"]["tile"], c["action"]["liang_dao"]): c for c in body["choices"]}
+    assert by_tile[("5p", False)]["mean"] < by_tile[("Z", False)]["mean"]
+    assert post(client, DEFEND).json()["choices"] == body["choices"]  # seeded: the same answer
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "change, field, words",
+    [
+        ({"wall_left": 30}, "wall_left", "34"),
+        ({"opponents": [{"river": "Z"}]}, "opponents", ""),
+        ({"opponents": [{"river": "Z", "hand": "1p"}, {}]}, "opponents", ""),
+        ({"hand": "23456p11678999s"}, "offered", ""),
+        ({"drawn": "9p"}, "drawn", "9p"),
+        ({"offered": {"tile": "Z", "by": 1}}, "offered", ""),
+        ({"river": "Z1p[555p]"}, "river", ""),
+        ({"hand": "23456p11678999sx"}, "hand", "x"),
+        ({"color": "red"}, "color", ""),
+        ({"piao": [0, 3, 0]}, "piao", ""),
+        ({"seed": -1}, "seed", ""),
+    ],
+)
+def test_bad_input_names_the_field(client, change, field, words):
+    response = post(client, DEFEND | change)
+    assert response.status_code == 400, response.content
+    error = response.json()["error"]
+    assert error["field"] == field and words in error["message"]
+
+
+@pytest.mark.django_db
+def test_an_offered_discard_must_end_that_river(client):
+    body = PONG | {"offered": {"tile": "5p", "by": 2}}
+    assert post(client, body).json()["error"]["field"] == "offered"
+
+
+@pytest.mark.django_db
+def test_advice_is_throttled_per_client(client, monkeypatch):
+    monkeypatch.setattr(AdviceThrottle, "rate", "2/min")
+    codes = [post(client, PONG | {"wall_left": 99}, REMOTE_ADDR="10.9.9.9").status_code for _ in range(3)]
+    assert codes == [400, 400, 429]
+    assert post(client, PONG | {"wall_left": 99}, REMOTE_ADDR="10.9.9.8").status_code == 400
+
+
+def test_advice_is_in_the_schema(client):
+    schema = client.get("/api/schema/?format=json").json()
+    assert {"200", "400", "429"} <= set(schema["paths"]["/api/v1/advice/"]["post"]["responses"])
