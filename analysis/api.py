@@ -5,14 +5,15 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.utils.translation import gettext_noop
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from .api_errors import refuse_nulls
 from .engine import EngineError, analyze
+from .engine.analysis import MAX_TEXT
 from .engine.ev import MAX_DRAWS
 from .engine.ev_analysis import DEPTHS, FIELDS as EV_FIELDS
 from .engine.fans import SITUATION_KEYS
@@ -26,16 +27,30 @@ class MeldSerializer(serializers.Serializer):
 
 
 class AnalyzeRequestSerializer(serializers.Serializer):
-    hand = serializers.CharField(help_text="Concealed tiles, e.g. 4556p123s789sZZZ; melds may follow in brackets: [555p] {5555s}.")
-    melds = MeldSerializer(many=True, required=False)
-    visible = serializers.CharField(required=False, help_text="Tiles seen elsewhere (discards, others' melds).")
+    hand = serializers.CharField(max_length=MAX_TEXT, help_text="Concealed tiles, e.g. 4556p123s789sZZZ; melds may follow in brackets: [555p] {5555s}.")
+    melds = MeldSerializer(many=True, required=False, max_length=4)
+    visible = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, help_text="Tiles seen elsewhere (discards, others' melds).")
     rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
     situation = serializers.ListField(child=serializers.ChoiceField(choices=sorted(SITUATION_KEYS)), required=False)
     options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
     depth = serializers.ChoiceField(choices=DEPTHS, required=False, default="plain", help_text="ev: add the chance to be ready, the chance to win and the expected score of each discard.")
     draws_left = serializers.IntegerField(min_value=1, max_value=MAX_DRAWS, required=False, help_text="Own draws still to come; required with depth ev.")
     liang_dao_when_ready = serializers.BooleanField(required=False, help_text="With depth ev: declare 亮倒 as soon as ready.")
-    revealed = serializers.ListField(child=serializers.CharField(), max_length=2, required=False, help_text="Opponents' revealed (亮倒) hands, e.g. 46p456s789sFFF11s.")
+    revealed = serializers.ListField(child=serializers.CharField(max_length=MAX_TEXT), max_length=2, required=False, help_text="Opponents' revealed (亮倒) hands, e.g. 46p456s789sFFF11s.")
+
+
+AnalyzeQuerySerializer = type("AnalyzeQuerySerializer", (serializers.Serializer,), {
+    "__doc__": "The GET form of the request: what the query string may hold, with the server's own bounds.",
+    "hand": serializers.CharField(max_length=MAX_TEXT, help_text="Hand, melds in brackets."),
+    "visible": serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True),
+    "rules": serializers.ChoiceField(choices=sorted(PRESETS), required=False),
+    "situation": serializers.CharField(required=False, help_text="Comma-separated situational fan keys: " + ", ".join(sorted(SITUATION_KEYS))),
+    **{key: serializers.BooleanField(required=False, help_text=f"Rule option {key}: true or false.") for key in OPTION_KEYS},
+    "depth": serializers.ChoiceField(choices=DEPTHS, required=False),
+    "draws_left": serializers.IntegerField(min_value=1, max_value=MAX_DRAWS, required=False, help_text="Own draws still to come (depth ev)."),
+    "liang_dao_when_ready": serializers.BooleanField(required=False),
+    "revealed": serializers.ListField(child=serializers.CharField(max_length=MAX_TEXT), max_length=2, required=False, help_text="A revealed opponent hand; repeat for two."),
+})
 
 
 class FanSerializer(serializers.Serializer):
@@ -126,6 +141,19 @@ class ErrorSerializer(serializers.Serializer):
     error = ErrorDetailSerializer()
 
 
+TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
+FALSE_WORDS = frozenset({"0", "false", "off", "no"})
+
+
+def query_flag(query: Any, key: str) -> bool:
+    """A true/false query parameter: 1/true/on/yes or 0/false/off/no, anything else a 400 naming it."""
+    raw = query.get(key)
+    word = raw.strip().lower()
+    if word in TRUE_WORDS or word in FALSE_WORDS:
+        return word in TRUE_WORDS
+    raise EngineError(gettext_noop('%(name)s must be true or false, not "%(value)s".'), key, name=key, value=raw[:20])
+
+
 def query_to_request(query: Any) -> dict[str, Any]:
     """The POST body equivalent of a GET query string (``situation`` comma-separated or repeated)."""
     body: dict[str, Any] = {}
@@ -135,7 +163,7 @@ def query_to_request(query: Any) -> dict[str, Any]:
     situation = [s for item in query.getlist("situation") for s in item.split(",") if s]
     if situation:
         body["situation"] = situation
-    options = {key: query.get(key) in {"1", "true", "on", "yes"} for key in OPTION_KEYS if key in query}
+    options = {key: query_flag(query, key) for key in OPTION_KEYS if key in query}
     if options:
         body["options"] = options
     if "depth" in query:
@@ -144,7 +172,7 @@ def query_to_request(query: Any) -> dict[str, Any]:
         raw = query.get("draws_left")
         body["draws_left"] = int(raw) if raw.isdecimal() else raw
     if "liang_dao_when_ready" in query:
-        body["liang_dao_when_ready"] = query.get("liang_dao_when_ready") in {"1", "true", "on", "yes"}
+        body["liang_dao_when_ready"] = query_flag(query, "liang_dao_when_ready")
     revealed = [r for r in query.getlist("revealed") if r]
     if revealed:
         body["revealed"] = revealed
@@ -159,14 +187,15 @@ def run_analysis(body: Any) -> dict[str, Any]:
     if unknown:
         name = sorted(unknown)[0][:40]
         raise EngineError(gettext_noop('Unknown field "%(name)s".'), name, name=name)
+    refuse_nulls(body)
     if "hand" not in body:
         raise EngineError(gettext_noop("This field is required."), "hand")
     return analyze(
         body["hand"],
-        melds=body.get("melds") or (),
-        visible=body.get("visible") or "",
+        melds=body.get("melds", ()),
+        visible=body.get("visible", ""),
         rules=body.get("rules", "standard"),
-        situation=body.get("situation") or (),
+        situation=body.get("situation", ()),
         options=body.get("options"),
         **{key: body.get(key) for key in EV_FIELDS},
     )
@@ -188,7 +217,7 @@ def json_response(body: dict[str, Any]) -> HttpResponse:
     return HttpResponse(ORJSONRenderer().render(body), content_type=ORJSONRenderer.media_type)
 
 
-_EXAMPLE = OpenApiExample("卡五星 wait", value={"hand": "4556p123789sZZZ", "rules": "standard"})
+_EXAMPLE = OpenApiExample("卡五星 wait", value={"hand": "4556p123789sZZZ", "rules": "standard"}, request_only=True)
 
 
 class AnalyzeView(APIView):
@@ -211,17 +240,7 @@ class AnalyzeView(APIView):
         return json_response(run_analysis(request.data))
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("hand", OpenApiTypes.STR, required=True, description="Hand, melds in brackets."),
-            OpenApiParameter("visible", OpenApiTypes.STR),
-            OpenApiParameter("rules", OpenApiTypes.STR, enum=sorted(PRESETS)),
-            OpenApiParameter("situation", OpenApiTypes.STR, description="Comma-separated situational fan keys."),
-            *[OpenApiParameter(key, OpenApiTypes.BOOL) for key in OPTION_KEYS],
-            OpenApiParameter("depth", OpenApiTypes.STR, enum=list(DEPTHS)),
-            OpenApiParameter("draws_left", OpenApiTypes.INT, description="Own draws still to come (depth ev)."),
-            OpenApiParameter("liang_dao_when_ready", OpenApiTypes.BOOL),
-            OpenApiParameter("revealed", OpenApiTypes.STR, many=True, description="A revealed opponent hand; repeat for two."),
-        ],
+        parameters=[AnalyzeQuerySerializer],
         responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer},
         summary="Analyse a hand given in the query string",
     )

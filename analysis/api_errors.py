@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from .engine import EngineError
+from .engine.errors import printable
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -25,8 +26,60 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "too_large"
 
 
+class FieldParseError(exceptions.ParseError):
+    """A body that is JSON but not text this API takes, with the top-level field at fault."""
+
+    def __init__(self, field: str, detail: Any) -> None:
+        super().__init__(detail)
+        self.field = field
+
+
+def _surrogate(value: Any) -> str | None:
+    """The code point of the first lone surrogate in a JSON value (keys included), or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"U+{ord(value[exc.start]):04X}"
+        return None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = (_surrogate(key) if isinstance(key, str) else None) or _surrogate(item)
+        if found:
+            return found
+    return None
+
+
+def _has_null(value: Any) -> bool:
+    if value is None:
+        return True
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return any(_has_null(item) for item in items)
+
+
+def check_body(data: Any) -> Any:
+    """Refuse lone surrogates anywhere (not characters: they cannot be stored or answered) and null fields, naming the top-level field."""
+    if not isinstance(data, dict):
+        return data
+    for key, value in data.items():
+        found = _surrogate(key) or _surrogate(value)
+        if found:
+            raise FieldParseError(printable(key), _("The text contains a lone surrogate (%(code)s), which is not a character.") % {"code": found})
+        if value is None:
+            raise FieldParseError(key, _("This field may not be null: leave it out instead."))
+    return data
+
+
+def refuse_nulls(data: Any) -> None:
+    """Refuse a null nested anywhere in a request body (for APIs whose schema has no nullable field), naming the top-level field."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if _has_null(value):
+                raise FieldParseError(key, _("This field may not be null: leave it out instead."))
+
+
 class LimitedJSONParser(JSONParser):
-    """JSON bodies of at most ``API_MAX_BODY_BYTES``; any malformed JSON is a 400."""
+    """JSON bodies of at most ``API_MAX_BODY_BYTES``; any malformed JSON is a 400, and so is text with a lone surrogate or a null."""
 
     def parse(self, stream, media_type=None, parser_context=None) -> Any:
         limit = settings.API_MAX_BODY_BYTES
@@ -35,8 +88,12 @@ class LimitedJSONParser(JSONParser):
             raise PayloadTooLarge(PayloadTooLarge.default_detail % {"limit": limit})
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            return json.loads(raw.decode(encoding)) if raw else {}
+            data = json.loads(raw.decode(encoding)) if raw else {}
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            raise exceptions.ParseError(_("The request body is not valid JSON.")) from exc
+        try:
+            return check_body(data)
+        except RecursionError as exc:
             raise exceptions.ParseError(_("The request body is not valid JSON.")) from exc
 
 
@@ -64,7 +121,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None:
         return None
     field, message = _first_detail(getattr(exc, "detail", response.data))
-    if isinstance(exc, exceptions.ParseError):
+    if isinstance(exc, FieldParseError):
+        field = exc.field
+    elif isinstance(exc, exceptions.ParseError):
         field = "body"
     response.data = {"error": {"field": field, "message": message}}
     return response

@@ -4,13 +4,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_noop
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .api import ErrorSerializer
+from .api_errors import refuse_nulls
 from .engine import EngineError
 from .engine.fans import SITUATION_KEYS
 from .engine.rules import OPTION_KEYS, PRESETS
@@ -18,16 +19,21 @@ from .engine.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, next_dealer, p
 from .settlement_text import settlement_json
 
 
+@extend_schema_field({"oneOf": [{"type": "string", "maxLength": 40}, {"type": "integer", "minimum": 0, "maximum": 2}]})
+class PlayerField(serializers.Field):
+    """A player: a name from ``players``, or a seat index 0–2 (as the score sheets store them)."""
+
+
 class SettleKongSerializer(serializers.Serializer):
-    who = serializers.CharField(help_text="The player who made the kong (a name from players).")
+    who = PlayerField(help_text="The player who made the kong: a name from players, or its index 0-2.")
     type = serializers.ChoiceField(choices=list(KONG_TYPES), help_text="an_gang 暗杠, ming_gang 明杠 (蓄杠), zhi_gang 直杠.")
     tile = serializers.CharField(help_text="The konged kind, e.g. 5p, F.")
-    fed_by = serializers.CharField(required=False, help_text="直杠 only: who discarded the fourth tile.")
+    fed_by = PlayerField(required=False, help_text="直杠 only: who discarded the fourth tile.")
     chain = serializers.IntegerField(required=False, default=1, help_text="Place in a 杠上杠 chain: 1 first or alone, 2 doubles, 3 ×4 …; kongs are listed in play order.")
 
 
 class SettleWinnerSerializer(serializers.Serializer):
-    player = serializers.CharField()
+    player = PlayerField()
     hand = serializers.CharField(help_text="The 13 tiles before the winning tile, melds in brackets: 4556p123s{7777s}ZZZ.")
     tile = serializers.CharField(help_text="The winning tile.")
     situation = serializers.ListField(
@@ -43,11 +49,11 @@ class SettleRequestSerializer(serializers.Serializer):
     rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
     options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
     kongs = SettleKongSerializer(many=True, required=False)
-    liang_dao = serializers.ListField(child=serializers.CharField(), required=False, help_text="Who declared 亮倒.")
+    liang_dao = serializers.ListField(child=PlayerField(), required=False, help_text="Who declared 亮倒.")
     result = serializers.ChoiceField(choices=list(RESULTS), help_text="draw 荒庄, self_draw 自摸, discard 点炮 (two winners: 一炮双响), rob_kong 抢杠胡.")
-    discarder = serializers.CharField(required=False, help_text="discard: who discarded; rob_kong: whose kong was robbed.")
+    discarder = PlayerField(required=False, help_text="discard: who discarded; rob_kong: whose kong was robbed.")
     winners = SettleWinnerSerializer(many=True, required=False)
-    dealer = serializers.CharField(required=False, help_text="This hand's dealer; with it the answer names the next dealer after a drawn hand too.")
+    dealer = serializers.CharField(required=False, allow_blank=True, max_length=40, help_text="This hand's dealer; with it the answer names the next dealer after a drawn hand too.")
 
 
 class ReasonSerializer(serializers.Serializer):
@@ -103,6 +109,7 @@ def run_settlement(body: Any) -> dict[str, Any]:
     """Settle a request body (the engine's JSON form plus an optional ``dealer``)."""
     if not isinstance(body, dict):
         raise EngineError(gettext_noop("The request body must be a JSON object."), "body")
+    refuse_nulls(body)
     data = dict(body)
     dealer_name = data.pop("dealer", None)
     inp = parse_input(data)
@@ -125,7 +132,7 @@ _EXAMPLE = OpenApiExample("自摸 with 漂 and a 暗杠", value={
     "players": ["甲", "乙", "丙"], "base": 1, "piao": [1, 2, 0], "rules": "standard",
     "kongs": [{"who": "乙", "type": "an_gang", "tile": "F"}], "liang_dao": [],
     "result": "self_draw", "winners": [{"player": "甲", "hand": "4556p123s789sZZZ", "tile": "5p"}],
-})
+}, request_only=True)
 
 
 class SettleView(APIView):

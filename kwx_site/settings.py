@@ -59,6 +59,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, pre-compressed by collectstatic
     "django.middleware.gzip.GZipMiddleware",  # everything else; see docs/deploy.md on BREACH
+    "kwx_site.middleware.ContentSecurityPolicyMiddleware",
+    "kwx_site.middleware.RequestGuardMiddleware",  # TRACE 405, chunked 411, API 413 / too many parameters
+    "kwx_site.middleware.ApiErrorMiddleware",  # everything under /api/ answers the API's JSON error shape
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -1,6 +1,6 @@
 """Root URLs: pages, the versioned API, the OpenAPI schema, the language switch and the 500 page."""
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from analysis.urls import api_urlpatterns as analysis_api, page_urlpatterns as analysis_pages
 from puzzles.api_urls import urlpatterns as puzzles_api
@@ -13,7 +13,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/", include(analysis_api + puzzles_api)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
     path("", include(analysis_pages + puzzles_pages)),
 ]
 

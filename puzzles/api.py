@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -19,6 +18,7 @@ from rest_framework.views import APIView
 
 from analysis.api import ErrorSerializer
 from analysis.api_errors import error_response
+from analysis.engine.errors import printable
 from kwx_site.limits import CounterThrottle
 
 from . import selectors
@@ -75,10 +75,13 @@ def result_json(result: AnswerResult) -> dict[str, Any]:
     }
 
 
+ANSWER_FIELDS = frozenset({"discard", "choice", "attempt", "mode"})
+
+
 class AnswerRequestSerializer(serializers.Serializer):
     discard = serializers.CharField(required=False, help_text="何切: the tile to discard, e.g. 4p.")
     choice = serializers.IntegerField(required=False, help_text="算番 quiz: the total multiplier picked.")
-    attempt = serializers.CharField(max_length=64, help_text="A client-made id (UUID): the same id never counts twice.")
+    attempt = serializers.UUIDField(help_text="A client-made UUID (hyphens optional): the same id never counts twice.")
     mode = serializers.ChoiceField(choices=["rated", "theme", "review", "streak", "quiz", "puzzle"], required=False)
 
 
@@ -115,12 +118,22 @@ class AnswerView(APIView):
 
     @extend_schema(request=AnswerRequestSerializer, responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer, 429: ErrorSerializer}, summary="Answer a puzzle")
     def post(self, request: Request, pk: int) -> Response:
-        puzzle = get_object_or_404(Puzzle, pk=pk)
-        body = request.data if isinstance(request.data, dict) else {}
+        puzzle = Puzzle.objects.filter(pk=pk).first()
+        if puzzle is None:
+            return error_response("id", _("There is no puzzle %(id)d.") % {"id": pk}, status.HTTP_404_NOT_FOUND)
+        body = request.data
+        if not isinstance(body, dict):
+            return error_response("body", _("The request body must be a JSON object."))
         field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
-        mode = body.get("mode") or ("quiz" if puzzle.kind == Puzzle.QUIZ else "rated")
+        unknown = sorted(set(body) - {field, "attempt", "mode"})
+        if unknown:
+            name = printable(unknown[0][:40])
+            if unknown[0] in ANSWER_FIELDS:
+                return error_response(name, _("This puzzle is answered with %(field)s, not %(name)s.") % {"field": field, "name": name})
+            return error_response(name, _('Unknown field "%(name)s".') % {"name": name})
+        mode = body.get("mode", "quiz" if puzzle.kind == Puzzle.QUIZ else "rated")
         try:
-            result = answer_puzzle(lambda: player_for(request), puzzle, body.get(field), body.get("attempt"), str(mode))
+            result = answer_puzzle(lambda: player_for(request), puzzle, body.get(field), body.get("attempt"), mode)
         except AnswerError as exc:
             return error_response(exc.field, str(exc.message))
         return Response(result_json(result))

@@ -166,7 +166,9 @@ def answer_puzzle(player: Player | Callable[[], Player], puzzle: Puzzle, answer:
     """
     stored = normalise_answer(puzzle, answer)
     attempt_id = check_attempt_id(attempt_id)
-    mode = mode if mode in dict(Attempt.MODES) else "rated"
+    if not isinstance(mode, str) or mode not in dict(Attempt.MODES):
+        modes = ", ".join(dict(Attempt.MODES))
+        raise AnswerError("mode", _('Unknown mode "%(mode)s": use %(modes)s.') % {"mode": printable(str(mode)[:20]), "modes": modes})
     if callable(player):
         player = player()
     for tries in range(SQLITE_RETRIES):

@@ -1,7 +1,7 @@
 """analyze(): the one entry point the API, the pages, the commands and the drills call."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 from .efficiency import Efficiency, Wait, discard_options, efficiency
 from . import ev_analysis
@@ -34,7 +34,7 @@ def parse_melds(melds: Any) -> tuple[Meld, ...]:
     """Melds given as ``[{"type": "pong", "tile": "5p"}, ...]`` (or Meld values)."""
     if melds is None:
         return ()
-    if isinstance(melds, (str, bytes)) or not isinstance(melds, Iterable):
+    if not isinstance(melds, (list, tuple)):
         raise EngineError(gettext_noop('The melds must be a list like [{"type": "pong", "tile": "5p"}].'), "melds")
     out: list[Meld] = []
     for i, item in enumerate(melds):

@@ -482,14 +482,20 @@ def _winner(item: Any, players: tuple[str, ...]) -> Winner:
         raise _error(gettext_noop("Each winner must be an object with player, hand and tile."), "winners")
     player = _player(item.get("player"), players, "winners", gettext_noop("Choose the winner: %(names)s."))
     try:
-        hand, _ = build_hand(_text(item.get("hand"), "winners"), item.get("melds") or (), check_size=False)  # 13 tiles: checked by name
+        hand, _ = build_hand(_text(item.get("hand"), "winners"), _given(item, "melds", ()), check_size=False)  # 13 tiles: checked by name
         tile = parse_tile(_text(item.get("tile"), "winners"), "winners")
     except EngineError as exc:
         raise WinnerInputError(players[player], exc) from exc
-    situation = item.get("situation") or []
+    situation = _given(item, "situation", [])
     if not isinstance(situation, (list, tuple)) or not all(isinstance(s, str) for s in situation):
         raise _error(gettext_noop("The situation must be a list of situational fan keys."), "winners")
     return Winner(player, hand, tile, frozenset(situation))
+
+
+def _given(data: Mapping[str, Any], key: str, default: Any) -> Any:
+    """The value at ``key``, or ``default`` when it is absent or null (an empty string or 0 is a value, and checked)."""
+    value = data.get(key)
+    return default if value is None else value
 
 
 def parse_input(data: Any) -> HandInput:
@@ -501,23 +507,23 @@ def parse_input(data: Any) -> HandInput:
         raise _error(gettext_noop('Unknown field "%(name)s".'), unknown[0][:40], name=unknown[0][:40])
     players = _players(data.get("players"))
     base = _int(data.get("base", 1), "base", gettext_noop("The base stake must be a whole number from 1 to %(limit)d."), limit=MAX_BASE)
-    piao_raw = data.get("piao") or [0, 0, 0]
+    piao_raw = _given(data, "piao", [0, 0, 0])
     if isinstance(piao_raw, Mapping):
-        piao_raw = [piao_raw.get(name, 0) for name in players] if set(piao_raw) <= set(players) else None
+        piao_raw = [piao_raw[name] for name in players] if set(piao_raw) == set(players) else None
     if not isinstance(piao_raw, (list, tuple)) or len(piao_raw) != 3:
         raise _error(gettext_noop("漂 must be three numbers (0, 1, 2 or 5), one per player."), "piao")
     piao = tuple(_int(v, "piao", gettext_noop("漂 must be three numbers (0, 1, 2 or 5), one per player.")) for v in piao_raw)
-    options = data.get("options") or {}
+    options = _given(data, "options", {})
     if not isinstance(options, Mapping):
         raise _error(gettext_noop("The options must be an object of true/false switches."), "options")
     make_rules(data.get("rules", "standard"), (), options)
-    kongs_raw = data.get("kongs") or []
+    kongs_raw = _given(data, "kongs", [])
     if not isinstance(kongs_raw, (list, tuple)) or len(kongs_raw) > 12:
         raise _error(gettext_noop("The kongs must be a list (at most 12)."), "kongs")
-    liang_raw = data.get("liang_dao") or []
+    liang_raw = _given(data, "liang_dao", [])
     if not isinstance(liang_raw, (list, tuple)):
         raise _error(gettext_noop("亮倒 must be a list of players."), "liang_dao")
-    winners_raw = data.get("winners") or []
+    winners_raw = _given(data, "winners", [])
     if not isinstance(winners_raw, (list, tuple)) or len(winners_raw) > 2:
         raise _error(gettext_noop("The winners must be a list of at most two."), "winners")
     discarder = data.get("discarder")

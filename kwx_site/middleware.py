@@ -1,0 +1,154 @@
+"""Request guards and the API's error shape, before and around everything else.
+
+``RequestGuardMiddleware`` refuses what no view should see: ``TRACE`` (405), chunked
+request bodies (411: gunicorn would hand the view an empty body), and under ``/api/`` a
+body over ``API_MAX_BODY_BYTES`` (413) or a query of more than
+``DATA_UPLOAD_MAX_NUMBER_FIELDS`` parameters (400). ``ApiErrorMiddleware`` makes every
+answer under ``/api/`` that is not JSON (Django's 404 for an unknown path, 400 for a body
+too big, 500, a database outage) the API's one error shape, in the request's language;
+a database that cannot be reached is a 503 with ``Retry-After``. ``ContentSecurityPolicyMiddleware``
+sends a strict policy: the site loads nothing from elsewhere and runs no inline script.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+from django.conf import settings
+from django.core.exceptions import TooManyFieldsSent
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+API_PREFIX = "/api/"
+RETRY_AFTER = 5
+"""Seconds a client is asked to wait before trying again after a database outage."""
+REFUSED_METHODS = frozenset({"TRACE", "TRACK", "CONNECT"})
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+"""The Content-Security-Policy of every answer: only this site's own files, no inline script or style."""
+
+logger = logging.getLogger("kwx.errors")
+
+
+def is_api(request: HttpRequest) -> bool:
+    """Whether the request is for the JSON API."""
+    return request.path_info.startswith(API_PREFIX)
+
+
+def api_error(request: HttpRequest, status: int, field: str | None, message: Callable[[], str], **headers: str) -> JsonResponse:
+    """The API's error body, its message in the request's language (also before LocaleMiddleware ran)."""
+    with translation.override(translation.get_language_from_request(request)):
+        text = str(message())
+    response = JsonResponse({"error": {"field": field, "message": text}}, status=status, json_dumps_params={"ensure_ascii": False})
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def _declared_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+class RequestGuardMiddleware:
+    """Refuse TRACE, chunked bodies, and (under /api/) oversized bodies and queries, before any view."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        refused = self.refusal(request)
+        return refused if refused is not None else self.get_response(request)
+
+    def refusal(self, request: HttpRequest) -> HttpResponse | None:
+        """The answer to a request no view should see, or None."""
+        api = is_api(request)
+        if request.method in REFUSED_METHODS:
+            message = lambda: _("The method %(method)s is not allowed.") % {"method": request.method}  # noqa: E731
+            response = api_error(request, 405, None, message) if api else HttpResponse(message(), status=405, content_type="text/plain; charset=utf-8")
+            response["Allow"] = "GET, HEAD, POST, OPTIONS"
+            return response
+        if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
+            message = lambda: _("Send the request body with a Content-Length, not in chunks.")  # noqa: E731
+            return api_error(request, 411, "body", message) if api else HttpResponse(message(), status=411, content_type="text/plain; charset=utf-8")
+        if not api:
+            return None
+        limit = settings.API_MAX_BODY_BYTES
+        if _declared_length(request) > limit:
+            return api_error(request, 413, "body", lambda: _("The request body is too large (at most %(limit)d bytes).") % {"limit": limit})
+        try:
+            request.GET  # noqa: B018  (parses the query, counting its parameters)
+        except TooManyFieldsSent:
+            most = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+            return api_error(request, 400, "query", lambda: _("Too many query parameters (at most %(limit)d).") % {"limit": most})
+        return None
+
+
+def _is_json(response: HttpResponse) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")
+
+
+GENERIC = {
+    400: lambda: _("The request is malformed."),
+    403: lambda: _("You may not do this."),
+    404: lambda: _("There is nothing at this address of the API."),
+    405: lambda: _("This method is not allowed here."),
+    413: lambda: _("The request body is too large."),
+}
+
+
+class ApiErrorMiddleware:
+    """Everything under /api/ answers JSON: non-JSON errors get the API's shape, outages a 503."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not is_api(request) or response.status_code < 400 or _is_json(response):
+            return response
+        status = response.status_code
+        if status >= 500:
+            return api_error(request, status, None, lambda: _("The server failed to answer; try again later."))
+        shaped = api_error(request, status, None, GENERIC.get(status, GENERIC[400]))
+        for header in ("Allow", "Retry-After"):
+            if header in response:
+                shaped[header] = response[header]
+        return shaped
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        """A database outage under /api/ is a 503 with Retry-After; any other failure a JSON 500."""
+        if not is_api(request):
+            return None
+        if isinstance(exc, (OperationalError, InterfaceError)) or type(exc) is DatabaseError:
+            logger.error("database unavailable: %s %s", request.method, request.path, exc_info=exc)
+            return api_error(request, 503, None, lambda: _("The database is not answering; try again in a few seconds."), Retry_After=str(RETRY_AFTER))
+        logger.error("server error: %s %s", request.method, request.path, exc_info=exc)
+        return api_error(request, 500, None, lambda: _("The server failed to answer; try again later."))
+
+
+class ContentSecurityPolicyMiddleware:
+    """Send ``CSP`` with every answer that has none (the API docs page included: its script is a file too)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        return response
+
