@@ -10,7 +10,7 @@ from django.test import Client
 
 from puzzles.accounts import MAILS_PER_ADDRESS
 from puzzles.models import Player
-from tests.puzzles.factories import discard_puzzle
+from tests.puzzles.factories import aid, discard_puzzle
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "tiles-and-dragons-42"
@@ -87,7 +87,7 @@ def test_too_many_reset_asks_from_one_address_get_a_429(ann):
 def test_signing_up_with_an_e_mail_makes_the_account_resettable():
     client = Client()
     discard = discard_puzzle("34556p123789sZZZ")
-    client.post(f"/drills/{discard.pk}/", {"discard": "3p", "attempt": "a1", "mode": "rated"})
+    client.post(f"/drills/{discard.pk}/", {"discard": "3p", "attempt": aid("a1"), "mode": "rated"})
     r = client.post("/accounts/signup/", {"username": "bo", "email": "bo@example.org", "password1": PASSWORD, "password2": PASSWORD})
     assert r.status_code == 302 and User.objects.get(username="bo").email == "bo@example.org"
     Client().post("/accounts/password/reset/", {"email": "bo@example.org"})
