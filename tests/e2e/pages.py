@@ -7,6 +7,7 @@ from tests.puzzles.factories import discard_puzzle, quiz_puzzle
 
 FIXED = [
     "/", "/?hand=4556p123s789sZZZ", "/?hand=4556p123s789sZZZ8p&ev=1&draws=3", "/?hand=4556p123s789sZZZ5p",
+    "/?hand=123456p789s11sZZ&visible=ZZ", "/?hand=46p11s[555p][FFF][BBB]&rev1=46p456s789sFFF11s",
     "/analyze/ev-help/?hand=4556p123s789sZZZ8p", "/drills/", "/progress/",
     "/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/",
     "/learn/glossary/", "/learn/koujue/", "/learn/koujue/memorise/",

@@ -1,0 +1,31 @@
+"""axe-core in the browser tests: the script comes from the installed axe-playwright-python
+package (its bundled axe.min.js, pinned in requirements.txt), injected by the test, never fetched."""
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+RULES = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}}
+
+
+@cache
+def axe_source() -> str:
+    """The text of axe.min.js as the package ships it."""
+    return resources.files("axe_playwright_python").joinpath("axe.min.js").read_text(encoding="utf-8")
+
+
+def violations(page) -> list[dict]:
+    """axe-core's violations on the page as it is now (each rule with the selectors it failed on)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source())
+    result = page.evaluate("options => axe.run(document, options)", RULES)
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [" ".join(n["target"]) for n in v["nodes"]][:5]}
+        for v in result["violations"]
+    ]
+
+
+def assert_no_violations(page) -> None:
+    """Fail with a readable list when axe-core finds anything on the page."""
+    found = violations(page)
+    assert not found, f"{page.url}: " + "; ".join(f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}" for v in found)
