@@ -141,6 +141,11 @@ def test_review_sends_a_quiz_card_to_the_quiz_page_and_a_drill_card_to_the_drill
     answered = client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "2", "attempt": aid("q2"), "mode": "review"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "is-right" in answered.content.decode() and 'href="/drills/?mode=review"' in answered.content.decode()
     assert Attempt.objects.get(attempt_id=aid("q2")).mode == "review" and not Attempt.objects.get(attempt_id=aid("q2")).rated
+    htmx = client.post(f"/drills/{drill.pk}/?mode=review", {"discard": "3p", "attempt": aid("d2"), "mode": "review"}, HTTP_HX_REQUEST="true")
+    assert '<span id="due-count" hx-swap-oob="true"></span>' in htmx.content.decode()  # the sidebar count follows the answer
+    quiz_card = ReviewCard.objects.get(puzzle=quiz)
+    ReviewCard.objects.filter(puzzle=drill).update(due=timezone.now() - timedelta(minutes=1))
+    assert quiz_card.due > timezone.now()
     second = client.get("/drills/", {"mode": "review"})
     assert second["Location"] == f"/drills/{drill.pk}/?mode=review" and client.get(second["Location"]).status_code == 200
 
