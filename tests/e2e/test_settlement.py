@@ -61,7 +61,8 @@ def test_switching_language_keeps_a_filled_settlement_form(page):
     _self_draw_by_the_first_player(page)
     page.select_option("#id_piao_2", "2")
     page.wait_for_selector("#result .st-payments")
-    page.get_by_role("button", name="English").click()
+    page.locator("details.menu summary").click()  # on a phone the language switch is in the ☰ menu
+    page.locator("details.menu").get_by_role("button", name="English").click()
     page.wait_for_selector("html[lang=en]")
     assert page.input_value("#id_name_0") == "老王" and page.input_value("#id_hand") == "4556p123s789sZZZ"
     assert page.input_value("#id_tile") == "5p" and page.input_value("#id_piao_2") == "2" and page.is_checked("#id_result_1")
