@@ -87,3 +87,25 @@ def test_signing_up_keeps_the_streak_and_the_quiz_rating_is_shown_apart(page):
     assert page.locator(".stat", has_text="最长连对").locator(".small").inner_text() == "当前 2"
     assert page.get_by_test_id("rating").inner_text() == "1500?"  # the 算番 answer left the 何切 rating alone
     assert int(page.get_by_test_id("quiz-rating").inner_text().rstrip("?")) > 1500
+
+
+def test_each_streak_puzzle_is_rated_above_the_last(page):
+    import re
+
+    from puzzles.models import Puzzle
+    from tests.puzzles.factories import ensure_bank
+
+    ensure_bank()
+    page.goto(f"{page.base}/drills/?mode=streak")
+    ratings = []
+    for step in range(4):
+        page.wait_for_selector("button.tile-button")
+        pk = int(re.search(r"/drills/(\d+)/", page.url).group(1))
+        puzzle = Puzzle.objects.get(pk=pk)
+        ratings.append(puzzle.rating)
+        assert page.locator(".board-head .muted", has_text="难度").is_visible()  # the page says how hard it is
+        page.locator(f'button.tile-button[value="{puzzle.accepted[0]}"]').first.click()
+        page.wait_for_selector("#board.is-right")
+        assert f"连对 {step + 1}" in page.locator(".streak-line").inner_text()
+        page.locator("a.next").click()
+    assert all(later > earlier for earlier, later in zip(ratings, ratings[1:])), ratings
