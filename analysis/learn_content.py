@@ -23,7 +23,6 @@ from .engine.rules import PRESETS
 from .engine.tiles import TILE_IDS, MeldType, kinds_of
 
 KOUQUE_FILE = Path(__file__).resolve().parent / "data" / "kouque.txt"
-DRILL_THEMES = ("ka_wu_xing", "qi_dui_vs_peng_peng_hu", "qing_yi_se", "san_yuan", "shape", "value")
 """Theme keys of the drills pages (``/drills/?theme=<key>``) the 口诀 page links to."""
 
 
@@ -455,21 +454,21 @@ COUPLET_NOTES: dict[int, CoupletNote] = {
           "(a 4-6 wait for 卡五星, a 七对) if you keep drawing. But chasing only 碰碰胡 is a poor plan: "
           "it is worth just %(peng_peng_hu)s, every pong shows your hand, and the same pairs are usually better kept for 七对 (%(qi_dui)s). "
           "Mind 漏胡 when you pass a win."),
-        ("value", "qi_dui_vs_peng_peng_hu"),
+        ("value", "seven_pairs"),
         see=((_FANS + "#peng_peng_hu", _("碰碰胡")), (_PLAY + "#lou-hu", _("漏胡"))),
     ),
     2: CoupletNote(
         _("Going for 清一色 and also hunting kongs asks too much of one hand: pick one plan. "
           "Declaring 亮倒 as soon as you are ready doubles your win and makes a discard into your hand cost "
           "its thrower double (包胡), at the price of a locked hand whose waits everyone can see."),
-        ("qing_yi_se",),
+        ("pure_suit",),
         see=((_FANS + "#qing_yi_se", _("清一色")), (_PLAY + "#liang-dao", _("亮倒"))),
     ),
     3: CoupletNote(
         _("In a 七对 hand never declare a kong of a four: kept concealed, the four counts as two pairs and "
           "lifts 七对 to 龙七对. A seven-pairs wait is always a single tile (单吊), at most three copies left; "
           "showing it with 亮倒 takes nerve."),
-        ("qi_dui_vs_peng_peng_hu",),
+        ("seven_pairs",),
         see=((_FANS + "#long_qi_dui", _("龙七对")),),
     ),
     4: CoupletNote(
@@ -482,7 +481,7 @@ COUPLET_NOTES: dict[int, CoupletNote] = {
     5: CoupletNote(
         _("Watch the dragons. A lone 中, 发 or 白 is worth keeping: released late it can complete someone's "
           "小三元 or 大三元; kept, it may become your pair or pong, and even if it never does, the others wait for it in vain."),
-        ("san_yuan",),
+        ("dragons",),
         see=((_FANS + "#xiao_san_yuan", _("小三元")), (_FANS + "#da_san_yuan", _("大三元"))),
     ),
     6: CoupletNote(
@@ -520,7 +519,7 @@ COUPLET_NOTES: dict[int, CoupletNote] = {
     12: CoupletNote(
         _("Winning on a 5 between 4 and 6 is the game's namesake fan, %(ka_wu_xing)s (%(ka_wu_xing.shiyan)s in 十堰). Building and keeping a "
           "hand that waits on that middle five shows planning: the 4-6 shape, the 4556 and 4688 shapes."),
-        ("ka_wu_xing", "shape"),
+        ("ka_wu_xing", "efficiency"),
         see=((_FANS + "#ka_wu_xing", _("卡五星")),),
     ),
     13: CoupletNote(

@@ -16,6 +16,7 @@ from ..engine.rules import PRESETS
 from ..engine.settlement import KONG_MONEY
 from ..learn_services import RATINGS, grade, next_anonymous, next_prompt, prompt_for
 from ..text import english, preset_label
+from puzzles.text import THEMES
 
 TOC: tuple[tuple[str, Any, Any], ...] = (
     ("learn-tiles", gettext_lazy("Tiles and notation"), gettext_lazy("The 84 tiles and how hands are written.")),
@@ -129,7 +130,10 @@ def _settlement_page() -> dict[str, Any]:
 
 def _koujue_page() -> dict[str, Any]:
     notes = lc.COUPLET_NOTES
-    return {"couplets": [(c, notes[c.number], lc.filled(notes[c.number].text)) for c in lc.couplets()]}
+    return {"couplets": [
+        (c, notes[c.number], lc.filled(notes[c.number].text), [THEMES[k] for k in notes[c.number].themes])
+        for c in lc.couplets()
+    ]}
 
 
 def _int(value: Any) -> int | None:

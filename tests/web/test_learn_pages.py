@@ -119,7 +119,19 @@ def test_koujue_page_has_every_couplet_with_its_note_and_drill_links(client, lan
         assert f'id="couplet-{c.number}"' in page
         assert c.first in page and c.second in page
         for theme in lc.COUPLET_NOTES[c.number].themes:
-            assert f'href="/drills/?theme={theme}"' in page
+            assert f'href="/drills/?mode=theme&amp;theme={theme}"' in page
+
+
+@pytest.mark.django_db
+def test_every_koujue_drill_link_opens_that_theme(client):
+    page = _get(client, "/learn/koujue/", "zh-hans")
+    links = set(re.findall(r'class="drill" href="([^"]+)"', page))
+    assert len(links) >= 5
+    for link in links:
+        theme = link.rpartition("theme=")[2]
+        response = client.get(html.unescape(link), follow=True)
+        assert response.status_code == 200
+        assert f'theme={theme}" aria-current="true"' in response.content.decode(), link
 
 
 def test_glossary_links_every_term(client):
