@@ -16,6 +16,7 @@ from ..engine.rules import PRESETS
 from ..engine.settlement import KONG_MONEY
 from ..learn_services import RATINGS, grade, next_anonymous, next_prompt, prompt_for
 from ..text import english, preset_label
+from kwx_site.htmx import render_page, wants_fragment
 from puzzles.text import THEMES
 
 TOC: tuple[tuple[str, Any, Any], ...] = (
@@ -153,7 +154,7 @@ def _graded(request: HttpRequest, number: int, rating: Any) -> HttpResponse:
     else:
         after = prompt_for(None, next_anonymous(number).number, now)
         target += f"?n={after.couplet.number}"
-    if not request.htmx:
+    if not wants_fragment(request):
         return redirect(target)
     response = _memorise_response(request, after, False, "", 200)
     response["HX-Push-Url"] = target
@@ -187,7 +188,6 @@ def memorise(request: HttpRequest) -> HttpResponse:
 
 
 def _memorise_response(request: HttpRequest, prompt: Any, reveal: bool, error: str, status: int) -> HttpResponse:
-    template = "analysis/learn/memorise.html" + ("#card" if request.htmx else "")
     context = {
         "toc": TOC, "prompt": prompt, "reveal": reveal, "error": error,
         "note_text": lc.filled(lc.COUPLET_NOTES[prompt.couplet.number].text),
@@ -196,7 +196,7 @@ def _memorise_response(request: HttpRequest, prompt: Any, reveal: bool, error: s
             ("good", _("Good"), _("recalled")), ("easy", _("Easy"), _("recalled at once")),
         ],
     }
-    return render(request, template, context, status=status)
+    return render_page(request, "analysis/learn/memorise.html", "card", context, status)
 
 
 urlpatterns = [

@@ -133,3 +133,13 @@ def test_a_visitor_is_told_nothing_is_saved_and_grading_writes_nothing(db):
     assert writes == []
     assert not VerseCard.objects.exists()
     assert couplets()[3].first in client.get(response["Location"]).content.decode()
+
+
+def test_a_history_restore_gets_the_whole_page_and_answers_vary(client):
+    fragment = client.get(URL + "?n=2", HTTP_HX_REQUEST="true")
+    restore = client.get(URL + "?n=2", HTTP_HX_REQUEST="true", HTTP_HX_HISTORY_RESTORE_REQUEST="true")
+    page = client.get(URL + "?n=2")
+    assert "<html" not in fragment.content.decode()
+    assert "<html" in restore.content.decode() and "<html" in page.content.decode()
+    for response in (fragment, restore, page):
+        assert "HX-Request" in response["Vary"]
