@@ -12,16 +12,24 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEV_SECRET_KEY = "kwx-development-only-key-never-use-in-production-0123456789abcdef"
 
+TRUE_WORDS, FALSE_WORDS = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
+
 
 def env_bool(name: str, default: bool) -> bool:
-    """A true/false setting from the environment (1/true/yes/on)."""
+    """A true/false setting from the environment (1/true/yes/on or 0/false/no/off); anything else is refused."""
     value = os.environ.get(name)
-    return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
+    if value is None:
+        return default
+    word = value.strip().lower()
+    if word not in TRUE_WORDS | FALSE_WORDS:
+        raise ImproperlyConfigured(f"{name}={value!r}: use 1/true/yes/on or 0/false/no/off")
+    return word in TRUE_WORDS
 
 
 def env_list(name: str, default: str) -> list[str]:
@@ -210,4 +218,3 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 
-SITE_NAME = _("KWX hand analyzer")

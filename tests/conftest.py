@@ -4,12 +4,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from django.conf import settings as django_settings
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("KWX_SHARED", ROOT.parent / "shared"))
 VECTORS = ROOT / "tests" / "vectors"
 """The repository's copies of ``../shared/vectors`` (a clone passes its tests without ``../shared``)."""
+
+django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+"""Tests hash passwords fast; the hashers' strength is Django's to test, the flows are ours."""
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,8 +16,6 @@ Counts = tuple[int, ...]
 
 NUM_KINDS: Final = 21
 COPIES: Final = 4
-PIN_RANGE: Final = range(0, 9)
-SOU_RANGE: Final = range(9, 18)
 DRAGONS: Final = (18, 19, 20)
 ZHONG, FA, BAI = DRAGONS
 FIVES: Final = (4, 13)
@@ -39,11 +37,6 @@ TILE_NAMES_EN: Final[tuple[str, ...]] = (
     + ("Red dragon", "Green dragon", "White dragon")
 )
 EMPTY: Final[Counts] = (0,) * NUM_KINDS
-
-
-def tile_id(kind: int) -> str:
-    """The ASCII id of a kind: ``1p`` … ``9s``, ``Z``, ``F``, ``B``."""
-    return TILE_IDS[kind]
 
 
 def kind_of(tile: str) -> int:

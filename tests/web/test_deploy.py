@@ -6,6 +6,8 @@ import secrets
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 PRODUCTION = {
@@ -78,3 +80,18 @@ def test_mail_goes_to_the_console_unless_the_environment_names_a_backend():
             "EMAIL_USE_TLS": "1", "DEFAULT_FROM_EMAIL": "kwx@example.org"}
     configured = manage("shell", "--no-imports", "-c", code, env=CLEAN | smtp)
     assert configured.stdout.split() == ["django.core.mail.backends.smtp.EmailBackend", "smtp.example.org", "587", "True", "kwx@example.org"]
+
+
+def test_a_mistyped_switch_is_refused_not_read_as_false(monkeypatch):
+    from django.core.exceptions import ImproperlyConfigured
+
+    from kwx_site.settings import env_bool
+
+    for word, value in (("1", True), ("yes", True), ("Off", False), ("0", False)):
+        monkeypatch.setenv("KWX_TEST_SWITCH", word)
+        assert env_bool("KWX_TEST_SWITCH", not value) is value
+    monkeypatch.setenv("KWX_TEST_SWITCH", "ture")
+    with pytest.raises(ImproperlyConfigured, match="KWX_TEST_SWITCH"):
+        env_bool("KWX_TEST_SWITCH", True)
+    monkeypatch.delenv("KWX_TEST_SWITCH")
+    assert env_bool("KWX_TEST_SWITCH", True) is True
