@@ -13,7 +13,6 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEV_SECRET_KEY = "kwx-development-only-key-never-use-in-production-0123456789abcdef"
