@@ -37,7 +37,7 @@ class EngineError(ValueError):
 
     def translated(self, gettext: Any) -> str:
         """The message through a gettext function, placeholders filled."""
-        text = gettext(self.template)
+        text = str(gettext(self.template))
         return text % self.params if self.params else text
 
 

@@ -32,7 +32,7 @@ def parse_depth(depth: Any) -> str:
         return "plain"
     if depth not in DEPTHS:
         raise EngineError(gettext_noop('Unknown depth "%(value)s": use plain or ev.'), "depth", value=str(depth)[:40])
-    return depth
+    return str(depth)
 
 
 def parse_revealed(revealed: Any) -> tuple[Hand, ...]:

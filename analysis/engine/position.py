@@ -106,7 +106,7 @@ def table_of(position: Position, rules: Rules) -> Table:
         )
     if not 0 <= expected <= WALL_AFTER_DEAL:
         raise _error(gettext_noop("The tiles given leave %(expected)d in the wall, outside 0–45."), "wall_left", expected=expected)
-    seats = [SeatState(hand.concealed, hand.melds, position.river, ready_on=winning_kinds(hand) if tiles == 13 else frozenset())]
+    seats: list[SeatState] = [SeatState(hand.concealed, hand.melds, position.river, ready_on=winning_kinds(hand) if tiles == 13 else frozenset())]
     for opp in position.opponents:
         concealed = opp.revealed if opp.revealed is not None else _placeholder(13 - 3 * len(opp.melds))
         waits = winning_kinds(Hand(concealed, opp.melds)) if opp.revealed is not None else frozenset()
@@ -125,14 +125,14 @@ def table_of(position: Position, rules: Rules) -> Table:
     by, kind = position.offered
     if by not in OPPONENT_SEATS:
         raise _error(gettext_noop("The offered tile comes from opponent 1 (下家) or 2 (上家)."), "offered")
-    opp = seats[by]
+    offerer = seats[by]
     if position.offered_as == "discard":
-        if not opp.river or opp.river[-1] != kind:
+        if not offerer.river or offerer.river[-1] != kind:
             raise _error(gettext_noop("The offered discard %(tile)s must be the last tile of that opponent's river."), "offered", tile=TILE_IDS[kind])
         return table("claim", by, kind)
-    if not opp.pong_of(kind):
+    if not offerer.pong_of(kind):
         raise _error(gettext_noop("A tile added to a pong (蓄杠) needs that opponent's pong of %(tile)s."), "offered", tile=TILE_IDS[kind])
-    seats[by] = replace(opp, concealed=with_tile(opp.concealed, kind))
+    seats[by] = replace(offerer, concealed=with_tile(offerer.concealed, kind))
     return table("rob", by, kind)
 
 

@@ -8,7 +8,7 @@ from ``settlement.settle`` — the one copy of kwx-rules §6.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from .errors import EngineError, gettext_noop
@@ -190,15 +190,15 @@ def finish(header: Header, actions: tuple[Action, ...], state: Table) -> Replay:
     result = state.result
     kongs = tuple(Kong(k.seat, k.type, k.kind, k.fed_by, k.chain) for k in state.kongs)
     liang = frozenset(state.liang_dao)
-    base = dict(players=header.players, base=header.base, piao=header.piao, rules=header.rules, options=header.options, kongs=kongs)
-    if result is None or result == "draw":
-        inp = HandInput(**base, liang_dao=liang if result == "draw" else frozenset(), result="draw")
+    inp = HandInput(header.players, header.base, header.piao, header.rules, header.options, kongs)
+    if result is None or result == "draw":  # an unfinished hand: kong money only
+        inp = replace(inp, liang_dao=liang if result == "draw" else frozenset())
     else:
         winners = tuple(
             Winner(w.seat, w.hand, w.kind, w.situation - {"liang_dao", "qiang_gang_hu"}) for w in state.wins
         )
         discarder = None if result == "self_draw" else state.turn
-        inp = HandInput(**base, liang_dao=liang, result=result, discarder=discarder, winners=winners)
+        inp = replace(inp, liang_dao=liang, result=result, discarder=discarder, winners=winners)
     settlement = settle(inp)
     following = None if result is None else next_dealer(settlement, header.dealer)
     return Replay(header, actions, state, settlement, result, following)

@@ -137,8 +137,8 @@ def _claimable(state: Table) -> bool:
 def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
     """The next action(s): a draw, the turn's choice, or the claims on a tile (empty: the hand is over)."""
     phase = state.phase
+    assert state.wall is not None, "self-play draws from a known wall"
     if phase == "draw":
-        assert state.wall is not None
         return [Action(state.turn, "draw", state.wall[state.drawn])]
     if phase == "claim" and not _claimable(state):
         return [Action((state.turn + 1) % 3, "draw", state.wall[state.drawn])] if state.drawn < WALL_AFTER_DEAL else []
@@ -154,15 +154,15 @@ def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
         mine = tuple(a for a in options if a.seat == seat and a.verb != "draw")
         if not mine:
             continue
-        choice = policies[seat].claim(state, seat, mine)
-        if choice is None:
+        claim = policies[seat].claim(state, seat, mine)
+        if claim is None:
             continue
-        if choice not in mine:
-            raise ValueError(f"seat {seat} chose {choice}, not among {mine}")
-        if choice.verb == "win":
-            wins.append(choice)
+        if claim not in mine:
+            raise ValueError(f"seat {seat} chose {claim}, not among {mine}")
+        if claim.verb == "win":
+            wins.append(claim)
         else:
-            call = choice
+            call = claim
     if wins:
         return wins
     if call is not None:

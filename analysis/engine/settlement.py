@@ -46,7 +46,7 @@ class Kong:
     @property
     def multiplier(self) -> int:
         """×1 for the first kong of a chain, ×2 for the next, ×4 after that …"""
-        return 2 ** (self.chain - 1)
+        return int(2 ** (self.chain - 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,7 @@ class WinnerInputError(EngineError):
 
     def translated(self, gettext: Any) -> str:
         """The cause's message, translated, after the winner's name."""
-        return gettext(self.template) % {"player": self.params["player"], "problem": self.cause.translated(gettext)}
+        return str(gettext(self.template)) % {"player": self.params["player"], "problem": self.cause.translated(gettext)}
 
 
 def _error(template: str, field: str, **params: Any) -> EngineError:
@@ -189,8 +189,7 @@ def _check_kongs(inp: HandInput) -> None:
         if kong.chain < 1:
             raise _error(gettext_noop("Kong %(number)d: a chain position starts at 1."), "kongs", number=number)
         if kong.chain > 1:
-            follows = previous is not None and previous.chain == kong.chain - 1
-            linked = follows and (
+            linked = previous is not None and previous.chain == kong.chain - 1 and (
                 (kong.type == "zhi_gang" and kong.fed_by == previous.who)
                 or (kong.type != "zhi_gang" and kong.who == previous.who)
             )
@@ -366,12 +365,12 @@ def win_money(hand: Hand, tile: int, rules: Rules, base: int = 1, piao: int = 0)
 
 def _kong_payments(inp: HandInput) -> list[Payment]:
     """Kong money (喜钱), paid whatever the result; 杠上杠 doubles the later kongs of a chain."""
-    out = []
+    out: list[Payment] = []
     for kong in inp.kongs:
         money = KONG_MONEY[kong.type]
         amount = money * kong.multiplier * inp.base
         part = Part(kong.type, amount, (("money", money), ("chain", kong.multiplier), ("base", inp.base), ("tile", kong.kind)))
-        payers = [kong.fed_by] if kong.type == "zhi_gang" else [p for p in PLAYERS if p != kong.who]
+        payers = [kong.fed_by] if kong.fed_by is not None else [p for p in PLAYERS if p != kong.who]
         out.extend(Payment(payer, kong.who, amount, (part,)) for payer in payers)
     return out
 

@@ -532,17 +532,17 @@ def _apply(state: Table, action: Action) -> Table:
     # kong
     if state.phase == "claim":
         seats = _taken(_passes(state), state.turn)
-        after = _exposed_kong(seats[seat], kind)
-        new = replace(seats[seat], concealed=after.concealed, melds=after.melds, ready_on=winning_kinds(after))
+        exposed = _exposed_kong(seats[seat], kind)
+        new = replace(seats[seat], concealed=exposed.concealed, melds=exposed.melds, ready_on=winning_kinds(exposed))
         kong = KongMade(seat, "zhi_gang", kind, state.turn, _chain(state))
         return replace(
             state, seats=_set(seats, seat, new), phase="draw", turn=seat, tile=None,
             replacement=kong.chain, after_kong=0, kongs=state.kongs + (kong,),
         )
     if s.concealed[kind] == 4:
-        after = _concealed_kong(s, kind)
+        hidden = _concealed_kong(s, kind)
         kong = KongMade(seat, "an_gang", kind, None, _chain(state))
-        new = replace(s, concealed=after.concealed, melds=after.melds, ready_on=winning_kinds(after))
+        new = replace(s, concealed=hidden.concealed, melds=hidden.melds, ready_on=winning_kinds(hidden))
         return replace(
             state, seats=_set(state.seats, seat, new), phase="draw", tile=None,
             replacement=kong.chain, after_kong=0, kongs=state.kongs + (kong,),

@@ -60,7 +60,7 @@ def build() -> bytes:
     return struct.pack("<I", len(values)) + encoded + ids.tobytes() + masks.tobytes()
 
 
-def _load() -> tuple[tuple[BlockValue, ...], array, array]:
+def _load() -> tuple[tuple[BlockValue, ...], array[int], array[int]]:
     raw = memoryview(zlib.decompress(PATH.read_bytes()))
     (count,) = struct.unpack_from("<I", raw)
     values = []
