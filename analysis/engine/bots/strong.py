@@ -33,7 +33,7 @@ from ..efficiency import Efficiency, discard_options, efficiency
 from ..rules import Rules
 from ..scoring import score_win
 from ..selfplay import seen_counts, visible_to
-from ..table import SEATS, Action, SeatState, Table
+from ..table import SEATS, Action, SeatState, Table, claim_win
 from ..tiles import FIVES, NUM_KINDS, Hand, Meld, MeldType, add, with_tile
 
 
@@ -45,18 +45,22 @@ class Weights:
     """Share of a win's chance left once the others may end the hand first."""
     throw_hidden: float = 0.45
     """Chance an opponent throws a copy of a hidden wait that reaches it."""
-    throw_revealed: float = 0.25
+    throw_revealed: float = 0.1
     """The same for a revealed (亮倒) wait, which a careful opponent keeps."""
     typical_waits: float = 5.0
     """Live copies of the waits a hand not yet ready can expect."""
     typical_total: float = 1.0
     """The multiplier a hand not yet ready can expect."""
-    far_discount: float = 0.6
+    far_discount: float = 0.25
     """Each shanten step's extra uncertainty."""
     hidden_hit: float = 0.045
     """Chance a kind wins on a discard for a hidden ready opponent (before the fan factors)."""
     hidden_value: float = 3.0
     """What a discard win of a hidden opponent costs."""
+    flush_total: float = 4.0
+    """The multiplier of a hand all in one suit (清一色)."""
+    pass_margin: float = float("inf")
+    """Pass a discard win when keeping the hand is worth this many times the win (inf: never pass)."""
 
 
 DEFAULT = Weights()
@@ -116,7 +120,20 @@ def ready_worth(hand: Hand, eff: Efficiency, view: View, liang: bool) -> float:
     return w.survive * _win_chance(rate) * money / rate
 
 
-def far_worth(eff: Efficiency, view: View) -> float:
+def far_total(hand: Hand, weights: Weights) -> float:
+    """The multiplier a hand not yet ready can expect: more when all its tiles but one or none are of one suit (清一色)."""
+    total = weights.typical_total
+    held = hand.held
+    if not any(held[18:21]):
+        off = min(sum(held[0:9]), sum(held[9:18]))
+        if off == 0:
+            total *= weights.flush_total
+        elif off == 1:
+            total *= 1 + (weights.flush_total - 1) / 4
+    return total
+
+
+def far_worth(hand: Hand, eff: Efficiency, view: View) -> float:
     """Expected money of a hand not yet ready: the chance to get ready in time, times a typical ready hand."""
     w = view.weights
     if eff.ukeire == 0:
@@ -125,16 +142,17 @@ def far_worth(eff: Efficiency, view: View) -> float:
     left = view.draws - steps
     if left <= 0:
         return 0.0
+    total = far_total(hand, w)
     own = min(1.0, left / view.unseen)
     rate = w.typical_waits * (own + (1 - own) * w.throw_revealed)
     # a typical ready hand declares 亮倒: either way of winning pays 4 × its total
-    return w.survive * (w.far_discount ** eff.shanten) * _win_chance(rate) * 4 * w.typical_total
+    return w.survive * (w.far_discount ** eff.shanten) * _win_chance(rate) * 4 * total
 
 
 def hand_worth(hand: Hand, eff: Efficiency, view: View) -> tuple[float, float | None]:
     """The worth of a 13-tile hand kept hidden, and declared 亮倒 (None: not ready)."""
     if eff.shanten > 0:
-        return far_worth(eff, view), None
+        return far_worth(hand, eff, view), None
     if eff.shanten < 0 or not eff.waits:
         return 0.0, None
     return ready_worth(hand, eff, view, False), ready_worth(hand, eff, view, True)
@@ -319,14 +337,15 @@ class StrongBot:
         return worth
 
     def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
-        """Win if allowed; kong or pong when the hand after it is worth more than passing."""
+        """Win if allowed (unless keeping the hand is worth ``pass_margin`` times more); kong or pong when it beats passing."""
         for action in options:
             if action.verb == "win":
-                return action
-        s = state.seats[seat]
+                if self.weights.pass_margin == float("inf") or not self._worth_passing(state, seat):
+                    return action
         calls = [a for a in options if a.verb in ("pong", "kong")]
         if not calls:
             return None
+        s = state.seats[seat]
         now = self._worth13(state, seat, s.hand)
         best: Action | None = None
         best_worth = now
@@ -340,3 +359,15 @@ class StrongBot:
             if worth > best_worth:
                 best, best_worth = action, worth
         return best
+
+    def _worth_passing(self, state: Table, seat: int) -> bool:
+        """Whether the hand kept is worth ``pass_margin`` times the discard win on offer (漏胡 then bars smaller wins)."""
+        win = claim_win(state, seat)
+        if win is None:
+            return False
+        s = state.seats[seat]
+        pay = (2 if s.liang_dao else 1) * win.value.total
+        view = _view(state, seat, self.weights)
+        eff = efficiency(s.hand, seen_counts(state, seat), state.rules)
+        keep = ready_worth(s.hand, eff, view, s.liang_dao) if eff.shanten == 0 else 0.0
+        return keep > self.weights.pass_margin * pay
