@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -37,6 +38,16 @@ EXACT_MAX_SHANTEN = 3
 """Options at most this many tiles from ready are computed exactly; deeper ones are sampled."""
 DEFAULT_SAMPLES = 1000
 MAX_DRAWS = 30
+MIN_SAMPLES = 20
+"""Hands a sampled estimate plays even when the work budget is spent, so it has a standard error."""
+REQUEST_WORK = 60_000
+"""Work units one web or API request may spend (calibrated by ``analysis.bench_ev --budget``)."""
+REQUEST_SECONDS = 0.4
+"""CPU seconds after which a request stops computing whatever the work count (a backstop)."""
+EXACT_SHARE = 0.6
+"""The share of a budget the exact programme may use before its unfinished starts are sampled."""
+Wait = tuple[int, float, float, float, int]
+"""(kind, self-draw points, self-draw points on the last tile, discard points or -1, §4 value per copy)."""
 _ZERO: Outlook = (0.0, 0.0, 0.0)
 
 
@@ -169,10 +180,50 @@ def check_params(params: EVParams, unseen_total: int) -> None:
             raise EngineError(gettext_noop("The opponents' discard rate must be between 0 and 3."), "opponent_discard_rate")
 
 
+class _OutOfBudget(Exception):
+    """The exact programme passed its share of the work budget (caught by ``_Evaluator``)."""
+
+
+class Budget:
+    """The work one request may do: deterministic work units, with a CPU-time backstop.
+
+    Work units count what the programme computes (a new hand's shanten and improving
+    kinds, a wait scored, a step of the recursion, a sampled hand), so the same request
+    gets the same answer; ``seconds`` of CPU time (``time.process_time``) stop it on a
+    machine much slower than the one the units were calibrated on. ``cut`` says whether
+    anything was worked out with less precision than planned. Mutable: one per request.
+    """
+
+    __slots__ = ("limit", "used", "seconds", "cut", "_deadline", "_checks")
+
+    def __init__(self, work: int = REQUEST_WORK, seconds: float | None = REQUEST_SECONDS) -> None:
+        self.limit = work
+        self.used = 0
+        self.seconds = seconds
+        self.cut = False
+        self._deadline = time.process_time() + seconds if seconds is not None else None
+        self._checks = 0
+
+    def spend(self, units: int) -> None:
+        """Count ``units`` of work done."""
+        self.used += units
+
+    def exceeded(self, stop: int) -> bool:
+        """Whether the work passed ``stop`` (a share of the limit) or the CPU time ran out."""
+        if self.used > stop:
+            return True
+        self._checks += 1
+        if self._deadline is not None and self._checks % 32 == 0 and time.process_time() > self._deadline:
+            self.used = self.limit + 1
+            return True
+        return False
+
+
 class _Model:
     """The shared pieces of the exact and the sampled evaluation of one position."""
 
-    def __init__(self, base: Hand, visible: Counts, rules: Rules, params: EVParams) -> None:
+    def __init__(self, base: Hand, visible: Counts, rules: Rules, params: EVParams, budget: Budget | None = None) -> None:
+        self.budget = budget
         self.melds = base.melds
         self.meld_count = len(base.melds)
         held = base.held
@@ -187,7 +238,8 @@ class _Model:
         self.rules_last = replace(rules, situation=situation | {"hai_di_lao"})
         self.rate = params.liang_dao_discard_rate if params.liang_dao else params.opponent_discard_rate
         self.discard_pay = 2 if params.liang_dao else 1
-        self._waits: dict[Counts, tuple[tuple[int, float, float, float], ...]] = {}
+        self._waits: dict[Counts, tuple[Wait, ...]] = {}
+        self._status: dict[Counts, tuple[int, tuple[int, ...]]] = {}
 
     def full(self, counts: Counts) -> tuple[int, ...]:
         """Kinds the player holds all four of (concealed plus melds)."""
@@ -195,17 +247,23 @@ class _Model:
         return tuple(k for k in range(NUM_KINDS) if counts[k] + mh[k] >= COPIES)
 
     def status(self, counts: Counts) -> tuple[int, tuple[int, ...]]:
-        """Shanten of a 13-tile hand and the kinds whose draw lowers it."""
-        return improving_draws(counts, self.meld_count, self.full(counts))
+        """Shanten of a 13-tile hand and the kinds whose draw lowers it (memoised per position)."""
+        found = self._status.get(counts)
+        if found is None:
+            self.spend(1)
+            found = self._status[counts] = improving_draws(counts, self.meld_count, self.full(counts))
+        return found
 
-    def pool(self, counts: Counts, kind: int) -> int:
-        """Unseen copies of ``kind`` still undrawn: the start's unseen less copies kept since."""
-        return self.unseen[kind] - max(0, counts[kind] - self.base[kind])
+    def spend(self, units: int) -> None:
+        """Charge ``units`` of work to the budget, if there is one."""
+        if self.budget is not None:
+            self.budget.spend(units)
 
-    def waits(self, counts: Counts, kinds: tuple[int, ...]) -> tuple[tuple[int, float, float, float], ...]:
-        """(kind, self-draw points, self-draw points on the last tile, discard points) of each wait."""
+    def waits(self, counts: Counts, kinds: tuple[int, ...]) -> tuple[Wait, ...]:
+        """(kind, self-draw points, self-draw points on the last tile, discard points, §4 value per copy) of each wait."""
         found = self._waits.get(counts)
         if found is None:
+            self.spend(2 * len(kinds))
             hand = Hand(counts, self.melds)
             rows = []
             for k in kinds:
@@ -219,6 +277,7 @@ class _Model:
                     2.0 * own.total if own.allowed else 0.0,
                     2.0 * last[0].total if last[0].allowed else 0.0,
                     float(self.discard_pay * thrown.total) if thrown.allowed else -1.0,
+                    (own.total if own.allowed else 0) + (thrown.total if thrown.allowed else 0),
                 ))
             found = self._waits[counts] = tuple(rows)
         return found
@@ -239,33 +298,56 @@ class _Model:
 
 
 class _Exact(_Model):
-    """The dynamic programme: each 13-tile hand's outlook for every number of draws left."""
+    """The dynamic programme: each 13-tile hand's outlook for every number of draws left.
 
-    def __init__(self, base: Hand, visible: Counts, rules: Rules, params: EVParams) -> None:
-        super().__init__(base, visible, rules, params)
-        self.memo: dict[Counts, list[Outlook]] = {}
+    The unseen copies of a kind still undrawn are those at the start less the copies
+    kept since the start, and the start is the 13-tile hand the discard leaves (so a
+    redrawn copy of the discarded kind is no longer unseen). A state is the hand and
+    the kind discarded to reach the start, the latter dropped (-1) once no sequence of
+    improving draws can bring that kind's count back to the 14-tile hand's, where its
+    outlook no longer depends on the start and all discards share it.
+    """
+
+    def __init__(self, base: Hand, visible: Counts, rules: Rules, params: EVParams, budget: Budget | None = None) -> None:
+        super().__init__(base, visible, rules, params, budget)
+        self.memo: dict[tuple[Counts, int], list[Outlook]] = {}
+        self.stop = -1
 
     def unseen_before(self, d: int) -> int:
         """Unseen tiles just before the own draw made with ``d`` draws left."""
         return self.total - (self.draws - d)
 
-    def value(self, counts: Counts) -> list[Outlook]:
-        """Outlooks of a 13-tile hand just after a discard, indexed by own draws left."""
-        found = self.memo.get(counts)
+    def pool(self, counts: Counts, kind: int, start: int) -> int:
+        """Unseen copies of ``kind`` still undrawn: the start's unseen less the copies kept since the start."""
+        return self.unseen[kind] - max(0, counts[kind] - self.base[kind] + (kind == start))
+
+    def value(self, counts: Counts, start: int = -1) -> list[Outlook]:
+        """Outlooks of a 13-tile hand just after a discard, indexed by own draws left.
+
+        ``start`` is the kind the 14-tile hand discarded to begin with (-1 for none or a
+        13-tile start). Raises ``_OutOfBudget`` when the budget's stop is passed.
+        """
+        shanten, kinds = self.status(counts)
+        if start >= 0 and counts[start] + max(shanten, 0) < self.base[start]:
+            start = -1
+        key = (counts, start)
+        found = self.memo.get(key)
         if found is not None:
             return found
-        shanten, kinds = self.status(counts)
-        out = self._ready(counts, kinds) if shanten <= 0 else self._improving(counts, shanten, kinds)
-        self.memo[counts] = out
+        if self.budget is not None and self.budget.exceeded(self.stop):
+            raise _OutOfBudget
+        out = self._ready(counts, kinds, start) if shanten <= 0 else self._improving(counts, shanten, kinds, start)
+        self.memo[key] = out
         return out
 
-    def _ready(self, counts: Counts, kinds: tuple[int, ...]) -> list[Outlook]:
-        rows = [(self.pool(counts, k), own, last, thrown) for k, own, last, thrown in self.waits(counts, kinds)]
+    def _ready(self, counts: Counts, kinds: tuple[int, ...], start: int) -> list[Outlook]:
+        rows = [(self.pool(counts, k, start), own, last, thrown) for k, own, last, thrown, _ in self.waits(counts, kinds)]
         copies = sum(p for p, *_ in rows)
         thrown_copies = sum(p for p, _, _, t in rows if t >= 0)
         thrown_points = sum(p * t for p, _, _, t in rows if t > 0)
         own_points = sum(p * o for p, o, _, _ in rows)
         last_points = sum(p * l for p, _, l, _ in rows)
+        self.spend(self.draws // 8 + 1)
         out: list[Outlook] = [(1.0, 0.0, 0.0)]
         for d in range(1, self.draws + 1):
             n = max(self.unseen_before(d), copies)
@@ -284,13 +366,14 @@ class _Exact(_Model):
             ))
         return out
 
-    def _improving(self, counts: Counts, shanten: int, kinds: tuple[int, ...]) -> list[Outlook]:
+    def _improving(self, counts: Counts, shanten: int, kinds: tuple[int, ...], start: int) -> list[Outlook]:
         branches: list[tuple[int, list[list[Outlook]]]] = []
         for k in kinds:
-            copies = self.pool(counts, k)
+            copies = self.pool(counts, k, start)
             if copies > 0:
-                branches.append((copies, [self.value(h) for h in self.advances(counts, k, shanten - 1)]))
+                branches.append((copies, [self.value(h, start) for h in self.advances(counts, k, shanten - 1)]))
         mass = sum(c for c, _ in branches)
+        self.spend(self.draws * sum(len(s) for _, s in branches) // 16 + 1)
         out: list[Outlook] = [_ZERO]
         for d in range(1, self.draws + 1):
             n = max(self.unseen_before(d), mass)
@@ -313,19 +396,23 @@ class _Exact(_Model):
 class _Sampler(_Model):
     """The Monte Carlo fallback: whole hands played out with the plain ranking as the policy."""
 
-    def _plain_key(self, after: Counts, shanten: int) -> float:
-        """The plain ranking's figure for a hand: §4 value when ready, else effective copies."""
+    def _plain_key(self, after: Counts, shanten: int, drawn: list[int]) -> tuple[int, int]:
+        """The plain ranking's figures for a hand: (§4 value when ready, effective copies), by the copies left."""
         _, kinds = self.status(after)
+        left = self.unseen
+        ukeire = sum(left[k] - drawn[k] for k in kinds)
         if shanten == 0:
-            return sum(self.pool(after, k) * (own + max(thrown, 0.0)) for k, own, _, thrown in self.waits(after, kinds))
-        return float(sum(self.pool(after, k) for k in kinds))
+            return sum((left[k] - drawn[k]) * plain for k, _, _, _, plain in self.waits(after, kinds)), ukeire
+        return 0, ukeire
 
-    def _choice(self, counts: Counts, kind: int, target: int) -> Counts:
+    def _choice(self, counts: Counts, kind: int, target: int, drawn: list[int]) -> Counts:
         """The plain-ranking discard after a draw of ``kind`` that lowers the shanten to ``target``."""
-        return max(self.advances(counts, kind, target), key=lambda after: self._plain_key(after, target))
+        self.spend(2)
+        return max(self.advances(counts, kind, target), key=lambda after: self._plain_key(after, target, drawn))
 
     def play(self, start: Counts, rng: random.Random) -> tuple[int, int, float]:
         """One hand played out: (reached ready, won, points)."""
+        self.spend(self.draws // 4 + 1)
         wall = [k for k in range(NUM_KINDS) for _ in range(self.unseen[k])]
         rng.shuffle(wall)
         counts = start
@@ -339,7 +426,7 @@ class _Sampler(_Model):
                 n = self.total - i
                 for _turn in range(2):
                     x = rng.random() * n
-                    for k, _, _, thrown in rows:
+                    for k, _, _, thrown, _ in rows:
                         if thrown < 0:
                             continue
                         x -= self.rate * (self.unseen[k] - drawn_so_far[k])
@@ -348,21 +435,28 @@ class _Sampler(_Model):
             tile = wall[i]
             drawn_so_far[tile] += 1
             if shanten <= 0:
-                for k, own, last, _ in self.waits(counts, kinds):
+                for k, own, last, _, _ in self.waits(counts, kinds):
                     if k == tile:
                         return 1, 1, last if i == self.draws - 1 else own
             elif tile in kinds:
-                counts = self._choice(counts, tile, shanten - 1)
+                counts = self._choice(counts, tile, shanten - 1, drawn_so_far)
         return (1 if ready or self.status(counts)[0] <= 0 else 0), 0, 0.0
 
-    def estimate(self, start: Counts, shanten: int) -> Estimate:
-        """Mean and standard error of the three figures over ``params.samples`` seeded hands."""
+    def estimate(self, start: Counts, shanten: int, stop: int | None = None) -> Estimate:
+        """Mean and standard error of the three figures over ``params.samples`` seeded hands.
+
+        With a budget, sampling ends early once its work passes ``stop`` (after at least
+        ``MIN_SAMPLES`` hands); the estimate reports the hands actually played.
+        """
         rng = random.Random(self.params.seed)
-        m = self.params.samples
-        ready = wins = 0
+        budget = self.budget
+        ready = wins = m = 0
         total = total_sq = 0.0
-        for _ in range(m):
+        while m < self.params.samples:
+            if budget is not None and m >= MIN_SAMPLES and stop is not None and budget.exceeded(stop):
+                break
             r, w, s = self.play(start, rng)
+            m += 1
             ready += r
             wins += w
             total += s
@@ -385,22 +479,54 @@ def _check_size(hand: Hand, size: int) -> None:
 
 
 class _Evaluator:
-    """The exact programme and the sampler of one position, sharing their memo across discards."""
+    """The exact programme and the sampler of one position, sharing their memo across discards.
 
-    def __init__(self, hand: Hand, visible: Counts, rules: Rules, params: EVParams, size: int) -> None:
+    Without a budget every figure is worked out as planned: exact up to
+    ``exact_max_shanten``, else ``samples`` hands. With one, the starts are taken
+    cheapest first (fewest shanten); the exact programme may use ``EXACT_SHARE`` of the
+    work, a start it cannot finish in that is sampled instead, and the sampled starts
+    share what is left, each playing at least ``MIN_SAMPLES`` hands.
+    """
+
+    def __init__(self, hand: Hand, visible: Counts, rules: Rules, params: EVParams, size: int,
+                 budget: Budget | None = None) -> None:
         _check_size(hand, size)
-        self.exact = _Exact(hand, visible, rules, params)
+        self.budget = budget
+        self.exact = _Exact(hand, visible, rules, params, budget)
         check_params(params, self.exact.total)
-        self.sampler = _Sampler(hand, visible, rules, params)
+        self.sampler = _Sampler(hand, visible, rules, params, budget)
+        self.sampler._status = self.exact._status
+        self.sampler._waits = self.exact._waits
 
-    def estimate(self, counts: Counts) -> Estimate:
-        """Exact when the hand is at most ``exact_max_shanten`` from ready, else sampled."""
-        exact = self.exact
-        shanten = exact.status(counts)[0]
-        if shanten > exact.params.exact_max_shanten:
-            return self.sampler.estimate(counts, shanten)
-        ready, win, score = exact.value(counts)[exact.draws]
-        return Estimate(shanten, ready, win, score)
+    def estimates(self, starts: list[tuple[Counts, int]]) -> list[Estimate]:
+        """The estimate of each (13-tile start, kind discarded to reach it or -1), in the given order."""
+        exact, budget = self.exact, self.budget
+        shantens = [exact.status(counts)[0] for counts, _ in starts]
+        order = sorted(range(len(starts)), key=lambda i: shantens[i])
+        found: dict[int, Estimate] = {}
+        exact.stop = int(budget.limit * EXACT_SHARE) if budget is not None else -1
+        sampled = []
+        for i in order:
+            counts, start = starts[i]
+            if shantens[i] > exact.params.exact_max_shanten:
+                sampled.append(i)
+                continue
+            try:
+                ready, win, score = exact.value(counts, start)[exact.draws]
+            except _OutOfBudget:
+                sampled.append(i)
+                if budget is not None:
+                    budget.cut = True
+                continue
+            found[i] = Estimate(shantens[i], ready, win, score)
+        for n, i in enumerate(sampled):
+            stop = None
+            if budget is not None:
+                stop = budget.used + (budget.limit - budget.used) // (len(sampled) - n)
+            found[i] = estimate = self.sampler.estimate(starts[i][0], shantens[i], stop)
+            if budget is not None and (estimate.samples or 0) < exact.params.samples:
+                budget.cut = True
+        return [found[i] for i in range(len(starts))]
 
 
 def evaluate_discards(
@@ -415,22 +541,21 @@ def evaluate_discards(
     danger: frozenset[int] = frozenset(),
     samples: int = DEFAULT_SAMPLES,
     seed: int = 9,
+    budget: Budget | None = None,
 ) -> tuple[DiscardEV, ...]:
     """Every distinct discard of a 14-tile hand with its ready/win chance and expected score, best first."""
     params = EVParams(draws_left, liang_dao, opponent_discard_rate, liang_dao_discard_rate, samples, seed)
-    evaluator = _Evaluator(hand, visible, rules, params, 14)
-    options = [
-        DiscardEV(kind, evaluator.estimate(hand.with_tile(kind, -1).concealed), kind in danger)
-        for kind in range(NUM_KINDS)
-        if hand.concealed[kind]
-    ]
+    evaluator = _Evaluator(hand, visible, rules, params, 14, budget)
+    kinds = [kind for kind in range(NUM_KINDS) if hand.concealed[kind]]
+    found = evaluator.estimates([(hand.with_tile(kind, -1).concealed, kind) for kind in kinds])
+    options = [DiscardEV(kind, estimate, kind in danger) for kind, estimate in zip(kinds, found)]
     options.sort(key=lambda o: o.rank_key)
     return tuple(options)
 
 
-def evaluate_hand(hand: Hand, visible: Counts, rules: Rules, params: EVParams) -> Estimate:
+def evaluate_hand(hand: Hand, visible: Counts, rules: Rules, params: EVParams, budget: Budget | None = None) -> Estimate:
     """The ready/win chance and expected score of a 13-tile hand just after its discard."""
-    return _Evaluator(hand, visible, rules, params, 13).estimate(hand.concealed)
+    return _Evaluator(hand, visible, rules, params, 13, budget).estimates([(hand.concealed, -1)])[0]
 
 
 def ev_best(options: tuple[DiscardEV, ...], tolerance: float = 1e-9) -> tuple[int, ...]:

@@ -1,6 +1,9 @@
 """The issue-9 model: hands worked out by hand, monotonicity, agreement with the plain ranking."""
 from __future__ import annotations
 
+import math
+import random
+import statistics
 from fractions import Fraction
 
 import pytest
@@ -11,10 +14,12 @@ from analysis.engine.danger import dealing_in
 from analysis.engine.efficiency import discard_options, efficiency
 from analysis.engine.errors import EngineError
 from analysis.engine.notation import parse_tiles
-from analysis.engine.ev import ASSUMPTIONS, EVParams, compare_rankings, evaluate_discards, evaluate_hand, ev_best
+from analysis.engine.ev import (
+    ASSUMPTIONS, EVParams, _better, _Exact, compare_rankings, evaluate_discards, evaluate_hand, ev_best,
+)
 from analysis.engine.rules import make_rules
 from analysis.engine.shapes import shanten
-from analysis.engine.tiles import EMPTY, Hand, add, kind_of
+from analysis.engine.tiles import EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, add, kind_of
 from tests.strategies import hands
 
 STANDARD = make_rules("standard")
@@ -235,3 +240,81 @@ def test_compare_rankings_on_a_hand_where_they_differ():
     hand, visible = build_hand("34556p123789sZZZ")
     short = compare_rankings(hand, visible, STANDARD, 3)
     assert short.ev_best == (kind_of("Z"),) and short.plain_best == (kind_of("3p"),) and short.differs
+
+
+def _play_out(model: _Exact, start: Counts, discard: int, rng: random.Random) -> tuple[int, int, float]:
+    """One hand played from a shuffled wall: real draws without replacement, the programme's own choices."""
+    wall = [k for k in range(NUM_KINDS) for _ in range(model.unseen[k])]
+    rng.shuffle(wall)
+    counts, drawn, ready = start, [0] * NUM_KINDS, 0
+    for i, tile in enumerate(wall[:model.draws]):
+        shanten, kinds = model.status(counts)
+        if shanten <= 0:
+            ready = 1
+            rows = model.waits(counts, kinds)
+            for _turn in range(2):  # each opponent throws a given undrawn winning copy with chance r / unseen
+                x = rng.random() * (model.total - i)
+                for k, _, _, thrown, _ in rows:
+                    if thrown >= 0:
+                        x -= model.rate * (model.unseen[k] - drawn[k])
+                        if x < 0:
+                            return 1, 1, thrown
+        drawn[tile] += 1
+        if shanten <= 0:
+            for k, own, last, _, _ in rows:
+                if k == tile:
+                    return 1, 1, last if i == model.draws - 1 else own
+        elif tile in kinds:
+            left = model.draws - i - 1
+            choices = model.advances(counts, tile, shanten - 1)
+            counts = choices[0]
+            for after in choices[1:]:
+                if _better(model.value(after, discard)[left], model.value(counts, discard)[left]):
+                    counts = after
+    return (1 if ready or model.status(counts)[0] <= 0 else 0), 0, 0.0
+
+
+def test_exact_figures_of_step_back_discards_agree_with_a_simulation():
+    # Bank puzzle e00006. Discarding 4s or 5s steps back to 2-shanten; redrawing the thrown kind on the
+    # way must leave one copy fewer unseen (the old pool, counted from the 14 tiles, showed 1.434 for 5s).
+    text, visible, rules, draws = "344p11244566s[FFF]", "1158p57s", make_rules("shiyan"), 12
+    hand, seen = build_hand(text, visible=visible)
+    exact = {o.discard: o.estimate for o in evaluate_discards(hand, seen, rules, draws)}
+    model = _Exact(hand, seen, rules, EVParams(draws))
+    rng, n = random.Random(20261201), 10_000
+    step_back = [k for k, e in exact.items() if e.shanten > min(e.shanten for e in exact.values())]
+    assert sorted(step_back) == [kind_of("4s"), kind_of("5s")]
+    for kind in step_back:
+        runs = [_play_out(model, hand.with_tile(kind, -1).concealed, kind, rng) for _ in range(n)]
+        e = exact[kind]
+        for figure, got in ((e.ready_probability, [r for r, _, _ in runs]), (e.win_probability, [w for _, w, _ in runs]),
+                            (e.expected_score, [s for _, _, s in runs])):
+            mean = statistics.fmean(got)
+            stderr = statistics.stdev(got) / math.sqrt(n)
+            assert abs(mean - figure) < 3.5 * stderr + 1e-9, (TILE_IDS[kind], figure, mean, stderr)
+
+
+class _PerDiscard(_Exact):
+    """The programme with a memo per discarded kind: no state shared between discards."""
+
+    def value(self, counts, start=-1):
+        key = (counts, start)
+        if key not in self.memo:
+            shanten, kinds = self.status(counts)
+            ready = shanten <= 0
+            self.memo[key] = self._ready(counts, kinds, start) if ready else self._improving(counts, shanten, kinds, start)
+        return self.memo[key]
+
+
+@settings(max_examples=15, deadline=None)
+@given(counts=hands(14), draws=st.integers(1, 8))
+def test_discards_sharing_the_memo_get_what_each_gets_alone(counts, draws):
+    # states whose outlook cannot depend on the discarded kind are shared between the discards
+    assume(min(shanten(tuple(c - (k == j) for k, c in enumerate(counts))) for j in range(NUM_KINDS) if counts[j]) <= 1)
+    hand = Hand(counts)
+    shared = _Exact(hand, EMPTY, STANDARD, EVParams(draws))
+    alone = _PerDiscard(hand, EMPTY, STANDARD, EVParams(draws))
+    for kind in (k for k in range(NUM_KINDS) if counts[k]):
+        start = hand.with_tile(kind, -1).concealed
+        if shared.status(start)[0] <= 2:
+            assert shared.value(start, kind) == alone.value(start, kind)
