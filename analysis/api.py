@@ -6,7 +6,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.views import APIView
@@ -18,6 +18,7 @@ from .engine.ev import MAX_DRAWS
 from .engine.ev_analysis import DEPTHS, FIELDS as EV_FIELDS
 from .engine.fans import SITUATION_KEYS
 from .engine.rules import OPTION_KEYS, PRESETS
+from .ev_limits import EVRefused, ev_slot
 from .renderers import ORJSONRenderer
 
 
@@ -93,9 +94,13 @@ class StderrSerializer(serializers.Serializer):
 
 class EVFieldsMixin(serializers.Serializer):
     ready_probability = serializers.FloatField(required=False, help_text="depth ev: chance to be ready within the draws left.")
-    win_probability = serializers.FloatField(required=False, help_text="depth ev: chance to win within the draws left.")
-    expected_score = serializers.FloatField(required=False, help_text="depth ev: expected points received, in base stakes.")
-    method = serializers.ChoiceField(choices=["exact", "monte_carlo"], required=False)
+    win_probability = serializers.FloatField(required=False, help_text="depth ev: chance to win within the draws left, if nobody else wins first.")
+    expected_score = serializers.FloatField(
+        required=False,
+        help_text="depth ev: expected points received, in base stakes, if nobody else wins (若无人先和): the opponents "
+                  "never win first and dealing in costs nothing, so it is not a net result.",
+    )
+    method = serializers.ChoiceField(choices=["exact", "monte_carlo"], required=False, help_text="depth ev: how this figure was found.")
     samples = serializers.IntegerField(required=False, help_text="monte_carlo only.")
     stderr = StderrSerializer(required=False, help_text="monte_carlo only: standard errors.")
 
@@ -128,6 +133,11 @@ class AnalyzeResponseSerializer(EVFieldsMixin):
     ukeire = UkeireSerializer(required=False, help_text="13 tiles only.")
     options = OptionSerializer(many=True, required=False, help_text="14 tiles only: discards, best first.")
     draws_left = serializers.IntegerField(required=False, help_text="depth ev only.")
+    ev_complete = serializers.BooleanField(
+        required=False,
+        help_text="depth ev only: false when the request's work budget cut the figures short (an exact figure sampled "
+                  "instead, or fewer samples than planned); each figure's method, samples and stderr give its precision.",
+    )
     danger = DangerSerializer(many=True, required=False, help_text="With revealed: the tiles each revealed hand wins on.")
     deals_in = serializers.ListField(child=serializers.CharField(), required=False, help_text="13 tiles with revealed: held tiles that deal in.")
 
@@ -201,6 +211,25 @@ def run_analysis(body: Any) -> dict[str, Any]:
     )
 
 
+class EVThrottled(exceptions.Throttled):
+    """429 with ``Retry-After``: an expected-value request over a limit (``ev_limits``)."""
+
+    def __init__(self, refused: EVRefused) -> None:
+        exceptions.APIException.__init__(self, refused.message)
+        self.wait = refused.wait
+
+
+def limited_analysis(request: Request, body: Any) -> dict[str, Any]:
+    """``run_analysis``, inside an EV slot when the body asks for depth ev (``EVThrottled`` when refused)."""
+    if not (isinstance(body, dict) and body.get("depth") == "ev"):
+        return run_analysis(body)
+    try:
+        with ev_slot(request):
+            return run_analysis(body)
+    except EVRefused as exc:
+        raise EVThrottled(exc) from exc
+
+
 class JSONOnly(DefaultContentNegotiation):
     """The API answers JSON only: no Accept-header parsing on every request."""
 
@@ -221,7 +250,12 @@ _EXAMPLE = OpenApiExample("卡五星 wait", value={"hand": "4556p123789sZZZ", "r
 
 
 class AnalyzeView(APIView):
-    """Analyse a 13-tile hand (waits, fans, effective tiles) or a 14-tile hand (discard options)."""
+    """Analyse a 13-tile hand (waits, fans, effective tiles) or a 14-tile hand (discard options).
+
+    With depth ev the figures are worked out within a work budget (``ev_complete`` says
+    whether it cut them short) and the requests are limited per client, for the site and
+    at once per server: over a limit the answer is 429 with ``Retry-After``.
+    """
 
     authentication_classes: list = []
     permission_classes: list = []
@@ -232,17 +266,17 @@ class AnalyzeView(APIView):
 
     @extend_schema(
         request=AnalyzeRequestSerializer,
-        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer, 413: ErrorSerializer},
+        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer, 413: ErrorSerializer, 429: ErrorSerializer},
         examples=[_EXAMPLE],
         summary="Analyse a hand",
     )
     def post(self, request: Request) -> HttpResponse:
-        return json_response(run_analysis(request.data))
+        return json_response(limited_analysis(request, request.data))
 
     @extend_schema(
         parameters=[AnalyzeQuerySerializer],
-        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer},
+        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
         summary="Analyse a hand given in the query string",
     )
     def get(self, request: Request) -> HttpResponse:
-        return json_response(run_analysis(query_to_request(request.query_params)))
+        return json_response(limited_analysis(request, query_to_request(request.query_params)))

@@ -44,6 +44,13 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 # (nginx with $proxy_add_x_forwarded_for: 1). The client address is the one the outermost
 # trusted proxy saw; 0 means REMOTE_ADDR (no proxy). Used by every limit (kwx_site/limits.py).
 TRUSTED_PROXY_HOPS = int(os.environ.get("TRUSTED_PROXY_HOPS", "0"))
+# Expected-value work (the analyzer's ev=1, the API's depth=ev; analysis/ev_limits.py): requests
+# per client and for the whole site ("count/s|min|hour|day"), and how many may compute at once on
+# one host (the others are refused at once, so cheap requests always find a worker).
+EV_RATE_CLIENT = os.environ.get("EV_RATE_CLIENT", "30/min")
+EV_RATE_SITE = os.environ.get("EV_RATE_SITE", "120/min")
+EV_CONCURRENCY = int(os.environ.get("EV_CONCURRENCY", "1"))
+EV_SLOT_DIR = os.environ.get("EV_SLOT_DIR", "")
 
 INSTALLED_APPS = [
     "django.contrib.auth",

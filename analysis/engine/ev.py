@@ -40,9 +40,9 @@ DEFAULT_SAMPLES = 1000
 MAX_DRAWS = 30
 MIN_SAMPLES = 20
 """Hands a sampled estimate plays even when the work budget is spent, so it has a standard error."""
-REQUEST_WORK = 60_000
+REQUEST_WORK = 30_000
 """Work units one web or API request may spend (calibrated by ``analysis.bench_ev --budget``)."""
-REQUEST_SECONDS = 0.4
+REQUEST_SECONDS = 0.35
 """CPU seconds after which a request stops computing whatever the work count (a backstop)."""
 EXACT_SHARE = 0.6
 """The share of a budget the exact programme may use before its unfinished starts are sampled."""
@@ -80,8 +80,8 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
     ),
     Assumption(
         "score", "期望得分", "Expected score",
-        "期望得分是你收到的底金倍数的期望：自摸时两家各付 V，点炮和时放炮者一人付 V，V 是实际和牌的最大番数（取最好的拆法，按所选规则封顶，最后一摸自摸加海底捞）。亮倒后 V 含亮倒 ×2，别人点炮要付 2V（包胡）。没有计入你可能付给别人的钱、杠钱和漂。",
-        "The expected score is the expected number of base stakes you receive: a self-draw is paid V by each of the two others, a discard win V by the discarder alone, V being the value of the actual winning hand (its best reading, capped by the chosen rules, with 海底捞 on the last draw). After 亮倒, V includes the ×2 of 亮倒 and a discard win is paid 2V (包胡). What you might pay others, kong money and 漂 are not counted.",
+        "期望得分是若无人先和时你收到的底金倍数的期望：自摸时两家各付 V，点炮和时放炮者一人付 V，V 是实际和牌的最大番数（取最好的拆法，按所选规则封顶，最后一摸自摸加海底捞）。亮倒后 V 含亮倒 ×2，别人点炮要付 2V（包胡）。它假定对手不会先和：没有计入别人先和、你点炮要付的钱、杠钱和漂，所以不是这一局的净输赢。",
+        "The expected score is the expected number of base stakes you receive if nobody else wins: a self-draw is paid V by each of the two others, a discard win V by the discarder alone, V being the value of the actual winning hand (its best reading, capped by the chosen rules, with 海底捞 on the last draw). After 亮倒, V includes the ×2 of 亮倒 and a discard win is paid 2V (包胡). It assumes the opponents never win first: their wins, what you would pay for dealing in, kong money and 漂 are not counted, so it is not the hand's net result.",
     ),
     Assumption(
         "play", "你的打法", "How you play",
@@ -100,8 +100,8 @@ ASSUMPTIONS: tuple[Assumption, ...] = (
     ),
     Assumption(
         "method", "计算方法", "Method",
-        f"离听牌不超过 {EXACT_MAX_SHANTEN} 向听时精确计算：对所有摸牌结果做动态规划（不抽样）。更远的手牌用蒙特卡洛模拟（固定种子，默认 {DEFAULT_SAMPLES} 局，按普通排序打牌：先向听数，再听牌价值，再进张），同时给出样本数和标准误差。",
-        f"Up to {EXACT_MAX_SHANTEN} tiles from ready the figures are exact: a dynamic programme over every draw (no sampling). Further hands are played out by Monte Carlo (fixed seed, {DEFAULT_SAMPLES} hands by default, played by the plain ranking: shanten, then ready value, then effective tiles), and the sample count and standard errors are shown.",
+        f"离听牌不超过 {EXACT_MAX_SHANTEN} 向听时精确计算：对所有摸牌结果做动态规划（不抽样）。更远的手牌用蒙特卡洛模拟（固定种子，默认 {DEFAULT_SAMPLES} 局，按普通排序打牌：先向听数，再听牌价值（§4 的 value），再进张），同时给出样本数和标准误差。每次请求的计算量有上限：算不完的精确结果改用抽样，抽样局数也可能少于默认，结果会注明是近似值。",
+        f"Up to {EXACT_MAX_SHANTEN} tiles from ready the figures are exact: a dynamic programme over every draw (no sampling). Further hands are played out by Monte Carlo (fixed seed, {DEFAULT_SAMPLES} hands by default, played by the plain ranking: shanten, then the §4 value when ready, then effective tiles), and the sample count and standard errors are shown. Each request has a work limit: an exact figure it cannot finish is sampled instead and samples may be fewer than the default; the result then says it is approximate.",
     ),
 )
 """The help page for the EV columns: every assumption of the model, in Chinese and English."""
@@ -194,13 +194,14 @@ class Budget:
     anything was worked out with less precision than planned. Mutable: one per request.
     """
 
-    __slots__ = ("limit", "used", "seconds", "cut", "_deadline", "_checks")
+    __slots__ = ("limit", "used", "seconds", "cut", "timed_out", "_deadline", "_checks")
 
     def __init__(self, work: int = REQUEST_WORK, seconds: float | None = REQUEST_SECONDS) -> None:
         self.limit = work
         self.used = 0
         self.seconds = seconds
         self.cut = False
+        self.timed_out = False
         self._deadline = time.process_time() + seconds if seconds is not None else None
         self._checks = 0
 
@@ -209,14 +210,13 @@ class Budget:
         self.used += units
 
     def exceeded(self, stop: int) -> bool:
-        """Whether the work passed ``stop`` (a share of the limit) or the CPU time ran out."""
-        if self.used > stop:
+        """Whether the work passed ``stop`` (a share of the limit) or the CPU time ran out (looked at every 32nd call)."""
+        if self.used > stop or self.timed_out:
             return True
         self._checks += 1
         if self._deadline is not None and self._checks % 32 == 0 and time.process_time() > self._deadline:
-            self.used = self.limit + 1
-            return True
-        return False
+            self.timed_out = True
+        return self.timed_out
 
 
 class _Model:

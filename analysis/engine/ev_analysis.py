@@ -15,7 +15,7 @@ from typing import Any
 
 from .danger import dealing_in
 from .errors import EngineError, gettext_noop
-from .ev import Estimate, EVParams, check_draws, evaluate_discards, evaluate_hand
+from .ev import Budget, Estimate, EVParams, check_draws, evaluate_discards, evaluate_hand
 from .notation import parse_hand
 from .rules import Rules, validate_hand
 from .tiles import KIND_OF_ID, TILE_IDS, Counts, Hand, add
@@ -102,8 +102,14 @@ def extend(
     draws_left: Any = None,
     liang_dao_when_ready: Any = None,
     revealed: tuple[Hand, ...] = (),
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
-    """Add danger and EV figures to a plain analysis body (see the module docstring)."""
+    """Add danger and EV figures to a plain analysis body (see the module docstring).
+
+    The EV figures are worked out within ``budget`` (a fresh ``Budget()``, the request
+    limit, when none is given); ``ev_complete`` says whether every figure got the
+    precision planned for it.
+    """
     depth = parse_depth(depth)
     if liang_dao_when_ready is not None and not isinstance(liang_dao_when_ready, bool):
         raise EngineError(gettext_noop("liang_dao_when_ready must be true or false."), "liang_dao_when_ready")
@@ -122,20 +128,24 @@ def extend(
             {"opponent": i + 1, "tiles": [TILE_IDS[k] for k in sorted(kinds)]} for i, kinds in enumerate(per_hand)
         ]
     liang_dao = bool(liang_dao_when_ready) or "liang_dao" in rules.situation
+    if depth == "ev" and budget is None:
+        budget = Budget()
     if full.tile_count == 13:
         if revealed:
             body["deals_in"] = [TILE_IDS[k] for k in sorted(danger) if full.concealed[k]]
         if depth == "ev":
-            body.update(estimate_json(evaluate_hand(full, seen, rules, EVParams(draws_left, liang_dao))))
+            body.update(estimate_json(evaluate_hand(full, seen, rules, EVParams(draws_left, liang_dao), budget)))
             body["draws_left"] = draws_left
+            body["ev_complete"] = not budget.cut
         return body
     by_tile = {o["discard"]: o for o in body["options"]}
     if depth == "ev":
-        ranked = evaluate_discards(full, seen, rules, draws_left, liang_dao=liang_dao, danger=danger)
+        ranked = evaluate_discards(full, seen, rules, draws_left, liang_dao=liang_dao, danger=danger, budget=budget)
         order = [TILE_IDS[o.discard] for o in ranked]
         for o in ranked:
             by_tile[TILE_IDS[o.discard]].update(estimate_json(o.estimate))
         body["draws_left"] = draws_left
+        body["ev_complete"] = not budget.cut
     else:
         order = [t for t in by_tile if KIND_OF_ID[t] not in danger] + [t for t in by_tile if KIND_OF_ID[t] in danger]
     if revealed:

@@ -43,6 +43,7 @@ from analysis.engine.notation import format_counts, format_hand, parse_hand, par
 from analysis.engine.rules import OPTION_KEYS, PRESETS, RuleOptions, Rules, make_rules
 from analysis.engine.settlement import PIAO_CHOICES, check_stakes, win_money
 from analysis.engine.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from analysis.ev_limits import EVRefused, ev_slot
 from analysis.text import english, preset_label, tile_label
 
 MAX_TILES = 14
@@ -535,6 +536,8 @@ def _ev_context(board: Board, result: dict[str, Any], query: str, base: str) -> 
         "ev_trigger": EV_TRIGGER,
         "ev_sampled": sampled,
         "ev_samples": max((o["samples"] for o in sampled), default=0),
+        "ev_samples_min": min((o["samples"] for o in sampled), default=0),
+        "ev_complete": body.get("ev_complete", True),
         "ev_off_url": base + ("?" + ev_off if ev_off else ""),
         "ev_help_url": f"{reverse('analyzer-ev-help')}?{query}",
         "max_draws": MAX_DRAWS,
@@ -573,12 +576,23 @@ def _ev_top(options: list[dict[str, Any]]) -> set[str]:
     return {o["discard"] for o in options if key(o) == key(options[0]) and not o.get("deals_in")}
 
 
+def _limited_context(board: Board, request: HttpRequest, with_ev: bool) -> dict[str, Any]:
+    """``page_context``, with the EV figures only inside an EV slot (``ev_limits``); refused, the plain page says why."""
+    if not (with_ev and board.ev):
+        return page_context(board, request, with_ev)
+    try:
+        with ev_slot(request):
+            return page_context(board, request, with_ev)
+    except EVRefused as refused:
+        return {**page_context(board, request, False), "ev_pending": False, "ev_refused": refused.message}
+
+
 def analyzer(request: HttpRequest) -> HttpResponse:
     """The analyzer: full page, or for htmx the region that changed; edits redirect to the canonical link."""
     board, edited = apply_edit(read_board(request.GET), request.GET)
     htmx = request.htmx and not request.htmx.history_restore_request
     ev_request = bool(htmx) and request.htmx.trigger == EV_TRIGGER
-    context = page_context(board, request, with_ev=not htmx or ev_request)
+    context = _limited_context(board, request, with_ev=not htmx or ev_request)
     url = context["url"]
     clean = not context["errors"] and not board.notice
     if not htmx and clean and _differs(request.GET, url):

@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 
 from analysis.engine import analyze
+from tests.ev_limits import low_ev_limits
 
+pytestmark = pytest.mark.django_db  # EV requests are counted in the rate-limit table
 URL = "/api/v1/analyze/"
 HAND = "34556p123789sZZZ"
 REVEALED = "46p456s789sFFF11s"  # a 亮倒 hand waiting on 5p
@@ -104,3 +106,93 @@ def test_bad_ev_fields_are_named(client, body, field):
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["field"] == field and error["message"]
+
+
+COSTLIEST = "13579p13579sZFB1p"
+COSTLIEST_URL = f"{URL}?hand={COSTLIEST}&depth=ev&draws_left=30&liang_dao_when_ready=true"
+
+
+@pytest.fixture
+def limits(settings, tmp_path):
+    low_ev_limits(settings, tmp_path, "3/min", "5/min")
+
+
+def test_the_costliest_request_stays_within_its_budget_and_says_how_precise_it_is(client, monkeypatch):
+    from analysis.engine import ev, ev_analysis
+
+    budgets = []
+
+    class Recorded(ev.Budget):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            budgets.append(self)
+
+    monkeypatch.setattr(ev_analysis, "Budget", Recorded)
+    response = client.get(COSTLIEST_URL)
+    assert response.status_code == 200
+    body = response.json()
+    (budget,) = budgets
+    assert budget.limit == ev.REQUEST_WORK and budget.seconds == ev.REQUEST_SECONDS <= 0.5
+    assert budget.used <= 1.01 * budget.limit and not budget.timed_out
+    assert body["ev_complete"] is False
+    sampled = [o for o in body["options"] if o["method"] == "monte_carlo"]
+    assert sampled and all(ev.MIN_SAMPLES <= o["samples"] < ev.DEFAULT_SAMPLES for o in sampled)
+    assert all(o["stderr"]["expected_score"] > 0 for o in sampled)
+    assert [o["method"] for o in body["options"][:6]] == ["exact"] * 6
+
+
+def test_an_ev_request_within_the_budget_is_complete(client):
+    body = post(client, {"hand": HAND, "depth": "ev", "draws_left": 12}).json()
+    assert body["ev_complete"] is True and all(o["method"] == "exact" for o in body["options"])
+    assert "ev_complete" not in post(client, {"hand": HAND}).json()
+
+
+def test_the_schema_names_the_figure_and_documents_the_precision(client):
+    schema = client.get("/api/schema/?format=json").json()
+    body = schema["components"]["schemas"]["AnalyzeResponse"]["properties"]
+    option = schema["components"]["schemas"]["Option"]["properties"]
+    assert "if nobody else wins" in body["expected_score"]["description"] == option["expected_score"]["description"]
+    assert "work budget" in body["ev_complete"]["description"]
+    assert "429" in schema["paths"]["/api/v1/analyze/"]["get"]["responses"]
+
+
+def test_ev_requests_are_limited_per_client(client, limits):
+    for _ in range(3):
+        assert client.get(COSTLIEST_URL).status_code == 200
+    refused = client.get(COSTLIEST_URL)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) == 60
+    assert refused.json()["error"]["message"].startswith("你的期望值请求太多了")
+    other = client.get(COSTLIEST_URL, REMOTE_ADDR="10.0.0.2")  # another client is not held up
+    assert other.status_code == 200
+    assert client.get(f"{URL}?hand={COSTLIEST}").status_code == 200  # the plain analysis is never limited
+
+
+def test_a_forged_forwarded_address_is_still_the_same_client(client, limits):
+    for n in range(3):
+        assert client.get(COSTLIEST_URL, HTTP_X_FORWARDED_FOR=f"10.9.0.{n}").status_code == 200
+    assert client.get(COSTLIEST_URL, HTTP_X_FORWARDED_FOR="10.9.0.9").status_code == 429
+
+
+def test_ev_requests_are_limited_for_the_whole_site(client, limits):
+    for _ in range(3):
+        assert post(client, {"hand": HAND, "depth": "ev", "draws_left": 4}).status_code == 200
+    codes = [client.get(COSTLIEST_URL, REMOTE_ADDR=f"10.1.0.{n}").status_code for n in range(4)]
+    assert codes == [200, 200, 429, 429]  # 3 + 2 made the site's 5; then every client waits
+    refused = client.get(COSTLIEST_URL, REMOTE_ADDR="10.1.0.9")
+    assert refused.json()["error"]["message"].startswith("全站的期望值请求太多了")
+
+
+def test_while_a_server_computes_its_ev_slot_others_are_refused_at_once_and_cheap_requests_answer(client, limits):
+    from analysis.ev_limits import release_slot, take_slot
+
+    held = take_slot()  # another worker computing
+    try:
+        busy = client.get(COSTLIEST_URL)
+        assert busy.status_code == 429 and busy["Retry-After"] == "1"
+        assert busy.json()["error"]["message"].startswith("服务器正在为别人计算期望值")
+        assert client.get(f"{URL}?hand={COSTLIEST}").status_code == 200
+    finally:
+        release_slot(held)
+    assert client.get(COSTLIEST_URL).status_code == 200  # the busy refusal did not count against the client
+    assert client.get(COSTLIEST_URL).status_code == 200
+    assert client.get(COSTLIEST_URL).status_code == 200

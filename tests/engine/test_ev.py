@@ -14,8 +14,10 @@ from analysis.engine.danger import dealing_in
 from analysis.engine.efficiency import discard_options, efficiency
 from analysis.engine.errors import EngineError
 from analysis.engine.notation import parse_tiles
+from analysis.engine import ev
 from analysis.engine.ev import (
-    ASSUMPTIONS, EVParams, _better, _Exact, compare_rankings, evaluate_discards, evaluate_hand, ev_best,
+    ASSUMPTIONS, DEFAULT_SAMPLES, MIN_SAMPLES, REQUEST_WORK, Budget, EVParams, _better, _Exact, compare_rankings,
+    evaluate_discards, evaluate_hand, ev_best,
 )
 from analysis.engine.rules import make_rules
 from analysis.engine.shapes import shanten
@@ -318,3 +320,35 @@ def test_discards_sharing_the_memo_get_what_each_gets_alone(counts, draws):
         start = hand.with_tile(kind, -1).concealed
         if shared.status(start)[0] <= 2:
             assert shared.value(start, kind) == alone.value(start, kind)
+
+
+COSTLIEST = "13579p13579sZFB1p"  # 14 tiles, 3 and 4 from ready: the most work one request can ask for
+
+
+def test_a_budget_bounds_the_work_and_reports_the_precision_it_got():
+    budget = Budget(seconds=None)
+    options = evaluate_discards(*build_hand(COSTLIEST), STANDARD, 30, liang_dao=True, budget=budget)
+    assert budget.used <= REQUEST_WORK * 1.01 and budget.cut
+    assert len(options) == 13
+    for o in options:
+        e = o.estimate
+        assert e.method == "exact" or (MIN_SAMPLES <= e.samples < DEFAULT_SAMPLES and e.score_stderr > 0)
+    assert [o.estimate.method for o in options[:6]] == ["exact"] * 6  # the fewest shanten are worked out first
+    again = evaluate_discards(*build_hand(COSTLIEST), STANDARD, 30, liang_dao=True, budget=Budget(seconds=None))
+    assert again == options  # work units, not the clock: the same request gets the same answer
+
+
+def test_without_a_budget_or_within_one_nothing_changes():
+    args = (*build_hand("34556p123789sZZZ"), STANDARD, 12)
+    budget = Budget(seconds=None)
+    assert evaluate_discards(*args, budget=budget) == evaluate_discards(*args) and not budget.cut
+    assert 0 < budget.used < REQUEST_WORK
+
+
+def test_the_cpu_backstop_stops_the_work_on_a_slow_machine(monkeypatch):
+    clock = iter(range(10**9))
+    monkeypatch.setattr(ev.time, "process_time", lambda: next(clock) * 0.01)  # 10 ms per look at the clock
+    budget = Budget(work=10**9, seconds=0.05)
+    options = evaluate_discards(*build_hand(COSTLIEST), STANDARD, 30, budget=budget)
+    assert budget.cut and budget.timed_out and budget.used < REQUEST_WORK
+    assert all(o.estimate.method == "monte_carlo" and o.estimate.samples == MIN_SAMPLES for o in options[6:])

@@ -109,3 +109,33 @@ def test_migrate_loaded_the_ev_bank():
     loaded = Puzzle.objects.filter(themes__contains=f" {EV_THEME} ")
     assert loaded.count() == len(EV_RECORDS)
     assert all(p.is_ev and p.draws_left >= 1 for p in loaded)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_made_before_the_rebuild_gets_the_corrected_figures():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    def migrate(target):
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        targets = [target] if target else executor.loader.graph.leaf_nodes("puzzles")
+        executor.migrate(targets)
+        return executor.loader.project_state(targets).apps.get_model("puzzles", "Puzzle")
+
+    try:
+        Puzzle = migrate(("puzzles", "0005_quiz_rating_streak_floor"))
+        stale = {r["key"]: r for r in EV_RECORDS[:3]}
+        keys = list(stale)
+        for key, record in stale.items():  # what an old build stored: a step-back figure too high
+            old = {**record["ev"], "options": [{**o, "score": o["score"] + 0.14} for o in record["ev"]["options"]]}
+            Puzzle.objects.filter(key=key).update(ev=old, rating=1234.0, plays=0)
+        Puzzle.objects.filter(key=keys[1]).update(plays=5)  # its rating was learned from plays: kept
+        Puzzle.objects.filter(key=keys[2]).update(hand="123456789p1234s")  # not the bank's position: left alone
+        Puzzle = migrate(None)
+        rows = {p.key: p for p in Puzzle.objects.filter(key__in=keys)}
+        assert rows[keys[0]].ev == stale[keys[0]]["ev"] and rows[keys[0]].rating == stale[keys[0]]["rating"]
+        assert rows[keys[1]].ev == stale[keys[1]]["ev"] and rows[keys[1]].rating == 1234.0
+        assert rows[keys[2]].ev != stale[keys[2]]["ev"] and rows[keys[2]].hand == "123456789p1234s"
+    finally:
+        migrate(None)

@@ -8,12 +8,14 @@ from django.http import QueryDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from analysis.engine import analyze
 from analysis.engine.danger import dealing_in
 from analysis.engine.ev import ASSUMPTIONS, evaluate_discards, evaluate_hand, EVParams
 from analysis.engine.notation import parse_hand
 from analysis.engine.rules import make_rules
 from analysis.engine.tiles import EMPTY, TILE_IDS
 from analysis.views.analyzer import canonical_query, read_board
+from tests.ev_limits import low_ev_limits
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -43,8 +45,10 @@ def cells(row: str) -> tuple[str, str, str]:
 
 def test_ev_columns_show_the_engine_figures_in_the_engine_order(client):
     html = page(client, EV_URL)
-    for header in ("听牌率", "胡牌率", "期望得分"):
+    for header in ("听牌率", "胡牌率"):
         assert f">{header}</th>" in html
+    assert '>期望得分<small class="az-ev-if">若无人先和</small></th>' in html  # named for what it is
+    assert "都假定若无人先和" in html and "近似值" not in html
     expected = evaluate_discards(parse_hand(HAND), EMPTY, make_rules("standard"), 4)
     shown = rows(html)
     assert [d for d, _ in shown] == [TILE_IDS[o.discard] for o in expected]
@@ -92,7 +96,11 @@ def test_a_thirteen_tile_hand_shows_its_own_figures(client):
 
 def test_a_deep_hand_says_monte_carlo_with_samples_and_errors(client):
     html = page(client, "/analyze/?hand=124578p13479sZFB&ev=1&draws=2")
-    assert "蒙特卡洛模拟，1000 局" in html and 'class="az-pm">±' in html
+    body = analyze("124578p13479sZFB", depth="ev", draws_left=2)
+    samples = sorted({o["samples"] for o in body["options"]})
+    assert body["ev_complete"] is (samples == [1000])
+    shown = f"{samples[0]} 局" if len(samples) == 1 else f"{samples[0]}–{samples[-1]} 局"
+    assert f"蒙特卡洛模拟，{shown}" in html and 'class="az-pm">±' in html
     assert "期望最高" not in html  # no draw can make this hand win: no discard is marked best by EV
 
 
@@ -226,3 +234,47 @@ def test_a_bad_draws_value_names_the_pages_field_in_both_languages(client, draws
     assert chinese.startswith("剩余摸牌须是 1 到 30 的整数") and "draws_left" not in chinese
     english = re.search(error, client.get(f"/analyze/?hand={HAND}&ev=1&draws={draws}", HTTP_ACCEPT_LANGUAGE="en").content.decode()).group(1)
     assert english.startswith("Own draws left must be a whole number from 1 to 30") and "draws_left" not in english
+
+
+COSTLIEST = "13579p13579sZFB1p"  # the most work one EV request can ask for: 30 draws, deep options sampled
+
+
+def test_the_costliest_page_stays_within_its_budget_and_says_it_is_approximate(client):
+    html = page(client, "/analyze/?hand=113579p13579sZFB&ev=1&draws=30&ldwr=1")  # the canonical link
+    body = analyze(COSTLIEST, depth="ev", draws_left=30, liang_dao_when_ready=True)
+    assert body["ev_complete"] is False
+    assert "近似值：这次请求用完了计算量上限" in html
+    low = min(o["samples"] for o in body["options"] if o["method"] == "monte_carlo")
+    high = max(o["samples"] for o in body["options"] if o["method"] == "monte_carlo")
+    assert f"蒙特卡洛模拟，{low}–{high} 局" in html and high < 1000
+    assert [d for d, _ in rows(html)] == [o["discard"] for o in body["options"]]
+
+
+@pytest.fixture
+def limits(settings, tmp_path):
+    low_ev_limits(settings, tmp_path, "2/min", "50/min")
+
+
+def test_the_page_limits_ev_per_client_and_keeps_the_plain_table(client, limits):
+    for _ in range(2):
+        assert "az-win-p" in page(client, EV_URL)
+    html = page(client, EV_URL)
+    assert "你的期望值请求太多了，请 60 秒后再试" in html and "az-win-p" not in html
+    assert rows(html) and 'id="ev-load"' not in html  # the plain table, and no placeholder that would ask again
+    assert f'<a href="{EV_URL.replace("&", "&amp;")}">再试一次</a>' in html
+    fragment = client.get(EV_URL, HTTP_HX_TRIGGER="ev-load", **HTMX).content.decode()
+    assert "你的期望值请求太多了" in fragment and "az-win-p" not in fragment
+    assert "az-win-p" in client.get(EV_URL, REMOTE_ADDR="10.0.0.7").content.decode()  # another client still gets them
+
+
+def test_the_page_says_when_the_server_is_busy_with_other_ev_work(client, limits):
+    from analysis.ev_limits import release_slot, take_slot
+
+    held = take_slot()
+    try:
+        html = page(client, EV_URL)
+        assert "服务器正在为别人计算期望值，请 1 秒后再试" in html and "az-win-p" not in html and rows(html)
+        assert rows(page(client, f"/analyze/?hand={HAND}"))  # plain pages are not held up
+    finally:
+        release_slot(held)
+    assert "az-win-p" in page(client, EV_URL)
