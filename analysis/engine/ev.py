@@ -11,6 +11,8 @@ the best of the discards that keep it lowered; a draw that does not help is
 thrown back. An exact dynamic programme over hand states (memoised on the
 13-tile hand, all draw counts at once) gives the figures; hands deeper than
 ``EXACT_MAX_SHANTEN`` are sampled (Monte Carlo, seeded, with standard errors).
+A ``Budget`` bounds the work of one request: what the exact programme cannot finish
+within its share is sampled instead, and the result says what precision it got.
 """
 from __future__ import annotations
 
@@ -46,7 +48,7 @@ REQUEST_SECONDS = 0.35
 """CPU seconds after which a request stops computing whatever the work count (a backstop)."""
 EXACT_SHARE = 0.6
 """The share of a budget the exact programme may use before its unfinished starts are sampled."""
-Wait = tuple[int, float, float, float, int]
+WaitRow = tuple[int, float, float, float, int]
 """(kind, self-draw points, self-draw points on the last tile, discard points or -1, §4 value per copy)."""
 _ZERO: Outlook = (0.0, 0.0, 0.0)
 
@@ -238,7 +240,7 @@ class _Model:
         self.rules_last = replace(rules, situation=situation | {"hai_di_lao"})
         self.rate = params.liang_dao_discard_rate if params.liang_dao else params.opponent_discard_rate
         self.discard_pay = 2 if params.liang_dao else 1
-        self._waits: dict[Counts, tuple[Wait, ...]] = {}
+        self._waits: dict[Counts, tuple[WaitRow, ...]] = {}
         self._status: dict[Counts, tuple[int, tuple[int, ...]]] = {}
 
     def full(self, counts: Counts) -> tuple[int, ...]:
@@ -259,7 +261,7 @@ class _Model:
         if self.budget is not None:
             self.budget.spend(units)
 
-    def waits(self, counts: Counts, kinds: tuple[int, ...]) -> tuple[Wait, ...]:
+    def waits(self, counts: Counts, kinds: tuple[int, ...]) -> tuple[WaitRow, ...]:
         """(kind, self-draw points, self-draw points on the last tile, discard points, §4 value per copy) of each wait."""
         found = self._waits.get(counts)
         if found is None:

@@ -10,7 +10,7 @@ from analysis.engine import build_hand
 from analysis.engine.ev import compare_rankings
 from analysis.engine.rules import make_rules
 from analysis.engine.tiles import TILE_IDS
-from puzzles.generation.bank import compact_option, read_bank
+from puzzles.generation.bank import compact_option, load_bank, read_bank
 from puzzles.generation.ev import (
     EV_BANK_PATH, MAX_EV_ACCEPTED, clear_ev_margin, draws_left_at, ev_row, generate_ev, judge_ev,
 )
@@ -125,6 +125,7 @@ def test_a_database_made_before_the_rebuild_gets_the_corrected_figures():
 
     try:
         Puzzle = migrate(("puzzles", "0005_quiz_rating_streak_floor"))
+        load_bank(Puzzle, EV_BANK_PATH)  # a transactional test before this one may have emptied the tables
         stale = {r["key"]: r for r in EV_RECORDS[:3]}
         keys = list(stale)
         for key, record in stale.items():  # what an old build stored: a step-back figure too high
