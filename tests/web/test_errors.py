@@ -29,7 +29,8 @@ def test_a_missing_page_is_a_404_in_the_site_layout_and_language(settings, lang,
 @pytest.mark.django_db
 @pytest.mark.urls("tests.web.error_urls")
 @pytest.mark.parametrize("lang, words", [("zh-hans", "服务器出了点问题"), ("en", "Something went wrong on our side")])
-def test_a_failing_view_is_a_500_in_the_site_layout_and_language(lang, words):
+def test_a_failing_view_is_a_500_in_the_site_layout_and_language(settings, lang, words):
+    assert settings.DEBUG is False  # production: the page, not the debug traceback
     r = Client(raise_request_exception=False).get("/boom/", HTTP_ACCEPT_LANGUAGE=lang)
     html = r.content.decode()
     assert r.status_code == 500 and words in html and _is_site_page(html)
