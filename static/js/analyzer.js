@@ -4,7 +4,8 @@
    When the focused control is gone or switched off by the swap (a tile's last copy used, the last
    tile of the hand removed), focus moves to the next control of the same kind, or to the answer.
    Before htmx keeps a page for Back, the controls' current values are written into the markup it
-   keeps, so Back shows the hand that was typed (the URL's hand), not the one the page was drawn with. */
+   keeps, so Back shows the hand that was typed (the URL's hand), not the one the page was drawn with.
+   A change to an .auto control submits the form (an htmx trigger filter would need eval). */
 (function () {
   "use strict";
   var open = [];
@@ -45,6 +46,14 @@
     });
   }
   document.addEventListener("htmx:beforeHistorySave", freezeValues);
+  // A change to an .auto control (rules, options, draws …) asks again at once. Done here, not with an
+  // htmx trigger filter, because a filter is evaluated as a string, which the Content-Security-Policy forbids.
+  document.addEventListener("change", function (event) {
+    var t = event.target;
+    if (t && t.classList && t.classList.contains("auto") && t.form && t.form.id === "app" && window.htmx) {
+      window.htmx.trigger(t.form, "kwx:auto");
+    }
+  });
   document.addEventListener("htmx:pushedIntoHistory", syncNext);
   document.addEventListener("htmx:replacedInHistory", syncNext);
   window.addEventListener("popstate", syncNext);
