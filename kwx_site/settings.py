@@ -130,6 +130,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sessions live in the signed session cookie, not in the database: any app server reads them,
+# pages that need no database work through an outage for a visitor with a session, and an
+# answer sent with the cookie from before a log-in still names its (merged) player.
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 LOGIN_URL = "login"
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("PASSWORD_RESET_TIMEOUT", str(24 * 3600)))
 """How long a password-reset link works, in seconds (one day)."""

@@ -92,6 +92,11 @@ class Player(models.Model):
     streak_floor = models.FloatField(default=0.0, help_text="Rating of the run's last puzzle: the next one is rated higher.")
     best_streak = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        help_text="An anonymous player folded into an account: answers still in flight with its session go there.",
+    )
+    merged_at = models.DateTimeField(null=True, blank=True)
 
     TRACKS = {"discard": ("rating", "rating_deviation", "volatility"), "quiz": ("quiz_rating", "quiz_rating_deviation", "quiz_volatility")}
     """The rating fields of each puzzle kind."""

@@ -11,11 +11,12 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime, timedelta, timezone as dt_timezone
 from typing import Any, Callable
 
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from analysis.engine import EngineError
@@ -28,6 +29,8 @@ from .models import Attempt, Player, Puzzle, ReviewCard
 from .review import review
 
 SESSION_KEY = "kwx_player"
+MERGE_GRACE = 600
+"""Seconds after a merge during which an answer sent with the session's old cookie still reaches the account."""
 UNRATED_MODES = frozenset({"streak", "review"})
 
 
@@ -90,6 +93,14 @@ def player_for(request: HttpRequest, create: bool = True) -> Player | None:
         return player
     pk = request.session.get(SESSION_KEY)
     player = Player.objects.filter(pk=pk, user__isnull=True).first() if pk else None
+    if player is not None and player.merged_into_id is not None:
+        # The session was folded into an account (a log-in or sign-up in another tab) while this
+        # request was on its way with the old cookie: its answer goes to the account, and the
+        # session is left alone, so this answer's cookie cannot replace the logged-in one.
+        recent = player.merged_at is not None and player.merged_at > timezone.now() - timedelta(seconds=MERGE_GRACE)
+        if recent:
+            return Player.objects.get(pk=player.merged_into_id) if create else None
+        player = None
     if player is None and create:
         player = Player.objects.create()
         request.session[SESSION_KEY] = player.pk
@@ -174,6 +185,8 @@ def answer_puzzle(player: Player | Callable[[], Player], puzzle: Puzzle, answer:
     for tries in range(SQLITE_RETRIES):
         try:
             return _record(player, puzzle, stored, attempt_id, mode)
+        except _Merged as moved:  # merged into an account while this answer waited for the row
+            player = Player.objects.get(pk=moved.target)
         except IntegrityError:
             earlier = _existing(player, attempt_id, puzzle)
             if earlier is None:
@@ -186,10 +199,20 @@ def answer_puzzle(player: Player | Callable[[], Player], puzzle: Puzzle, answer:
     raise AssertionError("unreachable")
 
 
+class _Merged(Exception):
+    """The player was folded into ``target`` (a log-in) before its row could be locked."""
+
+    def __init__(self, target: int) -> None:
+        super().__init__(target)
+        self.target = target
+
+
 def _record(player: Player, puzzle: Puzzle, stored: str, attempt_id: str, mode: str) -> AnswerResult:
     """One try at recording an answer, with the player's row locked."""
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
+        if locked.merged_into_id is not None:
+            raise _Merged(locked.merged_into_id)
         earlier = _existing(locked, attempt_id, puzzle)
         if earlier is not None:
             return earlier
@@ -226,6 +249,7 @@ def merge_players(source: Player, target: Player) -> Player:
     session's rating changes are added on top of the account's. A streak run played
     in the session stays the current streak.
     Review cards move unless the account has one for the puzzle (the earlier due wins).
+    The anonymous player stays a day as a pointer to the account (``merged_into``).
     """
     if source.pk == target.pk:
         return target
@@ -233,6 +257,8 @@ def merge_players(source: Player, target: Player) -> Player:
         first, second = sorted([source.pk, target.pk])
         locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[first, second]).order_by("pk")}
         src, dst = locked[source.pk], locked[target.pk]
+        if src.merged_into_id is not None:  # merged already (two log-ins at once): nothing is left to move
+            return dst
         kinds = [kind for kind, _label in Puzzle.KINDS]
         had_rated = {k: Attempt.objects.filter(player=dst, rated=True, puzzle__kind=k).exists() for k in kinds}
         taken_ids = set(Attempt.objects.filter(player=dst).values_list("attempt_id", flat=True))
@@ -265,7 +291,11 @@ def merge_players(source: Player, target: Player) -> Player:
                 mine.card, mine.due = card.card, card.due
                 mine.save(update_fields=["card", "due"])
         dst.save()
-        src.delete()
+        # Kept as a pointer, not deleted: an answer still in flight with the session's old
+        # cookie finds the account through it (``player_for``), instead of a missing row.
+        src.merged_into, src.merged_at = dst, timezone.now()
+        src.save(update_fields=["merged_into", "merged_at"])
+        Player.objects.filter(merged_at__lt=timezone.now() - timedelta(days=1)).delete()
         return dst
 
 

@@ -119,7 +119,7 @@ def test_merge_moves_attempts_without_double_counting(puzzle):
     before = account.rating
     gained = Attempt.objects.get(attempt_id=aid("anon-3"))
     merged = merge_players(anonymous, account)
-    assert not Player.objects.filter(pk=anonymous.pk).exists()
+    assert Player.objects.get(pk=anonymous.pk).merged_into == merged and not Attempt.objects.filter(player=anonymous).exists()
     ids = sorted(merged.attempts.values_list("attempt_id", flat=True))
     assert ids == sorted(aid(label) for label in ["anon-2", "anon-3", "shared-id"])
     assert merged.attempts.filter(puzzle=puzzle, rated=True).count() == 1
@@ -177,3 +177,24 @@ def test_logging_in_without_a_session_streak_keeps_the_account_run(puzzle):
     answer_puzzle(anonymous, puzzle, "3p", aid("r1"))
     merged = merge_players(anonymous, account)
     assert (merged.streak, merged.streak_floor) == (3, 1600)
+
+
+def test_an_answer_for_a_player_merged_meanwhile_goes_to_the_account(puzzle):
+    """player_for() found the anonymous player, then a log-in merged it before the answer locked its row."""
+    account = Player.objects.create(user=User.objects.create_user("mid", password="pw-12345678"))
+    anonymous = Player.objects.create()
+    merge_players(anonymous, account)
+    result = answer_puzzle(anonymous, puzzle, "3p", aid("in-flight"))
+    assert result.player.pk == account.pk and account.attempts.count() == 1
+
+
+def test_a_second_merge_of_the_same_session_changes_nothing(puzzle):
+    account = Player.objects.create(user=User.objects.create_user("twice", password="pw-12345678"))
+    anonymous = Player.objects.create()
+    answer_puzzle(anonymous, puzzle, "3p", aid("once"))
+    merge_players(anonymous, account)
+    account.refresh_from_db()
+    rating = account.rating
+    merge_players(Player.objects.get(pk=anonymous.pk), account)  # two tabs logging in at once
+    account.refresh_from_db()
+    assert account.rating == rating and account.attempts.count() == 1

@@ -73,3 +73,53 @@ def test_an_answer_that_fails_half_way_changes_nothing(monkeypatch):
     player.refresh_from_db()
     assert player.rating == rating
     assert not Attempt.objects.filter(player=player).exists()
+
+
+ROUNDS, IN_FLIGHT = 4, 6
+
+
+def test_answers_sent_while_the_same_browser_logs_in_are_all_kept(django_user_model):
+    """One browser answers in several tabs while another tab logs in: the answers sent with the
+    old (anonymous) cookie all reach the account, none is a 500, and none logs the browser out."""
+    puzzles = [discard_puzzle("34556p123789sZZZ") for _ in range(ROUNDS * (IN_FLIGHT + 1))]
+    for round_ in range(ROUNDS):
+        user = django_user_model.objects.create_user(f"tab{round_}", password="x-long-password-1")
+        browser = Client()
+        mine = puzzles[round_ * (IN_FLIGHT + 1):(round_ + 1) * (IN_FLIGHT + 1)]
+        browser.post(f"/api/v1/puzzles/{mine[0].pk}/answer/", {"discard": "3p", "attempt": aid(f"{round_}-first")}, content_type="application/json")
+        old_cookie = browser.cookies["sessionid"].value
+        answers = []
+
+        def tab(i: int) -> None:
+            client = Client()
+            client.cookies["sessionid"] = old_cookie
+            body = {"discard": "3p", "attempt": aid(f"{round_}-{i}")}
+            answers.append(client.post(f"/api/v1/puzzles/{mine[i].pk}/answer/", body, content_type="application/json"))
+
+        def log_in() -> None:
+            assert browser.post("/accounts/login/", {"username": user.username, "password": "x-long-password-1"}).status_code == 302
+
+        errors = run_together([log_in] + [lambda i=i: tab(i) for i in range(1, IN_FLIGHT + 1)])
+        assert not errors, errors
+        assert [r.status_code for r in answers] == [200] * IN_FLIGHT, [r.content[:200] for r in answers]
+        assert not any("sessionid" in r.cookies for r in answers)  # no answer replaces the logged-in cookie
+        account = Player.objects.get(user=user)
+        assert account.attempts.count() == IN_FLIGHT + 1
+        assert not Attempt.objects.filter(player__user__isnull=True).exists()  # no answer on a stray anonymous player
+        assert browser.get("/api/v1/progress/").json()["attempts"] == IN_FLIGHT + 1
+
+
+def test_an_answer_arriving_after_the_log_in_with_the_old_cookie_reaches_the_account(django_user_model):
+    user = django_user_model.objects.create_user("late", password="x-long-password-1")
+    first, late = discard_puzzle("34556p123789sZZZ"), discard_puzzle("34556p123789sZZZ")
+    browser = Client()
+    browser.post(f"/api/v1/puzzles/{first.pk}/answer/", {"discard": "3p", "attempt": aid("early")}, content_type="application/json")
+    old_cookie = browser.cookies["sessionid"].value
+    assert browser.post("/accounts/login/", {"username": "late", "password": "x-long-password-1"}).status_code == 302
+    in_flight = Client()
+    in_flight.cookies["sessionid"] = old_cookie
+    r = in_flight.post(f"/api/v1/puzzles/{late.pk}/answer/", {"discard": "3p", "attempt": aid("late")}, content_type="application/json")
+    assert r.status_code == 200 and "sessionid" not in r.cookies
+    assert Player.objects.get(user=user).attempts.count() == 2
+    assert not Attempt.objects.filter(player__user__isnull=True).exists()
+    assert browser.get("/api/v1/progress/").json()["attempts"] == 2
