@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('puzzles', '0005_quiz_rating_streak_floor'),
+        ('puzzles', '0006_correct_ev_figures'),
     ]
 
     operations = [
