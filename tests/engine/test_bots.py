@@ -136,3 +136,24 @@ def test_the_weights_change_nothing_when_nobody_is_revealed_and_the_hand_is_far(
     costs, bao = danger(state, 0)
     assert not bao and all(c == 0 for c in costs)  # nobody has discarded or melded yet
     assert act(StrongBot(), replace(state)).verb == "discard"
+
+
+def drew(s: SeatState, tile: str) -> SeatState:
+    """The seat after drawing ``tile`` (its 亮倒 waits stay those of the 13 tiles)."""
+    return replace(s, concealed=s.hand.with_tile(kind_of(tile)).concealed)
+
+
+def test_a_revealed_hand_takes_the_kong_that_keeps_its_waits():
+    # revealed on 5s alone; the fourth 中 makes an 暗杠 that leaves the wait as it is: 4 points for nothing
+    me = drew(seat("123p456p789p5sZZZ", liang_dao=True), "Z")
+    state = position((me, seat("112334567p129sF"), seat("2345678s246pFBB")), "act", 0, "Z")
+    assert Action(0, "kong", kind_of("Z")) in legal_actions(state)
+    assert act(StrongBot(), state) == Action(0, "kong", kind_of("Z"))
+
+
+def test_a_revealed_hand_throws_what_it_draws_even_into_another_revealed_hand():
+    # locked: the drawn 发 is the only discard, though seat 1 (revealed) wins on it
+    me = drew(seat("123p456p789p5sZZZ", liang_dao=True), "F")
+    state = position((me, seat("234678s345pFFBB", liang_dao=True), seat("112334567p129sB")), "act", 0, "F")
+    assert kind_of("F") in danger(state, 0)[1]
+    assert act(StrongBot(), state) == Action(0, "discard", kind_of("F"))

@@ -75,14 +75,13 @@ class View:
     draws: float
     unseen: int
     weights: Weights
-    after_kong: bool
 
 
 def _view(state: Table, seat: int, weights: Weights) -> View:
     seen = seen_counts(state, seat)
     unseen = max(1, 4 * NUM_KINDS - sum(seen))
     draws = state.wall_left / 3
-    return View(state.rules, _liang_rules(state.rules), draws, unseen, weights, state.after_kong > 0)
+    return View(state.rules, _liang_rules(state.rules), draws, unseen, weights)
 
 
 @lru_cache(maxsize=32)
