@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "kwx_site",
     "analysis",
     "puzzles",
+    "play",
 ]
 
 MIDDLEWARE = [

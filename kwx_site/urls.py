@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from analysis.urls import api_urlpatterns as analysis_api, page_urlpatterns as analysis_pages
+from play.urls import urlpatterns as play_pages
 from puzzles.api_urls import urlpatterns as puzzles_api
 from puzzles.urls import urlpatterns as puzzles_pages
 
@@ -14,7 +15,7 @@ urlpatterns = [
     path("api/v1/", include(analysis_api + puzzles_api)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
-    path("", include(analysis_pages + puzzles_pages)),
+    path("", include(analysis_pages + puzzles_pages + play_pages)),
 ]
 
 # Django's own 404, 403 and 400 views render templates/404.html, 403.html and 400.html (the site's layout);

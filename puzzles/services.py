@@ -15,6 +15,7 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 from typing import Any, Callable
 
 from django.db import IntegrityError, OperationalError, connection, transaction
+from django.dispatch import Signal
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -31,6 +32,9 @@ from .review import review
 SESSION_KEY = "kwx_player"
 MERGE_GRACE = 600
 """Seconds after a merge during which an answer sent with the session's old cookie still reaches the account."""
+player_merging = Signal()
+"""Sent inside merge_players's transaction before the session's player becomes a pointer to the account (``source``, ``target``):
+other apps move what the session's player owns (play: games, hands, review items)."""
 UNRATED_MODES = frozenset({"streak", "review"})
 
 
@@ -290,6 +294,7 @@ def merge_players(source: Player, target: Player) -> Player:
             elif card.due < mine.due:
                 mine.card, mine.due = card.card, card.due
                 mine.save(update_fields=["card", "due"])
+        player_merging.send(sender=Player, source=src, target=dst)
         dst.save()
         # Kept as a pointer, not deleted: an answer still in flight with the session's old
         # cookie finds the account through it (``player_for``), instead of a missing row.

@@ -33,7 +33,7 @@ from ..efficiency import Efficiency, discard_options, efficiency
 from ..rules import Rules
 from ..scoring import score_win
 from ..selfplay import seen_counts, visible_to
-from ..table import SEATS, Action, SeatState, Table, claim_win
+from ..table import SEATS, Action, SeatState, Table, claim_win, win_on
 from ..tiles import FIVES, NUM_KINDS, Hand, Meld, MeldType, add, with_tile
 
 
@@ -370,3 +370,31 @@ class StrongBot:
         eff = efficiency(s.hand, seen_counts(state, seat), state.rules)
         keep = ready_worth(s.hand, eff, view, s.liang_dao) if eff.shanten == 0 else 0.0
         return keep > self.weights.pass_margin * pay
+
+    # ------------------------------------------------------------ figures for a review (复盘)
+
+    def worth_of(self, state: Table, seat: int, action: Action | None) -> float:
+        """What the bot reckons one of ``seat``'s options is worth, in base stakes (None: 过, passing the claim).
+
+        The same figures ``act`` and ``claim`` compare: a discard's scored worth (a 包胡 tile
+        included, its cost counted), a kong's worth with its money, a pong's best discard after
+        it, the hand as it stands for a pass; a win is its money (both others on a self-draw).
+        """
+        s = state.seats[seat]
+        if action is None:
+            return self._worth13(state, seat, s.hand)
+        if action.verb == "win":
+            win = win_on(state, seat)
+            assert win is not None
+            total = win.value.total
+            return float(2 * total if win.side == "self_draw" else (2 * total if s.liang_dao else total))
+        if action.verb == "kong":
+            return self._kong_worth(state, seat, action.kind)
+        if action.verb == "pong":
+            hand = after_pong(s.hand, action.kind)
+            allowed = frozenset(k for k in range(NUM_KINDS) if hand.concealed[k])
+            return self.discards(state, seat, hand, allowed, True)[0].worth
+        if s.liang_dao:
+            return self._worth13(state, seat, Hand(with_tile(s.concealed, action.kind, -1), s.melds))
+        scored = self.discards(state, seat, s.hand, frozenset({action.kind}), action.liang_dao)
+        return next(c.worth for c in scored if c.liang_dao == action.liang_dao)

@@ -1,0 +1,70 @@
+"""Play: games (a session of hands against two bots), hands (each a kwx-hand/1 record) and review items."""
+from __future__ import annotations
+
+from django.db import models
+
+from puzzles.models import Player
+
+
+class Game(models.Model):
+    """A session of hands at one table: the bots' level, the rules and base, and whose it is."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
+    level = models.CharField(max_length=12, help_text="The bots' level, a key of tournament.BOTS.")
+    rules = models.CharField(max_length=12, default="standard")
+    base = models.PositiveIntegerField(default=1)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+
+class Hand(models.Model):
+    """One hand: its kwx-hand/1 record (``record``, actions included), the secret wall seed, its end.
+
+    A hand played here has a ``game`` and a ``seed`` (the wall, never sent to the client);
+    a pasted or uploaded record has neither. ``review`` caches the review's figures once the
+    hand is over; ``bot_result`` is what a bot in the person's seat made of the same wall.
+    """
+
+    PLAY, UPLOAD = "play", "upload"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hands")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(default=1, help_text="Its place in the game, from 1.")
+    source = models.CharField(max_length=8, default=PLAY, choices=[(PLAY, "played"), (UPLOAD, "uploaded")])
+    seat = models.PositiveSmallIntegerField(default=0, help_text="The person's seat.")
+    seed = models.BigIntegerField(null=True, blank=True)
+    record = models.JSONField()
+    over = models.BooleanField(default=False)
+    result = models.CharField(max_length=10, blank=True)
+    nets = models.JSONField(null=True, blank=True)
+    next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    review = models.JSONField(null=True, blank=True)
+    bot_result = models.JSONField(null=True, blank=True)
+    share_token = models.CharField(max_length=32, null=True, blank=True, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_hand_per_number")]
+
+    @property
+    def action_count(self) -> int:
+        """How many actions the record holds (what a client must have seen to act)."""
+        return len(self.record.get("actions", []))
+
+
+class ReviewItem(models.Model):
+    """A costly decision of a hand, scheduled like a missed drill (FSRS); it opens the review at ``step``."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="play_reviews")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="review_items")
+    step = models.PositiveIntegerField(help_text="Actions before the decision (the review's ?step=).")
+    cost = models.FloatField()
+    card = models.JSONField(help_text="fsrs.Card.to_dict()")
+    due = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["due", "id"]
+        constraints = [models.UniqueConstraint(fields=["hand", "step"], name="one_item_per_decision")]

@@ -1,0 +1,321 @@
+"""What play pages read: the table as the person sees it, the score sheet, hints, hands one may see, summaries."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _, gettext_noop, pgettext_lazy
+
+from analysis.engine.notation import format_hand
+from analysis.engine.record import replay
+from analysis.engine.selfplay import visible_to
+from analysis.engine.table import Action, Table
+from analysis.engine.tiles import TILE_IDS, Hand as EngineHand, MeldType, kinds_of
+from analysis.settlement_text import part_text, settlement_json
+from analysis.text import tile_label
+from analysis.views import analyzer
+from puzzles.models import Player
+
+from . import seats
+from .models import Game, Hand, ReviewItem
+from .seats import PERSON
+
+SEAT_NAMES = {0: gettext_noop("You"), 1: gettext_noop("下家 (right)"), 2: gettext_noop("上家 (left)")}
+VERB_WORDS = {
+    "draw": pgettext_lazy("a tile", "draw"), "discard": pgettext_lazy("a tile", "discard"), "pong": pgettext_lazy("a tile", "pong (碰)"),
+    "kong": pgettext_lazy("a tile", "kong (杠)"), "win": pgettext_lazy("a tile", "win (胡)"),
+}
+LOG_LENGTH = 8
+
+
+def seat_name(seat: int, me: int = PERSON) -> str:
+    """你 / 下家 / 上家 in the active language, from ``me``'s chair."""
+    return _(SEAT_NAMES[(seat - me) % 3])
+
+
+def game_for(player: Player | None, game_id: int) -> Game:
+    """The player's game (404 for anyone else, or an unknown id)."""
+    game = Game.objects.filter(pk=game_id, player=player).first() if player else None
+    if game is None:
+        raise Http404("no such game")
+    return game
+
+
+def current_hand(game: Game) -> Hand:
+    """The game's latest hand."""
+    hand = game.hands.order_by("-number").first()
+    assert hand is not None
+    return hand
+
+
+def hand_for(player: Player | None, hand_id: int) -> Hand:
+    """The player's own hand (404 for anyone else)."""
+    hand = Hand.objects.filter(pk=hand_id, player=player).select_related("game").first() if player else None
+    if hand is None:
+        raise Http404("no such hand")
+    return hand
+
+
+def shared_hand(token: str) -> Hand:
+    """The hand shared under ``token`` (404 when there is none)."""
+    hand = Hand.objects.filter(share_token=token).select_related("game").first() if token else None
+    if hand is None:
+        raise Http404("no such shared hand")
+    return hand
+
+
+def meld_tiles(meld: Any) -> list[str]:
+    """A meld as the tiles a table shows: three or four faces, a concealed kong with its outer two face down."""
+    if meld.type is MeldType.CONCEALED_KONG:
+        return ["back", meld.tile, meld.tile, "back"]
+    return [meld.tile] * meld.type.size
+
+
+def _tiles(counts: tuple[int, ...]) -> list[str]:
+    return [TILE_IDS[k] for k in kinds_of(counts)]
+
+
+def action_text(action: Action, me: int = PERSON, hide_draws: bool = True) -> str:
+    """One action in words; another seat's draw never names its tile."""
+    who = seat_name(action.seat, me)
+    verb = str(VERB_WORDS[action.verb])
+    if action.verb == "draw" and hide_draws and action.seat != me:
+        return f"{who}: {verb}"
+    text = f"{who}: {verb} {tile_label(action.tile)}"
+    if action.liang_dao:
+        text += " · " + _("亮倒 (reveals the hand)")
+    return text
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The buttons the person gets: each legal action once (discards are the hand's tiles)."""
+
+    discards: frozenset[str]
+    wins: tuple[str, ...]
+    kongs: tuple[str, ...]
+    pongs: tuple[str, ...]
+    declares: tuple[str, ...]
+    may_pass: bool
+
+    @property
+    def any(self) -> bool:
+        """Whether the person has a decision to make."""
+        return bool(self.discards or self.wins or self.kongs or self.pongs or self.declares or self.may_pass)
+
+
+def choices(state: Table, seat: int = PERSON) -> Choices:
+    """The person's legal choices in ``state``."""
+    options = seats.options_for(state, seat)
+    pick = lambda verb, liang=False: tuple(sorted({a.tile for a in options if a.verb == verb and a.liang_dao == liang}, key=TILE_IDS.index))
+    return Choices(
+        discards=frozenset(pick("discard")), wins=pick("win"), kongs=pick("kong"), pongs=pick("pong"),
+        declares=pick("discard", True), may_pass=bool(options) and seats.may_pass(state),
+    )
+
+
+def _seat_view(state: Table, seat: int, me: int, over: bool, scores: list[int] | None) -> dict[str, Any]:
+    s = state.seats[seat]
+    show = seat == me or s.liang_dao or over
+    drawn = None
+    concealed = list(s.concealed)
+    if seat == me and state.phase == "act" and state.turn == seat and state.tile is not None and not over:
+        drawn = TILE_IDS[state.tile]
+        concealed[state.tile] -= 1
+    return {
+        "seat": seat,
+        "name": seat_name(seat, me),
+        "me": seat == me,
+        "dealer": state.dealer == seat,
+        "turn": state.turn == seat and not over,
+        "tiles": _tiles(tuple(concealed)) if show else [],
+        "hidden": 0 if show else sum(s.concealed),
+        "drawn": drawn,
+        "melds": [meld_tiles(m) for m in s.melds],
+        "river": [TILE_IDS[k] for k in s.river],
+        "liang_dao": s.liang_dao,
+        "waits": [TILE_IDS[k] for k in sorted(s.waits)] if s.liang_dao else [],
+        "score": scores[seat] if scores is not None else None,
+        "won": any(w.seat == seat for w in state.wins),
+    }
+
+
+def score_sheet(game: Game) -> dict[str, Any]:
+    """The game's running score: one row per finished hand (nets) and the totals per seat."""
+    rows = []
+    totals = [0, 0, 0]
+    for hand in game.hands.filter(over=True).order_by("number"):
+        nets = hand.nets or [0, 0, 0]
+        totals = [t + n for t, n in zip(totals, nets)]
+        rows.append({"number": hand.number, "nets": nets, "dealer": hand.record["dealer"], "hand": hand})
+    return {"rows": rows, "totals": totals, "names": [seat_name(s) for s in range(3)]}
+
+
+def table_view(hand: Hand, state: Table | None = None, step: int | None = None) -> dict[str, Any]:
+    """Everything the table page shows of ``hand`` from the person's chair (no hidden tile, no wall, no seed).
+
+    With ``step`` (a review), the table as it stood after that many actions.
+    """
+    raw = hand.record["actions"] if step is None else hand.record["actions"][:step]
+    if state is None:
+        _header, state = seats.rebuild({**hand.record, "actions": raw}, hand.seed if step is None else None)
+    me = hand.seat
+    over = hand.over and (step is None or step == hand.action_count)
+    scores = score_sheet(hand.game)["totals"] if hand.game and step is None else None
+    views = {s: _seat_view(state, s, me, over, scores) for s in range(3)}
+    actions = [seats.parse_action(a, i) for i, a in enumerate(raw)]
+    out: dict[str, Any] = {
+        "hand": hand,
+        "game": hand.game,
+        "seen": len(raw),
+        "over": over,
+        "state": state,
+        "me": views[me],
+        "left": views[(me + 2) % 3],
+        "right": views[(me + 1) % 3],
+        "wall_left": state.wall_left,
+        "turn_name": seat_name(state.turn, me),
+        "claim_tile": TILE_IDS[state.tile] if state.phase in ("claim", "rob") and state.tile is not None and not over else None,
+        "claim_seat": seat_name(state.turn, me) if state.phase in ("claim", "rob") else "",
+        "rob": state.phase == "rob",
+        "choices": choices(state, me) if not over and step is None else choices_none(),
+        "log": [action_text(a, me, hide_draws=not over) for a in actions[-LOG_LENGTH:]],
+        "piao": hand.record.get("piao", [0, 0, 0]),
+    }
+    if over:
+        done = replay(hand.record)
+        out["settlement"] = settlement_json(done.settlement, done.next_dealer)
+        out["settlement"]["nets"] = [{**n, "name": seat_name(i, me)} for i, n in enumerate(out["settlement"]["nets"])]
+        out["settlement"]["payments"] = [
+            {"payer": seat_name(p.payer, me), "payee": seat_name(p.payee, me), "amount": p.amount,
+             "text": " · ".join(part_text(x) for x in p.parts)}
+            for p in done.settlement.payments
+        ]
+        for win, made in zip(out["settlement"]["wins"], done.final.wins):
+            win["player"] = seat_name(made.seat, me)
+            win["tile"] = TILE_IDS[made.kind]
+        out["settlement"]["next_dealer_name"] = seat_name(done.next_dealer, me) if done.next_dealer is not None else ""
+    return out
+
+
+def _step(text: str, last: int) -> int:
+    return min(int(text), last) if text.isdecimal() else last
+
+
+def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: str, shared: bool) -> dict[str, Any]:
+    """The review at one step: the table then, the action taken, the decision's figures, the way to the others."""
+    last = hand.action_count
+    step = _step(step_text.strip(), last)
+    decisions = figures["decisions"]
+    at = next((d for d in decisions if d["step"] == step), None)
+    view = table_view(hand, step=step)
+    raw = hand.record["actions"]
+    taken = action_text(seats.parse_action(raw[step], step), hand.seat, hide_draws=False) if step < last else ""
+    base = reverse("play-shared", args=[hand.share_token]) if shared else reverse("play-review", args=[hand.pk])
+    link = lambda n: f"{base}?step={n}"
+    item = None
+    if not shared and item_text.isdecimal():
+        item = ReviewItem.objects.filter(pk=int(item_text), hand=hand, step=step).first()
+    steps = [d["step"] for d in decisions]
+    return {
+        **view,
+        "review": figures,
+        "step": step,
+        "last": last,
+        "taken": taken,
+        "decision": at,
+        "decisions": decisions,
+        "costly": [d for d in decisions if d["costly"]],
+        "item": item,
+        "shared": shared,
+        "share_url": reverse("play-shared", args=[hand.share_token]) if hand.share_token and not shared else "",
+        "decision_links": [(d, link(d["step"])) for d in decisions],
+        "nav_links": [
+            ("first", (_("« Start"), link(0))),
+            ("prev-decision", (_("‹ Decision"), link(max([s for s in steps if s < step], default=0)))),
+            ("prev", (_("‹ Step"), link(max(0, step - 1)))),
+            ("next", (_("Step ›"), link(min(last, step + 1)))),
+            ("next-decision", (_("Decision ›"), link(min([s for s in steps if s > step], default=last)))),
+            ("last", (_("End »"), link(last))),
+        ],
+    }
+
+
+def item_for(player: Player | None, item_id: int) -> ReviewItem:
+    """The player's review item (404 for anyone else)."""
+    item = ReviewItem.objects.filter(pk=item_id, player=player).select_related("hand").first() if player else None
+    if item is None:
+        raise Http404("no such review item")
+    return item
+
+
+def decision_at(hand: Hand, step: int) -> dict[str, Any] | None:
+    """The stored review figures of the decision at ``step`` (None if the hand has none there)."""
+    figures = hand.review or {"decisions": []}
+    return next((d for d in figures["decisions"] if d["step"] == step), None)
+
+
+def choices_none() -> Choices:
+    """No decision (the hand is over)."""
+    return Choices(frozenset(), (), (), (), (), False)
+
+
+def hint(state: Table, seat: int = PERSON) -> dict[str, Any] | None:
+    """The analyzer's discard table for the person's 14 tiles (visible = what the seat has seen; revealed hands marked)."""
+    s = state.seats[seat]
+    if state.phase not in ("act", "pong") or state.turn != seat or s.liang_dao:
+        return None
+    revealed = [EngineHand(o.concealed, o.melds) for i, o in enumerate(state.seats) if i != seat and o.liang_dao]
+    visible = list(visible_to(state, seat))
+    for other in revealed:
+        visible = [max(0, v - h) for v, h in zip(visible, other.held)]
+    texts = [format_hand(h) for h in revealed] + [""] * (analyzer.MAX_REVEALED - len(revealed))
+    board = analyzer.Board(
+        hand=s.hand, visible=tuple(visible), rules=state.rules.preset.key, options={},
+        revealed_texts=tuple(texts), revealed=tuple(revealed) + (None,) * (analyzer.MAX_REVEALED - len(revealed)),
+    )
+    page = SimpleNamespace(path=reverse("analyzer"))
+    return analyzer.page_context(board, page, with_ev=False)  # type: ignore[arg-type]
+
+
+def hands_of(player: Player | None) -> QuerySet[Hand]:
+    """The player's hands, newest first."""
+    if player is None:
+        return Hand.objects.none()
+    return Hand.objects.filter(player=player).order_by("-id")
+
+
+def due_items(player: Player | None) -> QuerySet[ReviewItem]:
+    """The player's review items from played hands that are due, soonest first."""
+    if player is None:
+        return ReviewItem.objects.none()
+    return ReviewItem.objects.filter(player=player, due__lte=timezone.now()).select_related("hand").order_by("due", "pk")
+
+
+def _rates(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(outcomes)
+    if not n:
+        return {"hands": 0}
+    pct = lambda key: round(100 * sum(1 for o in outcomes if o[key]) / n)
+    return {
+        "hands": n, "win": pct("won"), "deal_in": pct("dealt_in"), "liang_dao": pct("liang_dao"),
+        "points": round(sum(o["net"] for o in outcomes) / n, 2),
+    }
+
+
+def play_summary(player: Player | None) -> dict[str, Any]:
+    """Across the player's finished played hands: hands, win, deal-in and 亮倒 rates, points per hand; the advice bot's on the same walls."""
+    from .services import outcome  # the figures of one hand, shared with the services
+
+    mine, bots = [], []
+    for hand in hands_of(player).filter(over=True, source=Hand.PLAY):
+        mine.append(outcome(replay(hand.record), hand.seat))
+        if hand.bot_result:
+            bots.append(hand.bot_result)
+    return {"me": _rates(mine), "bot": _rates(bots)}
+

@@ -1,0 +1,313 @@
+"""What changes state in play: starting a game, one action of the person, the next hand, uploads, sharing, review items.
+
+Every change to a hand runs in one transaction with the hand's row locked
+(``select_for_update``), and an action carries the number of actions the client had seen:
+a stale or repeated action (another tab, a double submit, a retry after a lost answer)
+changes nothing, so no action is ever lost or applied twice.
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import time
+from datetime import datetime, timezone as dt_timezone
+from typing import Any, Callable, TypeVar
+
+from django.db import IntegrityError, OperationalError, connection, transaction
+from django.http import Http404
+from django.utils.translation import gettext_lazy as _
+
+from analysis.engine.record import DEFAULT_PLAYERS, Header, RecordError, record_json, replay
+from analysis.engine.rules import PRESETS
+from analysis.engine.selfplay import play as selfplay, seeded_deal
+from analysis.engine.settlement import MAX_BASE, PIAO_CHOICES
+from analysis.engine.table import Action, deal
+from analysis.engine.tiles import KIND_OF_ID
+from analysis.engine.tournament import BOTS
+from puzzles.models import Player
+from puzzles.review import review as fsrs_review
+
+from . import seats
+from .models import Game, Hand, ReviewItem
+from .seats import PERSON, Choice
+
+ADVICE_BOT = "strong"
+"""The bot whose choices the review shows and whose play in the person's seat /progress/ compares."""
+PLAYERS = DEFAULT_PLAYERS
+SQLITE_RETRIES = 40
+MAX_UPLOAD = 200_000
+"""Characters of a pasted or uploaded record (a whole hand is about 3,000)."""
+T = TypeVar("T")
+
+
+class PlayError(ValueError):
+    """A refused request: ``field`` names the input at fault, ``message`` says what is wrong."""
+
+    def __init__(self, field: str, message: Any, action: int | None = None) -> None:
+        super().__init__(str(message))
+        self.field = field
+        self.message = message
+        self.action = action
+
+
+def _retrying(job: Callable[[], T]) -> T:
+    """Run a transaction, trying again when SQLite reports the database busy."""
+    for tries in range(SQLITE_RETRIES):
+        try:
+            return job()
+        except OperationalError as exc:
+            if connection.vendor != "sqlite" or "locked" not in str(exc) or tries == SQLITE_RETRIES - 1:
+                raise
+            time.sleep(0.005 * (1 + tries) * (1 + random.random()))
+    raise AssertionError("unreachable")
+
+
+def check_settings(level: Any, rules: Any, base: Any, piao: Any) -> tuple[str, str, int, int]:
+    """The start form's values, checked (raises PlayError naming the field)."""
+    if level not in BOTS:
+        raise PlayError("level", _("Choose the bots' level: basic or strong."))
+    if rules not in PRESETS:
+        raise PlayError("rules", _("Choose one of the rule presets."))
+    return level, rules, check_base(base), check_piao(piao)
+
+
+def check_base(base: Any) -> int:
+    """The base stake as a whole number from 1 to MAX_BASE."""
+    text = str(base).strip()
+    if not text.isdecimal() or not 1 <= int(text) <= MAX_BASE:
+        raise PlayError("base", _("The base stake must be a whole number from 1 to %(limit)d.") % {"limit": MAX_BASE})
+    return int(text)
+
+
+def check_piao(piao: Any) -> int:
+    """漂 as one of 0, 1, 2, 5."""
+    text = str(piao).strip()
+    if not text.isdecimal() or int(text) not in PIAO_CHOICES:
+        raise PlayError("piao", _("漂 must be 0, 1, 2 or 5."))
+    return int(text)
+
+
+def start_game(player: Player, level: Any, rules: Any, base: Any, piao: Any) -> Game:
+    """A new game against two bots and its first hand (the dealer drawn at random, §5)."""
+    level, rules, base_n, piao_n = check_settings(level, rules, base, piao)
+
+    def job() -> Game:
+        with transaction.atomic():
+            game = Game.objects.create(player=player, level=level, rules=rules, base=base_n)
+            _new_hand(game, 1, secrets.randbelow(3), piao_n)
+            return game
+
+    return _retrying(job)
+
+
+def _new_hand(game: Game, number: int, dealer: int, piao: int) -> Hand:
+    """Deal a hand from a fresh secret seed and let the bots play up to the person's first decision."""
+    seed = secrets.randbits(62)
+    dealt = seeded_deal(seed, dealer)
+    header = Header(game.rules, (), game.base, (piao, 0, 0), PLAYERS, dealer, dealt.hands)
+    state = deal(dealt.hands, dealer, header.rule_set, dealt.wall)
+    _state, actions, over = seats.play_on(state, game.level, None)
+    hand = Hand(player=game.player, game=game, number=number, seed=seed, record=record_json(header, actions))
+    if over:
+        _finish(hand)
+    hand.save()
+    return hand
+
+
+def _finish(hand: Hand) -> None:
+    """Mark a hand over: its result, nets and next dealer, and what the advice bot made of the same wall."""
+    done = replay(hand.record)
+    hand.over = True
+    hand.result = done.result or ""
+    hand.nets = list(done.settlement.nets)
+    hand.next_dealer = done.next_dealer
+    if hand.seed is not None and hand.game is not None:
+        hand.bot_result = bot_outcome(hand.seed, done.header, hand.game.level)
+
+
+def outcome(done: Any, seat: int) -> dict[str, Any]:
+    """A seat's figures in a finished hand: won, dealt in, declared 亮倒, net money."""
+    final = done.final
+    return {
+        "won": any(w.seat == seat for w in final.wins),
+        "dealt_in": done.result in ("discard", "rob_kong") and final.turn == seat,
+        "liang_dao": seat in final.liang_dao,
+        "net": done.settlement.nets[seat],
+    }
+
+
+def bot_outcome(seed: int, header: Header, level: str) -> dict[str, Any]:
+    """The advice bot's figures in the person's seat on the same wall, against the same bots."""
+    advice, other = BOTS[ADVICE_BOT](), BOTS[level]()
+    policies = [advice if s == PERSON else other for s in range(3)]
+    done = selfplay(seeded_deal(seed, header.dealer), policies, rules=header.rules, options=header.options,
+                    base=header.base, piao=header.piao, players=header.players)
+    return outcome(done, PERSON)
+
+
+def _current(player: Player, game_id: int) -> Hand:
+    """The game's latest hand, locked (404 unless the game is the player's)."""
+    hand = (
+        Hand.objects.select_for_update().select_related("game")
+        .filter(game_id=game_id, game__player=player).order_by("-number").first()
+    )
+    if hand is None:
+        raise Http404("no such game")
+    return hand
+
+
+def parse_choice(move: Any) -> Choice:
+    """The person's choice from the form's ``move``: ``pass`` (过) or ``verb tile`` with ``ld`` for 亮倒 (raises PlayError)."""
+    words = str(move or "").split()
+    if words == [seats.PASS]:
+        return Choice(None)
+    if len(words) not in (2, 3) or words[0] not in ("discard", "pong", "kong", "win") or words[2:] not in ([], ["ld"]):
+        raise PlayError("move", _("Choose one of the offered actions."))
+    if words[1] not in KIND_OF_ID:
+        raise PlayError("move", _("Choose a tile of your hand."))
+    return Choice(Action(PERSON, words[0], KIND_OF_ID[words[1]], words[2:] == ["ld"]))
+
+
+def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, bool]:
+    """Apply the person's choice if the client saw the table as it is; the hand and whether it changed.
+
+    ``seen`` is the number of actions the client had seen: anything else (a repeat, another
+    tab, an older page) changes nothing. A choice the table does not offer raises PlayError.
+    """
+    text = str(seen).strip()
+    seen_n = int(text) if text.isdecimal() else -1
+
+    def job() -> tuple[Hand, bool]:
+        with transaction.atomic():
+            hand = _current(player, game_id)
+            if hand.over or seen_n != hand.action_count:
+                return hand, False
+            _header, state = seats.rebuild(hand.record, hand.seed)
+            if not seats.check_choice(state, choice):
+                raise PlayError("verb", _("That is not one of your choices now."))
+            _state, actions, over = seats.play_on(state, hand.game.level, choice)
+            hand.record = {**hand.record, "actions": hand.record["actions"] + [a.as_dict() for a in actions]}
+            if over:
+                _finish(hand)
+            hand.save()
+            return hand, True
+
+    return _retrying(job)
+
+
+def next_hand(player: Player, game_id: int, number: Any, piao: Any) -> Hand:
+    """Deal the game's next hand once the current one (number ``number``) is over; the dealer as §5.
+
+    A repeat (the hand already dealt, or the current one not over) changes nothing.
+    """
+    piao_n = check_piao(piao)
+
+    def job() -> Hand:
+        with transaction.atomic():
+            hand = _current(player, game_id)
+            if not hand.over or str(number).strip() != str(hand.number):
+                return hand
+            dealer = hand.next_dealer if hand.next_dealer is not None else json_dealer(hand)
+            return _new_hand(hand.game, hand.number + 1, dealer, piao_n)
+
+    try:
+        return _retrying(job)
+    except IntegrityError:  # another request dealt it first
+        return Hand.objects.filter(game_id=game_id, game__player=player).order_by("-number").first()
+
+
+def json_dealer(hand: Hand) -> int:
+    """The dealer a hand's record names."""
+    return int(hand.record["dealer"])
+
+
+def read_record(text: Any) -> dict[str, Any]:
+    """A pasted or uploaded kwx-hand/1 record, parsed and replayed (raises PlayError naming the field or action)."""
+    if not isinstance(text, str) or not text.strip():
+        raise PlayError("record", _("Paste a kwx-hand/1 record (JSON) or choose a file."))
+    if len(text) > MAX_UPLOAD:
+        raise PlayError("record", _("A record is at most %(limit)d characters.") % {"limit": MAX_UPLOAD})
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise PlayError("record", _("Not JSON: %(problem)s.") % {"problem": str(exc)[:120]}) from exc
+    try:
+        replay(data)
+    except RecordError as exc:
+        message = exc.translated(_)
+        if exc.action is not None:
+            message = _("Action %(index)d (%(action)s): %(problem)s") % {
+                "index": exc.action, "action": _action_text(data, exc.action), "problem": message,
+            }
+        raise PlayError(exc.field, message, exc.action) from exc
+    return data
+
+
+def _action_text(data: dict[str, Any], index: int) -> str:
+    """The faulty action as it was written (short)."""
+    try:
+        return json.dumps(data["actions"][index], ensure_ascii=False)[:80]
+    except (KeyError, IndexError, TypeError):
+        return "?"
+
+
+def upload(player: Player, text: Any, seat: Any = PERSON) -> Hand:
+    """Store a pasted or uploaded record as the player's hand, to review from ``seat``'s chair."""
+    data = read_record(text)
+    seat_text = str(seat).strip()
+    if seat_text not in ("0", "1", "2"):
+        raise PlayError("seat", _("Choose the seat to review: 0, 1 or 2."))
+    hand = Hand(player=player, source=Hand.UPLOAD, seat=int(seat_text), record=data)
+    done = replay(data)
+    if done.result is not None:
+        hand.over, hand.result, hand.nets, hand.next_dealer = True, done.result, list(done.settlement.nets), done.next_dealer
+    hand.save()
+    return hand
+
+
+def share(player: Player, hand_id: int) -> Hand:
+    """Give the player's hand an unguessable share token (kept once made)."""
+    with transaction.atomic():
+        hand = Hand.objects.select_for_update().filter(pk=hand_id, player=player).first()
+        if hand is None:
+            raise Http404("no such hand")
+        if not hand.share_token:
+            hand.share_token = secrets.token_urlsafe(16)
+            hand.save(update_fields=["share_token"])
+        return hand
+
+
+def store_review(hand: Hand, figures: dict[str, Any], now: datetime | None = None) -> None:
+    """Cache a finished hand's review figures and put its costly decisions in the player's review queue."""
+    now = now or datetime.now(dt_timezone.utc)
+    with transaction.atomic():
+        Hand.objects.filter(pk=hand.pk).update(review=figures)
+        hand.review = figures
+        for decision in figures["decisions"]:
+            if not decision.get("costly"):
+                continue
+            if ReviewItem.objects.filter(hand=hand, step=decision["step"]).exists():
+                continue
+            card, due = fsrs_review(None, False, now)
+            ReviewItem.objects.create(player=hand.player, hand=hand, step=decision["step"], cost=decision["cost"], card=card, due=due)
+
+
+def answer_review(player: Player, item_id: int, correct: bool, now: datetime | None = None) -> ReviewItem:
+    """Move a review item on its FSRS schedule (right: Good, wrong: Again)."""
+    now = now or datetime.now(dt_timezone.utc)
+    with transaction.atomic():
+        item = ReviewItem.objects.select_for_update().filter(pk=item_id, player=player).first()
+        if item is None:
+            raise Http404("no such review item")
+        item.card, item.due = fsrs_review(item.card, correct, now)
+        item.save(update_fields=["card", "due"])
+        return item
+
+
+def merge_play(source: Player, target: Player) -> None:
+    """Move an anonymous session's games, hands and review items to the account's player (inside the merge's transaction)."""
+    Game.objects.filter(player=source).update(player=target)
+    Hand.objects.filter(player=source).update(player=target)
+    ReviewItem.objects.filter(player=source).update(player=target)
+

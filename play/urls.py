@@ -1,0 +1,16 @@
+"""Pages of play: start, the table, the next hand, reviews, sharing, uploads, the record."""
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("play/", views.start, name="play"),
+    path("play/upload/", views.upload, name="play-upload"),
+    path("play/<int:game_id>/", views.table, name="play-table"),
+    path("play/<int:game_id>/next/", views.next_hand, name="play-next"),
+    path("play/<int:hand_id>/review/", views.review, name="play-review"),
+    path("play/<int:hand_id>/share/", views.share, name="play-share"),
+    path("play/<int:hand_id>/record.json", views.record, name="play-record"),
+    path("play/shared/<str:token>/", views.shared_review, name="play-shared"),
+    path("play/items/<int:item_id>/", views.review_item, name="play-item"),
+]

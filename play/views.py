@@ -1,0 +1,192 @@
+"""Play pages: thin views over play.services (changes) and play.selectors (reads).
+
+The table page is one view and one template: a plain GET renders the page, an htmx
+request its ``table`` partial; an action is a POST that works without JavaScript
+(post, redirect, get) and with htmx (the partial comes back at once).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_http_methods, require_POST
+
+from analysis.engine.rules import PRESETS
+from analysis.engine.settlement import PIAO_CHOICES
+from analysis.engine.tournament import BOTS
+from analysis.text import preset_label
+from puzzles.services import player_for
+
+from . import review as reviewing, selectors, services
+from .models import Hand
+from .services import PlayError
+
+LEVELS = tuple(BOTS)
+
+
+def _player(request: HttpRequest, create: bool = False) -> Any:
+    return player_for(request, create=create)
+
+
+def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, values: dict[str, str] | None = None) -> dict[str, Any]:
+    player = _player(request)
+    return {
+        "levels": LEVELS,
+        "presets": [(key, preset_label(key)) for key in PRESETS],
+        "piao_choices": PIAO_CHOICES,
+        "errors": errors or {},
+        "values": {"level": "strong", "rules": "standard", "base": "1", "piao": "0", "record": "", **(values or {})},
+        "games": list(player.games.all()[:10]) if player else [],
+        "uploads": list(selectors.hands_of(player).filter(source=Hand.UPLOAD)[:10]) if player else [],
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def start(request: HttpRequest) -> HttpResponse:
+    """/play/: choose the bots' level, the rules, the base and 漂, and sit down (a POST starts the game)."""
+    if request.method == "GET":
+        return render(request, "play/start.html", _start_context(request))
+    data = request.POST
+    try:
+        services.check_settings(data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
+        game = services.start_game(_player(request, create=True), data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
+    except PlayError as exc:
+        return render(request, "play/start.html", _start_context(request, {exc.field: str(exc.message)}, data.dict()), status=400)
+    return HttpResponseRedirect(reverse("play-table", args=[game.pk]))
+
+
+def _hint_on(request: HttpRequest) -> bool:
+    return (request.POST.get("hint") or request.GET.get("hint")) == "1"
+
+
+def _table_url(game_id: int, hint: bool) -> str:
+    return reverse("play-table", args=[game_id]) + ("?hint=1" if hint else "")
+
+
+def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: str = "") -> HttpResponse:
+    context = selectors.table_view(hand)
+    hint = _hint_on(request)
+    context.update({
+        "hint": hint, "error": error, "piao_choices": PIAO_CHOICES,
+        "hint_url": _table_url(hand.game_id, not hint),
+        "sheet": selectors.score_sheet(hand.game),
+    })
+    if hint and not hand.over:
+        context["analysis"] = selectors.hint(context["state"], hand.seat)
+    template = "play/table.html#table" if request.htmx else "play/table.html"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def table(request: HttpRequest, game_id: int) -> HttpResponse:
+    """/play/<game>/: the table; a POST is one action (verb, tile, liang_dao) with ``seen``, the actions the page showed."""
+    game = selectors.game_for(_player(request), game_id)
+    if request.method == "POST":
+        data = request.POST
+        try:
+            choice = services.parse_choice(data.get("move"))
+            hand, _changed = services.act(game.player, game.pk, data.get("seen", ""), choice)
+        except PlayError as exc:
+            return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
+        if not request.htmx:
+            return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
+        return _render_table(request, hand)
+    return _render_table(request, selectors.current_hand(game))
+
+
+@require_POST
+def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Deal the next hand (with the 漂 chosen for it) once the current one is over."""
+    game = selectors.game_for(_player(request), game_id)
+    try:
+        hand = services.next_hand(game.player, game.pk, request.POST.get("number", ""), request.POST.get("piao", ""))
+    except PlayError as exc:
+        return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
+    if request.htmx:
+        return _render_table(request, hand)
+    return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
+
+
+def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse:
+    if not hand.over:
+        if shared or hand.game_id is None:
+            raise Http404("the hand is not over")
+        return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]))
+    figures = hand.review
+    if figures is None:
+        figures = reviewing.review_hand(hand.record, hand.seat)
+        if not shared:
+            services.store_review(hand, figures)
+    context = selectors.review_view(hand, figures, request.GET.get("step", ""), request.GET.get("item", ""), shared)
+    template = "play/review.html#review" if request.htmx else "play/review.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def review(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """/play/<hand>/review/?step=N: the hand action by action, each decision beside the advice bot's."""
+    return _review_page(request, selectors.hand_for(_player(request), hand_id), shared=False)
+
+
+def shared_review(request: HttpRequest, token: str) -> HttpResponse:
+    """A review opened by its share link (read-only, for anyone with the link)."""
+    return _review_page(request, selectors.shared_hand(token), shared=True)
+
+
+@require_POST
+def share(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Make (or keep) the hand's share link and go back to its review, which shows it."""
+    hand = services.share(_player(request), hand_id)
+    return HttpResponseRedirect(reverse("play-review", args=[hand.pk]) + "?shared=1")
+
+
+def record(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """The finished hand's kwx-hand/1 record as a JSON file."""
+    hand = selectors.hand_for(_player(request), hand_id)
+    if not hand.over:
+        raise Http404("the hand is not over")
+    response = JsonResponse(hand.record, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="kwx-hand-{hand.pk}.json"'
+    return response
+
+
+@require_POST
+def upload(request: HttpRequest) -> HttpResponse:
+    """Paste or upload a kwx-hand/1 record to review it; a bad one is a 400 naming the action at fault."""
+    text = request.POST.get("record", "")
+    file = request.FILES.get("file")
+    if file is not None:
+        raw = file.read(services.MAX_UPLOAD + 1)
+        text = raw.decode("utf-8", errors="replace")
+    seat = request.POST.get("seat", "0")
+    try:
+        services.read_record(text)
+        hand = services.upload(_player(request, create=True), text, seat)
+    except PlayError as exc:
+        values = {"record": text[:services.MAX_UPLOAD] if isinstance(text, str) else ""}
+        return render(request, "play/start.html", _start_context(request, {"record": str(exc.message)}, values), status=400)
+    return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
+
+
+@require_POST
+def review_item(request: HttpRequest, item_id: int) -> HttpResponse:
+    """Answer a review item (a costly decision tried again): right moves it on, wrong brings it back soon."""
+    player = _player(request)
+    item = selectors.item_for(player, item_id)
+    decision = selectors.decision_at(item.hand, item.step)
+    data = request.POST
+    try:
+        choice = services.parse_choice(data.get("move"))
+    except PlayError:
+        choice = None
+    correct = decision is not None and choice is not None and reviewing.judge(decision, choice)
+    services.answer_review(player, item.pk, correct)
+    url = reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&answered={'right' if correct else 'wrong'}"
+    return HttpResponseRedirect(url)
+

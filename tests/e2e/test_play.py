@@ -1,0 +1,95 @@
+"""In Chromium: sit down at /play/, play a whole hand to its settlement at phone width, open its review (with and without JavaScript).
+
+The person's policy is the simplest a tapping thumb has: win when offered, pass on claims,
+otherwise discard the tile just drawn (or the first tile that can go).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from play.models import Hand
+from tests.e2e.conftest import open_page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+SHOTS = os.environ.get("KWX_SHOTS")
+"""A folder to save screenshots of the table and the review in (unset: none are saved)."""
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
+
+
+def tap_next_move(page) -> None:
+    """Press one of the table's buttons, as a person would."""
+    for selector in ("button.pl-win", "button.pl-pass", "button.pl-drawn", ".pl-hand button.tile-button"):
+        button = page.locator(selector).first
+        if button.count():
+            button.click()
+            return
+    raise AssertionError("no button to press on the table")
+
+
+def play_to_settlement(page, js: bool, name: str) -> None:
+    page.goto(f"{page.base}/play/")
+    page.locator('input[name="level"][value="strong"]').check()
+    page.locator("#start-game").click()
+    page.wait_for_selector("#table")
+    tiles = page.locator(".pl-hand .pl-tile")
+    assert tiles.count() >= 13
+    box = tiles.first.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44  # big enough to tap
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]  # no sideways scroll
+    shot(page, f"{name}-table")
+    for _ in range(60):
+        if page.locator("#next-hand").count():
+            break
+        seen = page.locator('input[name="seen"]').get_attribute("value")
+        tap_next_move(page)
+        if js:  # htmx swaps the table: wait for the new one
+            page.wait_for_function(
+                "seen => { const s = document.querySelector('input[name=seen]'); return !s || s.value !== seen }", arg=seen)
+        else:
+            page.wait_for_load_state()
+    page.locator(".pl-settlement").wait_for()
+    shot(page, f"{name}-settlement")
+    hand = Hand.objects.order_by("-id").first()
+    assert hand.over and sum(hand.nets) == 0
+    page.locator("#review-link").click()
+    page.locator(".pl-summary").wait_for()
+    page.locator("#step-first").click()
+    page.wait_for_function("() => location.search.includes('step=0')")
+    page.locator("#step-next-decision").click()
+    page.wait_for_selector(".pl-decision")
+    shot(page, f"{name}-review")
+    assert "step=" in page.url
+
+
+def test_a_whole_hand_at_phone_width_with_htmx_then_its_review(page):
+    play_to_settlement(page, js=True, name="phone")
+
+
+def test_a_whole_hand_without_javascript(browser, live_server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN", java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.base = live_server.url
+    try:
+        play_to_settlement(page, js=False, name="nojs")
+    finally:
+        context.close()
+
+
+def test_the_table_at_desktop_width(desktop_page):
+    page = desktop_page
+    page.goto(f"{page.base}/play/")
+    page.locator("#start-game").click()
+    page.wait_for_selector("#table")
+    page.locator("#hint-switch").click()
+    page.wait_for_load_state()
+    shot(page, "desktop-table")
+    assert page.locator(".pl-opponents .pl-seat").count() == 2

@@ -1,0 +1,169 @@
+"""The play pages through the whole stack: a hand played by plain form posts (no JavaScript) and by htmx, reviews, access."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.test import Client
+
+from play.models import Game, Hand, ReviewItem
+from tests.play.helpers import move_for
+
+pytestmark = pytest.mark.django_db
+START = {"level": "basic", "rules": "standard", "base": "1", "piao": "0"}
+
+
+def start(client: Client, **extra: str) -> Game:
+    response = client.post("/play/", START | extra)
+    assert response.status_code == 302
+    return Game.objects.get(pk=int(response["Location"].strip("/").split("/")[-1]))
+
+
+def current(game: Game) -> Hand:
+    return game.hands.order_by("-number").first()
+
+
+def play_hand(client: Client, game: Game, htmx: bool = False) -> Hand:
+    """Answer every decision through the table form until the hand's settlement shows."""
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    hand = current(game)
+    for _ in range(200):
+        if hand.over:
+            break
+        page = client.get(f"/play/{game.pk}/")
+        seen = re.search(r'name="seen" value="(\d+)"', page.content.decode()).group(1)
+        assert int(seen) == hand.action_count
+        move = move_for(hand)
+        assert f'value="{move}"' in page.content.decode()  # the page offers exactly that button
+        response = client.post(f"/play/{game.pk}/", {"seen": seen, "move": move}, **headers)
+        if htmx:
+            assert response.status_code == 200 and 'id="table"' in response.content.decode()
+            assert "<html" not in response.content.decode()
+        else:
+            assert response.status_code == 302 and response["Location"] == f"/play/{game.pk}/"
+        hand = current(game)
+    assert hand.over
+    return hand
+
+
+def test_start_page_offers_levels_rules_base_and_piao(client):
+    body = client.get("/play/").content.decode()
+    for name in ('name="level" value="basic"', 'name="level" value="strong"', 'name="rules"', 'name="base"', 'name="piao"'):
+        assert name in body
+
+
+def test_a_whole_hand_without_javascript_ends_in_its_settlement_and_opens_its_review(client):
+    game = start(client)
+    hand = play_hand(client, game)
+    page = client.get(f"/play/{game.pk}/").content.decode()
+    assert 'id="next-hand"' in page and f"/play/{hand.pk}/review/" in page
+    review = client.get(f"/play/{hand.pk}/review/")
+    assert review.status_code == 200 and "step" in review.content.decode()
+    step = client.get(f"/play/{hand.pk}/review/?step=5")
+    assert step.status_code == 200 and "step 5 of" in step.content.decode() or "第 5 步" in step.content.decode()
+    nxt = client.post(f"/play/{game.pk}/next/", {"number": hand.number, "piao": "2"})
+    assert nxt.status_code == 302 and game.hands.count() == 2 and current(game).record["piao"][0] == 2
+
+
+def test_a_whole_hand_by_htmx_gets_the_table_partial_each_time(client):
+    game = start(client, level="strong")
+    play_hand(client, game, htmx=True)
+
+
+def test_a_double_submitted_action_counts_once(client):
+    game = start(client)
+    hand = current(game)
+    body = {"seen": hand.action_count, "move": move_for(hand)}
+    first = client.post(f"/play/{game.pk}/", body)
+    after = current(game).record
+    second = client.post(f"/play/{game.pk}/", body)
+    assert first.status_code == second.status_code == 302
+    assert current(game).record == after
+
+
+def test_an_illegal_move_is_a_400_that_says_so_and_changes_nothing(client):
+    game = start(client)
+    hand = current(game)
+    response = client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": "kong Z"})
+    if response.status_code == 302:  # kong Z happened to be legal; nothing to check
+        return
+    assert response.status_code == 400 and 'role="alert"' in response.content.decode()
+    assert current(game).record == hand.record
+    junk = client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": "<script>"})
+    assert junk.status_code == 400
+
+
+def test_the_table_never_shows_the_seed_nor_a_bots_hidden_tiles(client):
+    game = start(client)
+    hand = current(game)
+    body = client.get(f"/play/{game.pk}/").content.decode()
+    assert str(hand.seed) not in body
+    assert client.get(f"/play/{hand.pk}/record.json").status_code == 404  # no record before the end
+
+
+def test_hints_show_the_analyzer_discard_table_on_the_persons_turn(client):
+    game = start(client)
+    hand = current(game)
+    for _ in range(60):
+        from play import seats
+
+        _h, state = seats.rebuild(hand.record, hand.seed)
+        if state.phase in ("act", "pong") and state.turn == 0 and not state.seats[0].liang_dao:
+            break
+        client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": move_for(hand)})
+        hand = current(game)
+    body = client.get(f"/play/{game.pk}/?hint=1").content.decode()
+    assert "az-table" in body and 'name="hint" value="1"' in body
+
+
+def test_nobody_else_reads_or_changes_a_hand_and_a_share_link_opens_the_review(client):
+    game = start(client)
+    hand = play_hand(client, game)
+    other = Client()
+    other.get("/play/")
+    for url in (f"/play/{game.pk}/", f"/play/{hand.pk}/review/", f"/play/{hand.pk}/record.json"):
+        assert other.get(url).status_code == 404, url
+    before = current(game).record
+    assert other.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": "pass"}).status_code == 404
+    assert other.post(f"/play/{game.pk}/next/", {"number": 1, "piao": "0"}).status_code == 404
+    assert other.post(f"/play/{hand.pk}/share/").status_code == 404
+    assert current(game).record == before and game.hands.count() == 1
+    assert client.get("/play/999999/").status_code == 404 and client.get("/play/999999/review/").status_code == 404
+    assert other.get("/play/shared/not-a-token/").status_code == 404
+    client.post(f"/play/{hand.pk}/share/")
+    token = Hand.objects.get(pk=hand.pk).share_token
+    shared = other.get(f"/play/shared/{token}/?step=3")
+    assert shared.status_code == 200 and "Make a share link" not in shared.content.decode()
+    assert client.get(f"/play/{hand.pk}/record.json").status_code == 200
+
+
+def test_a_pasted_record_is_reviewed_and_a_bad_one_names_the_action(client):
+    game = start(client)
+    hand = play_hand(client, game)
+    ok = client.post("/play/upload/", {"record": json.dumps(hand.record), "seat": "0"})
+    assert ok.status_code == 302 and "/review/" in ok["Location"]
+    bad = dict(hand.record, actions=hand.record["actions"][:2] + [{"seat": 0, "pong": "5p"}])
+    response = client.post("/play/upload/", {"record": json.dumps(bad), "seat": "0"})
+    assert response.status_code == 400
+    assert re.search(r"(Action|动作|第) ?2", response.content.decode())
+
+
+def test_costly_decisions_become_review_items_that_open_the_review_at_their_step(client):
+    game = start(client)
+    hand = play_hand(client, game)
+    client.get(f"/play/{hand.pk}/review/")
+    hand.refresh_from_db()
+    costly = [d for d in hand.review["decisions"] if d["costly"]]
+    assert ReviewItem.objects.filter(hand=hand).count() == len(costly)
+    for item in ReviewItem.objects.filter(hand=hand):
+        page = client.get(f"/play/{hand.pk}/review/?step={item.step}&item={item.pk}").content.decode()
+        assert f"/play/items/{item.pk}/" in page
+        decision = next(d for d in costly if d["step"] == item.step)
+        bot = decision["bot"]
+        move = "pass" if bot["verb"] == "pass" else f"{bot['verb']} {bot['tile']}" + (" ld" if bot["liang_dao"] else "")
+        due = item.due
+        answered = client.post(f"/play/items/{item.pk}/", {"move": move})
+        assert answered.status_code == 302 and "answered=right" in answered["Location"]
+        item.refresh_from_db()
+        assert item.due > due
