@@ -18,6 +18,13 @@ class Game(models.Model):
     class Meta:
         ordering = ["-created", "-id"]
 
+    @property
+    def level_name(self) -> str:
+        """The bots' level in the active language."""
+        from .selectors import level_name
+
+        return level_name(self.level)
+
 
 class Hand(models.Model):
     """One hand: its kwx-hand/1 record (``record``, actions included), the secret wall seed, its end.

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _, gettext_noop, pgettext_lazy
+from django.utils.translation import gettext as _, gettext_noop
 
 from analysis.engine.notation import format_hand
 from analysis.engine.record import replay
@@ -27,10 +27,16 @@ from .seats import PERSON
 
 SEAT_NAMES = {0: gettext_noop("You"), 1: gettext_noop("下家 (right)"), 2: gettext_noop("上家 (left)")}
 VERB_WORDS = {
-    "draw": pgettext_lazy("a tile", "draw"), "discard": pgettext_lazy("a tile", "discard"), "pong": pgettext_lazy("a tile", "pong (碰)"),
-    "kong": pgettext_lazy("a tile", "kong (杠)"), "win": pgettext_lazy("a tile", "win (胡)"),
+    "draw": gettext_noop("draw (摸)"), "discard": gettext_noop("discard (打)"), "pong": gettext_noop("pong (碰)"),
+    "kong": gettext_noop("kong (杠)"), "win": gettext_noop("win (胡)"),
 }
 LOG_LENGTH = 8
+LEVEL_NAMES = {"basic": gettext_noop("basic"), "strong": gettext_noop("strong")}
+
+
+def level_name(level: str) -> str:
+    """A bots' level in the active language."""
+    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
 
 
 def seat_name(seat: int, me: int = PERSON) -> str:
@@ -83,7 +89,7 @@ def _tiles(counts: tuple[int, ...]) -> list[str]:
 def action_text(action: Action, me: int = PERSON, hide_draws: bool = True) -> str:
     """One action in words; another seat's draw never names its tile."""
     who = seat_name(action.seat, me)
-    verb = str(VERB_WORDS[action.verb])
+    verb = _(VERB_WORDS[action.verb])
     if action.verb == "draw" and hide_draws and action.seat != me:
         return f"{who}: {verb}"
     text = f"{who}: {verb} {tile_label(action.tile)}"
@@ -172,6 +178,7 @@ def table_view(hand: Hand, state: Table | None = None, step: int | None = None) 
     out: dict[str, Any] = {
         "hand": hand,
         "game": hand.game,
+        "level_name": level_name(hand.game.level) if hand.game else "",
         "seen": len(raw),
         "over": over,
         "state": state,
