@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('puzzles', '0005_quiz_rating_streak_floor'),
+        ('puzzles', '0001_initial'),  # Player; not the newest, so migrating puzzles back leaves play alone
     ]
 
     operations = [
