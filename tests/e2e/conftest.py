@@ -30,9 +30,13 @@ def browser():
 
 
 @contextmanager
-def open_page(browser, live_server, width: int, height: int):
-    """A fresh browser context (own cookies) of that window size; ``page.base`` is the server."""
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN")
+def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False):
+    """A fresh browser context (own cookies) of that window size; ``page.base`` is the server.
+
+    ``bypass_csp`` lets a test add its own script (axe-core) to pages whose Content-Security-Policy
+    allows only the site's files; every other test runs under the policy.
+    """
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN", bypass_csp=bypass_csp)
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.base = live_server.url
