@@ -95,3 +95,12 @@ def test_the_settlement_bar_does_not_cover_the_footer(page):
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     footer = page.locator(".site-footer").bounding_box()
     assert footer["y"] + footer["height"] <= bar.bounding_box()["y"] + 1
+
+
+def test_the_learn_links_are_one_row_showing_the_current_page(browser, live_server):
+    with open_page(browser, live_server, 360, 800) as page:
+        page.goto(page.base + "/learn/glossary/")
+        nav = page.locator(".learn-nav").bounding_box()
+        assert nav["height"] < 60  # one row that scrolls sideways, not four rows before the page
+        current = page.locator(".learn-nav [aria-current]").bounding_box()
+        assert nav["x"] <= current["x"] and current["x"] + current["width"] <= nav["x"] + nav["width"] + 1
