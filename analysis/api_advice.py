@@ -10,9 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from kwx_site.limits import CounterThrottle
-
-from .api import ErrorSerializer, MeldSerializer
+from .api import ErrorSerializer, EVThrottled, MeldSerializer
 from .engine import EngineError
 from .engine.advice import PASS, deal_in_chances, advise
 from .engine.analysis import parse_melds
@@ -21,8 +19,9 @@ from .engine.notation import parse_hand, parse_sequence, parse_tile, parse_tiles
 from .engine.position import Opponent, Position, table_of
 from .engine.rules import OPTION_KEYS, PRESETS, make_rules
 from .engine.settlement import MAX_BASE, PIAO_CHOICES
-from .engine.table import Action, WALL_AFTER_DEAL
+from .engine.table import WALL_AFTER_DEAL, Action, Table
 from .engine.tiles import TILE_IDS, Hand
+from .ev_limits import EVRefused, ev_slot
 
 WORK_BUDGET = 1500
 """Actions played in all the rollouts of one request (about 0.15–0.3 s of CPU): the same seed gives the same answer."""
@@ -36,24 +35,6 @@ MODEL = (
     "(the opponents' hidden hands and the wall), every seat then played by the strong bot; the figure is your "
     "net money for the hand in base stakes (wins, deal-ins, 包胡, kong money, 漂, 荒庄 with 亮倒)."
 )
-
-
-class AdviceThrottle(CounterThrottle):
-    """Rollouts are costly: a few requests a minute per client."""
-
-    scope = "advice"
-    rate = "20/min"
-
-
-class AdviceGlobalThrottle(CounterThrottle):
-    """And a ceiling for everybody together, so the cheap analysis keeps its workers."""
-
-    scope = "advice_all"
-    rate = "240/min"
-
-    def ident(self, request: Any) -> str:
-        """Every client counts against the one ceiling."""
-        return "all"
 
 
 class OpponentSerializer(serializers.Serializer):
@@ -193,10 +174,18 @@ def _action_json(action: Action | None) -> dict[str, Any]:
     return out
 
 
-def run_advice(body: Any) -> dict[str, Any]:
-    """The answer of one advice request."""
+def run_advice(request: Request, body: Any) -> dict[str, Any]:
+    """The answer of one advice request: checked first, then the rollouts inside an expected-value slot (``ev_limits``)."""
     position, money = read_position(body)
     state = table_of(position, money["rules"])
+    try:
+        with ev_slot(request):
+            return _advice_json(state, position, money)
+    except EVRefused as exc:
+        raise EVThrottled(exc) from exc
+
+
+def _advice_json(state: Table, position: Position, money: dict[str, Any]) -> dict[str, Any]:
     strong = StrongBot()
     advice = advise(
         state, 0, lambda: [strong, strong, strong], seed=money["seed"], cpu_budget=CPU_BUDGET, max_actions=WORK_BUDGET,
@@ -238,7 +227,6 @@ class AdviceView(APIView):
 
     authentication_classes: list = []
     permission_classes: list = []
-    throttle_classes = [AdviceThrottle, AdviceGlobalThrottle]
 
     @extend_schema(
         request=AdviceRequestSerializer,
@@ -247,4 +235,4 @@ class AdviceView(APIView):
         summary="Table-aware advice (碰/过, 杠, 亮倒, discards)",
     )
     def post(self, request: Request) -> Response:
-        return Response(run_advice(request.data))
+        return Response(run_advice(request, request.data))

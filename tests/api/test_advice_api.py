@@ -5,8 +5,6 @@ import json
 
 import pytest
 
-from analysis.api_advice import AdviceThrottle
-
 URL = "/api/v1/advice/"
 PONG = {"hand": "5566p123456789s", "river": "ZB", "opponents": [{"river": "F9p1s5p"}, {"river": "BF"}],
         "wall_left": 37, "offered": {"tile": "5p", "by": 1}}
@@ -75,11 +73,14 @@ def test_an_offered_discard_must_end_that_river(client):
 
 
 @pytest.mark.django_db
-def test_advice_is_throttled_per_client(client, monkeypatch):
-    monkeypatch.setattr(AdviceThrottle, "rate", "2/min")
-    codes = [post(client, PONG | {"wall_left": 99}, REMOTE_ADDR="10.9.9.9").status_code for _ in range(3)]
-    assert codes == [400, 400, 429]
-    assert post(client, PONG | {"wall_left": 99}, REMOTE_ADDR="10.9.9.8").status_code == 400
+def test_advice_shares_the_expected_value_limits(client, settings):
+    settings.EV_RATE_CLIENT = "1/min"
+    bad = post(client, PONG | {"wall_left": 99}, REMOTE_ADDR="10.9.9.9")
+    assert bad.status_code == 400  # refused input costs no rollouts and counts nothing
+    assert post(client, PONG, REMOTE_ADDR="10.9.9.9").status_code == 200
+    refused = post(client, PONG, REMOTE_ADDR="10.9.9.9")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert post(client, PONG, REMOTE_ADDR="10.9.9.8").status_code == 200
 
 
 def test_advice_is_in_the_schema(client):
