@@ -38,6 +38,8 @@ def check_page(page, url: str, width: int) -> list[str]:
     header = page.locator(".site-header").bounding_box()
     if header["height"] > 56:
         problems.append(f"{url}: header {header['height']:.0f} px high (more than one row)")
+    if page.evaluate("(n => n.scrollWidth > n.clientWidth + 1)(document.querySelector('.nav'))"):
+        problems.append(f"{url}: the main links do not all fit the header")
     scroll = page.evaluate("document.documentElement.scrollWidth")
     if scroll > width:
         problems.append(f"{url}: {scroll} px wide, scrolls sideways")
