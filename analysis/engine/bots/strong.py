@@ -59,6 +59,8 @@ class Weights:
     """What a discard win of a hidden opponent costs."""
     flush_total: float = 4.0
     """The multiplier of a hand all in one suit (清一色)."""
+    declare: bool = True
+    """Declare 亮倒 at all (off only to measure what it is worth)."""
     pass_margin: float = float("inf")
     """Pass a discard win when keeping the hand is worth this many times the win (inf: never pass)."""
 
@@ -270,7 +272,7 @@ class StrongBot:
             after = Hand(with_tile(hand.concealed, kind, -1), hand.melds)
             hidden, declared = hand_worth(after, option.result, view)
             choices.append(Choice(kind, False, hidden - costs[kind]))
-            if may_declare and declared is not None:
+            if may_declare and self.weights.declare and declared is not None:
                 cost = _lock_cost(costs, option.result.left, view) + self._drawn_hand_cost(declared, view)
                 choices.append(Choice(kind, True, declared - cost - costs[kind]))
         safe = [c for c in choices if c.kind not in bao]
@@ -290,7 +292,7 @@ class StrongBot:
         hidden, declared = hand_worth(hand, eff, view)
         if state.seats[seat].liang_dao:
             return ready_worth(hand, eff, view, True) if eff.shanten == 0 else 0.0
-        return hidden if declared is None else max(hidden, declared)
+        return hidden if declared is None or not self.weights.declare else max(hidden, declared)
 
     # ------------------------------------------------------------ the Policy
 
