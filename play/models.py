@@ -48,6 +48,7 @@ class Hand(models.Model):
     nets = models.JSONField(null=True, blank=True)
     next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     review = models.JSONField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True, help_text="The person's figures: won, dealt_in, liang_dao, net.")
     bot_result = models.JSONField(null=True, blank=True)
     share_token = models.CharField(max_length=32, null=True, blank=True, unique=True)
     created = models.DateTimeField(auto_now_add=True)

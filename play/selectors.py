@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
+from urllib.parse import parse_qsl
 from typing import Any
 
 from django.db.models import QuerySet
@@ -162,17 +163,20 @@ def score_sheet(game: Game) -> dict[str, Any]:
     return {"rows": rows, "totals": totals, "names": [seat_name(s) for s in range(3)]}
 
 
-def table_view(hand: Hand, state: Table | None = None, step: int | None = None) -> dict[str, Any]:
+def table_view(hand: Hand, state: Table | None = None, step: int | None = None, sheet: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything the table page shows of ``hand`` from the person's chair (no hidden tile, no wall, no seed).
 
-    With ``step`` (a review), the table as it stood after that many actions.
+    With ``step`` (a review), the table as it stood after that many actions; ``state`` when the
+    caller has it already, ``sheet`` the game's score sheet (for the running scores).
     """
     raw = hand.record["actions"] if step is None else hand.record["actions"][:step]
     if state is None:
         _header, state = seats.rebuild({**hand.record, "actions": raw}, hand.seed if step is None else None)
     me = hand.seat
     over = hand.over and (step is None or step == hand.action_count)
-    scores = score_sheet(hand.game)["totals"] if hand.game and step is None else None
+    if sheet is None and hand.game and step is None:
+        sheet = score_sheet(hand.game)
+    scores = sheet["totals"] if sheet is not None and step is None else None
     views = {s: _seat_view(state, s, me, over, scores) for s in range(3)}
     actions = [seats.parse_action(a, i) for i, a in enumerate(raw)]
     out: dict[str, Any] = {
@@ -282,12 +286,18 @@ def hint(state: Table, seat: int = PERSON) -> dict[str, Any] | None:
     for other in revealed:
         visible = [max(0, v - h) for v, h in zip(visible, other.held)]
     texts = [format_hand(h) for h in revealed] + [""] * (analyzer.MAX_REVEALED - len(revealed))
+    draws = max(1, state.wall_left // 3)  # the seat's own draws still to come
     board = analyzer.Board(
         hand=s.hand, visible=tuple(visible), rules=state.rules.preset.key, options={},
         revealed_texts=tuple(texts), revealed=tuple(revealed) + (None,) * (analyzer.MAX_REVEALED - len(revealed)),
+        draws_text=str(draws), draws=draws,
     )
     page = SimpleNamespace(path=reverse("analyzer"))
-    return analyzer.page_context(board, page, with_ev=False)  # type: ignore[arg-type]
+    context = analyzer.page_context(board, page, with_ev=False)  # type: ignore[arg-type]
+    # the EV controls submit to the analyzer, which computes them for this position
+    context["fields"] = [(k, v) for k, v in parse_qsl(analyzer.canonical_query(board)) if k not in ("draws", "ev", "ldwr")]
+    context["analyzer_url"] = page.path
+    return context
 
 
 def hands_of(player: Player | None) -> QuerySet[Hand]:
@@ -317,12 +327,21 @@ def _rates(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
 
 def play_summary(player: Player | None) -> dict[str, Any]:
     """Across the player's finished played hands: hands, win, deal-in and 亮倒 rates, points per hand; the advice bot's on the same walls."""
-    from .services import outcome  # the figures of one hand, shared with the services
-
     mine, bots = [], []
-    for hand in hands_of(player).filter(over=True, source=Hand.PLAY):
-        mine.append(outcome(replay(hand.record), hand.seat))
-        if hand.bot_result:
-            bots.append(hand.bot_result)
+    for outcome, bot in hands_of(player).filter(over=True, source=Hand.PLAY).values_list("outcome", "bot_result"):
+        if outcome:
+            mine.append(outcome)
+        if bot:
+            bots.append(bot)
     return {"me": _rates(mine), "bot": _rates(bots)}
 
+
+
+def first_due(player: Player | None) -> ReviewItem | None:
+    """The player's review item due soonest, if any is due."""
+    return due_items(player).first()
+
+
+def item_url(item: ReviewItem) -> str:
+    """Where a review item opens: the review of its hand at its step, asking again."""
+    return reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&item={item.pk}"

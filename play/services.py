@@ -22,7 +22,7 @@ from analysis.engine.record import DEFAULT_PLAYERS, Header, RecordError, record_
 from analysis.engine.rules import PRESETS
 from analysis.engine.selfplay import play as selfplay, seeded_deal
 from analysis.engine.settlement import MAX_BASE, PIAO_CHOICES
-from analysis.engine.table import Action, deal
+from analysis.engine.table import Action, Table, deal
 from analysis.engine.tiles import KIND_OF_ID
 from analysis.engine.tournament import BOTS
 from puzzles.models import Player
@@ -122,6 +122,7 @@ def _finish(hand: Hand) -> None:
     hand.result = done.result or ""
     hand.nets = list(done.settlement.nets)
     hand.next_dealer = done.next_dealer
+    hand.outcome = outcome(done, hand.seat)
     if hand.seed is not None and hand.game is not None:
         hand.bot_result = bot_outcome(hand.seed, done.header, hand.game.level)
 
@@ -169,8 +170,8 @@ def parse_choice(move: Any) -> Choice:
     return Choice(Action(PERSON, words[0], KIND_OF_ID[words[1]], words[2:] == ["ld"]))
 
 
-def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, bool]:
-    """Apply the person's choice if the client saw the table as it is; the hand and whether it changed.
+def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, bool, Table | None]:
+    """Apply the person's choice if the client saw the table as it is; the hand, whether it changed, and its table (when changed).
 
     ``seen`` is the number of actions the client had seen: anything else (a repeat, another
     tab, an older page) changes nothing. A choice the table does not offer raises PlayError.
@@ -178,20 +179,20 @@ def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, 
     text = str(seen).strip()
     seen_n = int(text) if text.isdecimal() else -1
 
-    def job() -> tuple[Hand, bool]:
+    def job() -> tuple[Hand, bool, Table | None]:
         with transaction.atomic():
             hand = _current(player, game_id)
             if hand.over or seen_n != hand.action_count:
-                return hand, False
+                return hand, False, None
             _header, state = seats.rebuild(hand.record, hand.seed)
             if not seats.check_choice(state, choice):
                 raise PlayError("verb", _("That is not one of your choices now."))
-            _state, actions, over = seats.play_on(state, hand.game.level, choice)
+            state, actions, over = seats.play_on(state, hand.game.level, choice)
             hand.record = {**hand.record, "actions": hand.record["actions"] + [a.as_dict() for a in actions]}
             if over:
                 _finish(hand)
             hand.save()
-            return hand, True
+            return hand, True, state
 
     return _retrying(job)
 
@@ -262,6 +263,7 @@ def upload(player: Player, text: Any, seat: Any = PERSON) -> Hand:
     done = replay(data)
     if done.result is not None:
         hand.over, hand.result, hand.nets, hand.next_dealer = True, done.result, list(done.settlement.nets), done.next_dealer
+        hand.outcome = outcome(done, hand.seat)
     hand.save()
     return hand
 

@@ -66,13 +66,13 @@ def _table_url(game_id: int, hint: bool) -> str:
     return reverse("play-table", args=[game_id]) + ("?hint=1" if hint else "")
 
 
-def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: str = "") -> HttpResponse:
-    context = selectors.table_view(hand)
+def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: str = "", state: Any = None) -> HttpResponse:
+    sheet = selectors.score_sheet(hand.game)
+    context = selectors.table_view(hand, state, sheet=sheet)
     hint = _hint_on(request)
     context.update({
         "hint": hint, "error": error, "piao_choices": PIAO_CHOICES,
-        "hint_url": _table_url(hand.game_id, not hint),
-        "sheet": selectors.score_sheet(hand.game),
+        "hint_url": _table_url(hand.game_id, not hint), "sheet": sheet,
     })
     if hint and not hand.over:
         context["analysis"] = selectors.hint(context["state"], hand.seat)
@@ -90,12 +90,12 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         data = request.POST
         try:
             choice = services.parse_choice(data.get("move"))
-            hand, _changed = services.act(game.player, game.pk, data.get("seen", ""), choice)
+            hand, _changed, state = services.act(game.player, game.pk, data.get("seen", ""), choice)
         except PlayError as exc:
             return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
         if not request.htmx:
             return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
-        return _render_table(request, hand)
+        return _render_table(request, hand, state=state)
     return _render_table(request, selectors.current_hand(game))
 
 

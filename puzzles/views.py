@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods
 from analysis.engine.fans import fan
 from analysis.engine.rules import PRESETS
 from kwx_site.limits import client_ip, hit
+from play import selectors as play_selectors
 
 from . import selectors
 from .generation.themes import THEME_KEYS
@@ -70,7 +71,7 @@ def analyzer_url(puzzle: Puzzle, discard: str | None = None) -> str:
 def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:
     return {
         "player": player,
-        "due": selectors.due_reviews(player).count() if player else 0,
+        "due": selectors.due_reviews(player).count() + play_selectors.due_items(player).count() if player else 0,
         "theme_choices": [THEMES[k] for k in THEME_KEYS],
         "modes": MODES,
     }
@@ -139,6 +140,11 @@ def drills(request: HttpRequest) -> HttpResponse:
     if mode == "theme" and theme is None:
         theme = THEME_KEYS[0]
     player = player_for(request, create=False)
+    if mode == "review":  # the queue holds missed puzzles and costly decisions of played hands, soonest due first
+        item = play_selectors.first_due(player)
+        card = selectors.due_reviews(player).first()
+        if item is not None and (card is None or item.due < card.due):
+            return redirect(play_selectors.item_url(item))
     puzzle = selectors.next_puzzle(player, mode, theme)
     if puzzle is None:
         context = {"mode": mode, "mode_name": MODES[mode], "theme": theme, **_sidebar(request, player)}
@@ -180,6 +186,8 @@ def progress(request: HttpRequest) -> HttpResponse:
         "chart": selectors.rating_chart(figures.history),
         "theme_rows": [(THEMES[k], figures.themes[k]) for k in THEME_KEYS],
         "modes": MODES,
+        "play": play_selectors.play_summary(player),
+        "play_due": play_selectors.due_items(player).count(),
     }
     return render(request, "puzzles/progress.html", context)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from play.models import Hand
-from tests.e2e.conftest import open_page
+from tests.e2e.axe import assert_no_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SHOTS = os.environ.get("KWX_SHOTS")
@@ -36,6 +36,8 @@ def tap_next_move(page) -> None:
 
 def play_to_settlement(page, js: bool, name: str) -> None:
     page.goto(f"{page.base}/play/")
+    if js:
+        assert_no_violations(page)
     page.locator('input[name="level"][value="strong"]').check()
     page.locator("#start-game").click()
     page.wait_for_selector("#table")
@@ -45,6 +47,8 @@ def play_to_settlement(page, js: bool, name: str) -> None:
     assert box["width"] >= 44 and box["height"] >= 44  # big enough to tap
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]  # no sideways scroll
     shot(page, f"{name}-table")
+    if js:
+        assert_no_violations(page)
     for _ in range(60):
         if page.locator("#next-hand").count():
             break
@@ -57,6 +61,8 @@ def play_to_settlement(page, js: bool, name: str) -> None:
             page.wait_for_load_state()
     page.locator(".pl-settlement").wait_for()
     shot(page, f"{name}-settlement")
+    if js:
+        assert_no_violations(page)
     hand = Hand.objects.order_by("-id").first()
     assert hand.over and sum(hand.nets) == 0
     page.locator("#review-link").click()
@@ -66,6 +72,8 @@ def play_to_settlement(page, js: bool, name: str) -> None:
     page.locator("#step-next-decision").click()
     page.wait_for_selector(".pl-decision")
     shot(page, f"{name}-review")
+    if js:
+        assert_no_violations(page)
     assert "step=" in page.url
 
 
@@ -92,4 +100,5 @@ def test_the_table_at_desktop_width(desktop_page):
     page.locator("#hint-switch").click()
     page.wait_for_load_state()
     shot(page, "desktop-table")
+    assert_no_violations(page)
     assert page.locator(".pl-opponents .pl-seat").count() == 2

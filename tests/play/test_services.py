@@ -23,7 +23,7 @@ def play_out(player: Player, game: Game) -> Hand:
     """Answer every decision of the game's current hand until it is over."""
     hand = game.hands.order_by("-number").first()
     while not hand.over:
-        hand, changed = services.act(player, game.pk, hand.action_count, services.parse_choice(move_for(hand)))
+        hand, changed, _state = services.act(player, game.pk, hand.action_count, services.parse_choice(move_for(hand)))
         assert changed
     return hand
 
@@ -58,11 +58,12 @@ def test_a_stale_or_repeated_action_changes_nothing():
     hand = game.hands.get()
     seen = hand.action_count
     move = services.parse_choice(move_for(hand))
-    after, changed = services.act(player, game.pk, seen, move)
+    after, changed, state = services.act(player, game.pk, seen, move)
     assert changed and after.action_count > seen
-    again, changed_again = services.act(player, game.pk, seen, move)  # a double submit
-    assert not changed_again and again.record == after.record
-    old, changed_old = services.act(player, game.pk, "0", move)
+    assert seats.rebuild(after.record, after.seed)[1] == state  # the table it returns is the stored one
+    again, changed_again, none = services.act(player, game.pk, seen, move)  # a double submit
+    assert not changed_again and none is None and again.record == after.record
+    old, changed_old, _none = services.act(player, game.pk, "0", move)
     assert not changed_old and old.record == after.record
 
 
