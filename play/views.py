@@ -16,7 +16,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from analysis.engine.rules import PRESETS
 from analysis.engine.settlement import PIAO_CHOICES
-from analysis.engine.tournament import BOTS
 from analysis.text import preset_label
 from puzzles.services import player_for
 
@@ -24,7 +23,6 @@ from . import review as reviewing, selectors, services
 from .models import Hand
 from .services import PlayError
 
-LEVELS = tuple(BOTS)
 
 
 def _player(request: HttpRequest, create: bool = False) -> Any:
@@ -34,7 +32,7 @@ def _player(request: HttpRequest, create: bool = False) -> Any:
 def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, values: dict[str, str] | None = None) -> dict[str, Any]:
     player = _player(request)
     return {
-        "levels": LEVELS,
+        "levels": services.LEVELS,
         "presets": [(key, preset_label(key)) for key in PRESETS],
         "piao_choices": PIAO_CHOICES,
         "errors": errors or {},

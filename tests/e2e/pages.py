@@ -11,7 +11,7 @@ FIXED = [
     "/analyze/ev-help/?hand=4556p123s789sZZZ8p", "/drills/", "/progress/",
     "/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/",
     "/learn/glossary/", "/learn/koujue/", "/learn/koujue/memorise/",
-    "/settle/", "/settle/sheets/", "/accounts/login/", "/accounts/signup/",
+    "/settle/", "/settle/sheets/", "/accounts/login/", "/accounts/signup/", "/play/",
 ]
 
 
@@ -25,11 +25,20 @@ def sheet_pages(page) -> list[str]:
     return [sheet, sheet + "edit/", sheet + "hands/new/"]
 
 
+def play_pages(page) -> list[str]:
+    """Sit down at a table through /play/'s form and return the table, with and without hints."""
+    page.goto(page.base + "/play/")
+    page.click("#start-game")
+    page.wait_for_url(re.compile(r"/play/\d+/$"))
+    table = page.url.removeprefix(page.base)
+    return [table, table + "?hint=1"]
+
+
 def all_pages(page) -> list[str]:
-    """The fixed pages, a drill, a 算番 quiz item and a score sheet's pages (made for this test)."""
+    """The fixed pages, a drill, a 算番 quiz item, a score sheet's pages and a play table (made for this test)."""
     puzzle = discard_puzzle("34556p123789sZZZ")
     quiz = quiz_puzzle("4556p123789sZZZ", "5p")
-    return FIXED + [f"/drills/{puzzle.pk}/", f"/learn/quiz/{quiz.pk}/"] + sheet_pages(page)
+    return FIXED + [f"/drills/{puzzle.pk}/", f"/learn/quiz/{quiz.pk}/"] + sheet_pages(page) + play_pages(page)
 
 
 def switch_to_english(page) -> None:

@@ -100,7 +100,7 @@ def test_another_players_game_is_not_found():
 
 
 @pytest.mark.parametrize("field,values", [
-    ("level", ("expert", "standard", "1", "0")), ("rules", ("basic", "riichi", "1", "0")),
+    ("level", ("expert", "standard", "1", "0")), ("level", ("advice", "standard", "1", "0")), ("rules", ("basic", "riichi", "1", "0")),
     ("base", ("basic", "standard", "0", "0")), ("base", ("basic", "standard", "²", "0")), ("piao", ("basic", "standard", "1", "3")),
 ])
 def test_bad_settings_name_their_field(field, values):
