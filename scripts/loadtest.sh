@@ -8,10 +8,10 @@
 # hands), practice (the analyzer's own random hands: 13 and 14 tiles, at most 2 from ready).
 # WORKLOAD=ev measures the mixed hands while EV_CLIENTS (4) clients, each from its own address
 # (X-Forwarded-For, the server trusting one proxy hop), send the costliest expected-value
-# request in a loop, never waiting for Retry-After; /healthz/ is measured before (the baseline)
-# and again under that load, and the EV clients' answered (200) and refused (429) requests
-# are counted.
-# Usage: [WORKLOAD=mixed] scripts/loadtest.sh [DURATION=15] [CONNECTIONS=16]
+# request in a loop, never waiting for Retry-After: ROUNDS (3) rounds of /healthz/ and the
+# analysis alone, then both under that load, DURATION seconds each, with the EV clients'
+# answered (200) and refused (429) requests counted.
+# Usage: [WORKLOAD=mixed] [ROUNDS=3] scripts/loadtest.sh [DURATION=15] [CONNECTIONS=16]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-15}
@@ -42,7 +42,9 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null 2>&1 && break; sleep 0.5; done
 curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null || { echo "server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
-.venv/bin/python - "$WORK/hands.lua" "${WORKLOAD:=mixed}" "$DURATION" <<'PY'
+SLICES=1
+[ "${WORKLOAD:=mixed}" = ev ] && SLICES=$(( 2 * ${ROUNDS:=3} ))
+.venv/bin/python - "$WORK/hands.lua" "$WORKLOAD" "$(( DURATION * SLICES ))" <<'PY'
 import random, sys
 from analysis.bench import random_hand, ready_hand
 from analysis.engine.deal import practice_hand
@@ -63,12 +65,14 @@ hands = [format_counts(make(i)) for i in range(4000 * int(sys.argv[3]))]
 for name, path in (("hands.lua", "/api/v1/analyze/?hand="), ("trivial.lua", "/healthz/?n=")):
     with open(sys.argv[1].replace("hands.lua", name), "w") as f:
         f.write("local hands = {" + ",".join(f'"{h}"' for h in hands) + "}\n")
-        f.write("local i = 0\nrequest = function()\n  i = i % #hands + 1\n"
+        # the optional script argument is where to start (a later slice of a run takes new hands)
+        f.write("local i = 0\ninit = function(args) i = tonumber(args[1] or 0) end\n"
+                "request = function()\n  i = i % #hands + 1\n"
                 f"  return wrk.format('GET', '{path}' .. hands[i])\nend\n")
 PY
-run() {  # url [script] -> "rps p50 p99"
+run() {  # url [script [start]] -> "rps p50 p99"
   local out
-  out=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency ${2:+-s "$2"} "$1")
+  out=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency ${2:+-s "$2"} "$1" ${3:+-- "$3"})
   local rps p50 p99
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   p50=$(echo "$out" | awk '$1=="50%" {print $2}')
@@ -77,42 +81,56 @@ run() {  # url [script] -> "rps p50 p99"
   echo "$rps $p50 $p99"
 }
 wrk -t1 -c4 -d3s "http://127.0.0.1:$PORT/healthz/" >/dev/null  # warm the workers
-read -r base_rps base_p50 base_p99 < <(run "http://127.0.0.1:$PORT" "$WORK/trivial.lua")
-if [ "$WORKLOAD" = ev ]; then
-  cat >"$WORK/ev.lua" <<LUA
+if [ "$WORKLOAD" != ev ]; then
+  read -r base_rps base_p50 base_p99 < <(run "http://127.0.0.1:$PORT" "$WORK/trivial.lua")
+  read -r api_rps api_p50 api_p99 < <(run "http://127.0.0.1:$PORT" "$WORK/hands.lua")
+  printf '%-24s %10s %8s %8s\n' endpoint "req/s" p50 p99
+  printf '%-24s %10s %8s %8s\n' /healthz/ "$base_rps" "$base_p50" "$base_p99"
+  printf '%-24s %10s %8s %8s\n' /api/v1/analyze/ "$api_rps" "$api_p50" "$api_p99"
+  .venv/bin/python -c "print(f'analyze / trivial: {float(\"$api_rps\") / float(\"$base_rps\") * 100:.0f}%')"
+  echo "workload: $WORKLOAD ($(( 4000 * DURATION )) different hands, fixed seed: none asked for twice)"
+  echo "server: gunicorn, ${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))} workers on $(nproc) cores; wrk -t2 -c$CONNECTIONS -d${DURATION}s on the same machine"
+  exit 0
+fi
+# WORKLOAD=ev: ROUNDS rounds of four DURATION-second slices, interleaved so that load from
+# elsewhere on the machine falls on all four alike: /healthz/ and the analysis alone, then both
+# while the EV clients run.
+cat >"$WORK/ev.lua" <<LUA
 local n = 0
 setup = function(thread) n = n + 1; thread:set("client", "198.51.100." .. n) end
 request = function() return wrk.format("GET", "$EV_PATH", {["X-Forwarded-For"] = client}) end
 LUA
+: >"$WORK/rounds"
+for round in $(seq 1 "$ROUNDS"); do
+  read -r base_rps _ _ < <(run "http://127.0.0.1:$PORT" "$WORK/trivial.lua")
+  read -r quiet_rps _ _ < <(run "http://127.0.0.1:$PORT" "$WORK/hands.lua" $(( (2 * round - 2) * 4000 * DURATION )))
   # one connection per thread, so each client address is one connection sending in a loop
-  wrk -t"$EV_CLIENTS" -c"$EV_CLIENTS" -d"$(( 2 * DURATION + 6 ))s" -s "$WORK/ev.lua" "http://127.0.0.1:$PORT" >"$WORK/ev.out" &
+  wrk -t"$EV_CLIENTS" -c"$EV_CLIENTS" -d"$(( 2 * DURATION + 3 ))s" --timeout 10s -s "$WORK/ev.lua" \
+    "http://127.0.0.1:$PORT" >"$WORK/ev.out" &
   EV_LOAD=$!
-  sleep 3
-  read -r load_rps load_p50 load_p99 < <(run "http://127.0.0.1:$PORT" "$WORK/trivial.lua")
-fi
-read -r api_rps api_p50 api_p99 < <(run "http://127.0.0.1:$PORT" "$WORK/hands.lua")
-printf '%-24s %10s %8s %8s\n' endpoint "req/s" p50 p99
-printf '%-24s %10s %8s %8s\n' /healthz/ "$base_rps" "$base_p50" "$base_p99"
-if [ "$WORKLOAD" = ev ]; then
-  printf '%-24s %10s %8s %8s\n' "/healthz/ under EV load" "$load_rps" "$load_p50" "$load_p99"
-  printf '%-24s %10s %8s %8s\n' "/api/v1/analyze/ (EV)" "$api_rps" "$api_p50" "$api_p99"
-else
-  printf '%-24s %10s %8s %8s\n' /api/v1/analyze/ "$api_rps" "$api_p50" "$api_p99"
-fi
-.venv/bin/python -c "print(f'analyze / trivial: {float(\"$api_rps\") / float(\"$base_rps\") * 100:.0f}%')"
-if [ "$WORKLOAD" = ev ]; then
+  sleep 2
+  read -r load_rps _ _ < <(run "http://127.0.0.1:$PORT" "$WORK/trivial.lua")
+  read -r api_rps api_p50 api_p99 < <(run "http://127.0.0.1:$PORT" "$WORK/hands.lua" $(( (2 * round - 1) * 4000 * DURATION )))
   wait $EV_LOAD
-  .venv/bin/python - "$WORK/ev.out" "$(( 2 * DURATION + 6 ))" "$load_rps" "$api_rps" "$base_rps" "$EV_CLIENTS" <<'PY'
-import re, sys
-out = open(sys.argv[1]).read()
-seconds, load, api, base, clients = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), sys.argv[6]
-total = int(re.search(r"(\d+) requests in", out).group(1))
-refused = int(m.group(1)) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0
-errors = re.search(r"Socket errors:.*", out)
-print(f"analyze / trivial under the same EV load: {api / load * 100:.0f}%; /healthz/ under EV load: {load / base * 100:.0f}% of its baseline")
-print(f"EV clients ({clients}, the costliest request in a loop, {seconds:.0f} s): {(total - refused) / seconds:.1f} answered/s, "
-      f"{refused / seconds:.0f} refused (429)/s" + (f"; {errors.group(0)}" if errors else ""))
+  total=$(awk '/requests in/ {print $1}' "$WORK/ev.out")
+  refused=$(awk '/Non-2xx or 3xx responses/ {print $5}' "$WORK/ev.out")
+  echo "$round $base_rps $quiet_rps $load_rps $api_rps $api_p50 $api_p99 $total ${refused:-0} $(( 2 * DURATION + 3 ))" >>"$WORK/rounds"
+done
+.venv/bin/python - "$WORK/rounds" "$EV_CLIENTS" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+print(f"{'round':<6}{'healthz':>9}{'analyze':>9}{'healthz+EV':>12}{'analyze+EV':>12}{'p50':>9}{'p99':>9}"
+      f"{'EV 200/s':>10}{'EV 429/s':>10}  analyze+EV / healthz")
+ratios = []
+for r, base, quiet, load, api, p50, p99, total, refused, seconds in rows:
+    base, quiet, load, api = map(float, (base, quiet, load, api))
+    answered = (int(total) - int(refused)) / float(seconds)
+    ratios.append(api / base)
+    print(f"{r:<6}{base:>9.0f}{quiet:>9.0f}{load:>12.0f}{api:>12.0f}{p50:>9}{p99:>9}{answered:>10.1f}"
+          f"{int(refused) / float(seconds):>10.0f}  {api / base * 100:.0f}% (alone {quiet / base * 100:.0f}%)")
+print(f"cheap analysis under the EV load / trivial endpoint alone: median {statistics.median(ratios) * 100:.0f}% "
+      f"over {len(ratios)} rounds ({min(ratios) * 100:.0f}–{max(ratios) * 100:.0f}%)")
+print(f"EV clients: {sys.argv[2]}, each its own address, the costliest EV request in a loop, never waiting")
 PY
-fi
-echo "workload: $WORKLOAD ($(( 4000 * DURATION )) different hands, fixed seed: none asked for twice)"
-echo "server: gunicorn, ${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))} workers on $(nproc) cores; wrk -t2 -c$CONNECTIONS -d${DURATION}s on the same machine"
+echo "workload: ev (mixed hands, $(( 4000 * DURATION )) new ones per slice, fixed seed); $ROUNDS rounds of 4 × ${DURATION}s"
+echo "server: gunicorn, ${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))} workers on $(nproc) cores; wrk -t2 -c$CONNECTIONS on the same machine"
