@@ -352,3 +352,13 @@ def test_the_cpu_backstop_stops_the_work_on_a_slow_machine(monkeypatch):
     options = evaluate_discards(*build_hand(COSTLIEST), STANDARD, 30, budget=budget)
     assert budget.cut and budget.timed_out and budget.used < REQUEST_WORK
     assert all(o.estimate.method == "monte_carlo" and o.estimate.samples == MIN_SAMPLES for o in options[6:])
+
+
+@pytest.mark.parametrize("text", ["4556p123789sZZZ", "2345p123789sZZZ", PING_HU, "4556p123789sZZF"])
+def test_the_sampler_ranks_ready_hands_by_the_section_4_value(text):
+    # the plain ranking it follows: §4 value (copies left × (self-draw total + discard total)), then effective tiles
+    hand, visible = build_hand(text)
+    result = efficiency(hand, add(hand.held, visible), STANDARD)
+    sampler = ev._Sampler(hand, visible, STANDARD, EVParams(6))
+    value, ukeire = sampler._plain_key(hand.concealed, result.shanten, [0] * NUM_KINDS)
+    assert (value if result.shanten == 0 else None, ukeire) == (result.value if result.shanten == 0 else None, result.ukeire)
