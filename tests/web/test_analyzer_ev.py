@@ -1,6 +1,7 @@
 """The analyzer's expected-value columns, their help page and danger against revealed (亮倒) hands."""
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -18,6 +19,18 @@ from analysis.views.analyzer import canonical_query, read_board
 from tests.ev_limits import low_ev_limits
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_cpu_backstop(monkeypatch):
+    """Budgets count work units only, so the page and a second computation agree on a busy machine.
+
+    The CPU-time backstop stops a request early when the machine is slow (its own test is in
+    tests/engine/test_ev.py); here it would make the two differ.
+    """
+    from analysis.engine import ev, ev_analysis
+
+    monkeypatch.setattr(ev_analysis, "Budget", functools.partial(ev.Budget, seconds=None))
 HTMX = {"HTTP_HX_REQUEST": "true"}
 HAND = "34556p123789sZZZ"  # ready after 3p, 6p or 中; 1-shanten after the others
 REVEALED = "46p11456789sFFF"  # a 亮倒 hand waiting on 5p
