@@ -1,6 +1,7 @@
 """analyze(): the one entry point the API, the pages, the commands and the drills call."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from .efficiency import Efficiency, Wait, discard_options, efficiency
@@ -61,7 +62,8 @@ def parse_melds(melds: Any) -> tuple[Meld, ...]:
 def build_hand(hand: Any, melds: Any = (), visible: Any = "", check_size: bool = True) -> tuple[Hand, Counts]:
     """Parse and check a hand, its melds and the visible tiles (raises EngineError); ``check_size``: 13 or 14 tiles."""
     parsed = parse_hand(_text(hand, "hand", True), "hand")
-    full = Hand(parsed.concealed, parsed.melds + parse_melds(melds))
+    extra = parse_melds(melds) if melds != () else ()
+    full = Hand(parsed.concealed, parsed.melds + extra) if extra else parsed
     seen = parse_tiles(_text(visible, "visible", False), "visible")
     validate_hand(full, seen, check_size)
     return full, seen
@@ -107,6 +109,7 @@ def _ukeire_json(result: Efficiency, entries: list[dict[str, Any]]) -> dict[str,
 
 def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
     """The analysis body for an already checked hand (see ``analyze``)."""
+    count = full.tile_count
     body: dict[str, Any] = {
         "hand": format_counts(full.concealed),
         "melds": [m.as_dict() for m in full.melds],
@@ -115,13 +118,14 @@ def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
         "rules": rules.preset.key,
         "situation": sorted(rules.situation),
         "rule_options": {key: getattr(rules.options, key) for key in OPTION_KEYS},
-        "tile_count": full.tile_count,
+        "tile_count": count,
     }
-    if full.tile_count == 13:
-        result = efficiency(full, add(full.held, seen), rules)
+    if count == 13:
+        result = efficiency(full, add(full.held, seen) if any(seen) else full.held, rules)
         body["shanten"] = result.shanten
         body["waits"] = [_wait_json(w) for w in result.waits]
-        body["ukeire"] = _ukeire_json(result, _remaining_json(result.left))
+        left = result.left
+        body["ukeire"] = {"total": result.ukeire, "tiles": [{"tile": TILE_IDS[k], "remaining": left[k]} for k in result.kinds]}
         return body
     options = discard_options(full, seen, rules)
     complete = is_complete(full.concealed, len(full.melds))
@@ -138,6 +142,12 @@ def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
         for o in options
     ]
     return body
+
+
+@lru_cache(maxsize=16)
+def _preset_rules(preset: str) -> Rules:
+    """A preset's rules with no situation and default options (the common request), made once."""
+    return make_rules(preset)
 
 
 def analyze(
@@ -160,7 +170,8 @@ def analyze(
     ``ev_analysis``); without them the answer is the plain analysis. The options of one
     answer share their effective-tile entries: treat the body as read-only.
     """
-    rule_set = make_rules(rules, situation, options)
+    plain = isinstance(rules, str) and options is None and (situation == () or situation == [])
+    rule_set = _preset_rules(rules) if plain else make_rules(rules, situation, options)
     full, seen = build_hand(hand, melds, visible)
     extra = {
         key: value

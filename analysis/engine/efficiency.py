@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .rules import Rules
-from .scoring import WinValue, score_win
+from .scoring import WinValue, score_wins
 from .shapes import pairs_of
 from .tables import DRAGON_IDS, KIND_BLOCK, KIND_STEP, MERGED, SUIT_IDS, VALUES, best_of_ids, block_draws, block_indices
 from .tiles import COPIES, Counts, Hand, Meld, NUM_KINDS, add
@@ -75,12 +75,12 @@ class DiscardOption:
         return (r.shanten, -(r.value or 0), -r.ukeire, self.discard)
 
 
-_LEFT = tuple(max(0, COPIES - n) for n in range(4 * COPIES + 1))
+_LEFT = bytes(max(0, COPIES - n) for n in range(256))
 
 
 def remaining(seen: Counts) -> Counts:
     """Unseen copies of each kind: 4 − seen, never below 0."""
-    return tuple(map(_LEFT.__getitem__, seen))
+    return tuple(bytes(seen).translate(_LEFT))
 
 
 @lru_cache(maxsize=4096)
@@ -144,23 +144,32 @@ def _full(held: Counts) -> tuple[int, ...]:
 def efficiency(hand: Hand, seen: Counts, rules: Rules) -> Efficiency:
     """Shanten, effective tiles and waits of a 13-tile hand; ``seen`` gives the remaining counts."""
     shanten, kinds = improving_draws(hand.concealed, len(hand.melds), _full(hand.held))
-    return _result(hand.concealed, hand.melds, shanten, kinds, remaining(seen), rules)
+    left = remaining(seen)
+    return _ready(hand, kinds, left, rules) if shanten == 0 else _unready(shanten, kinds, left)
 
 
 def _result(
     counts: Counts, melds: tuple[Meld, ...], shanten: int, kinds: tuple[int, ...], left: Counts, rules: Rules
 ) -> Efficiency:
     """The Efficiency of a 13-tile hand whose shanten and effective kinds are known."""
-    ukeire = sum([left[k] for k in kinds])
-    if shanten != 0:
-        return Efficiency(shanten, kinds, left, (), ukeire, None)
-    hand = Hand(counts, melds)
+    return _ready(Hand(counts, melds), kinds, left, rules) if shanten == 0 else _unready(shanten, kinds, left)
+
+
+def _unready(shanten: int, kinds: tuple[int, ...], left: Counts) -> Efficiency:
+    """The Efficiency of a 13-tile hand that is not ready: no waits, no value."""
+    return Efficiency(shanten, kinds, left, (), sum([left[k] for k in kinds]), None)
+
+
+def _ready(hand: Hand, kinds: tuple[int, ...], left: Counts, rules: Rules) -> Efficiency:
+    """The Efficiency of a ready 13-tile hand whose winning kinds are ``kinds`` (scored together)."""
     waits = []
-    for k in kinds:
-        values = score_win(hand, k, rules)
+    value = 0
+    for k, values in zip(kinds, score_wins(hand, kinds, rules)):
         if values is not None:
-            waits.append(Wait(k, left[k], *values))
-    return Efficiency(shanten, kinds, left, tuple(waits), ukeire, sum(w.value for w in waits))
+            self_draw, discard = values
+            waits.append(Wait(k, left[k], self_draw, discard))
+            value += left[k] * (self_draw.total + discard.total)
+    return Efficiency(0, kinds, left, tuple(waits), sum([left[k] for k in kinds]), value)
 
 
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:

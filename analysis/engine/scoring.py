@@ -1,14 +1,25 @@
-"""Scoring one win (kwx-rules §3): every reading is scored, the best one counts."""
+"""Scoring one win (kwx-rules §3): every reading is scored, the best one counts.
+
+The hand fans of a reading ask only a few things of it (``_Shape``: seven pairs and
+how many fours, all triplets, dragon triplets and pair, a 4-5-6 run under a winning
+five) and of the win (``_Facts``: one suit, four melds, 四归一). ``score_by_readings``
+is the definition: every reading of the complete hand (``shapes.readings``) scored.
+``score_win`` / ``score_wins`` read the same shapes off per-block tables
+(``shapes.suit_split_facts``, ``shapes.DRAGON_SPLITS``) and memoise the values of each
+distinct win key per rules; the tests check the two agree.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
 from math import prod
+from typing import Iterable, NamedTuple
 
 from .fans import HAND_FANS, SIDES, SITUATIONAL_FANS, Side, fan
 from .rules import Rules
-from .shapes import Reading, readings
-from .tiles import DRAGONS, FIVES, Hand, MeldType
+from .shapes import ALL_TRIPLETS, DRAGON_SPLITS, RUN_456, Reading, readings, suit_split_facts
+from .tables import KIND_BLOCK, POW5, block_indices
+from .tiles import COPIES, DRAGONS, FIVES, NUM_KINDS, Hand, MeldType
 
 BIG_HANDS = frozenset({"peng_peng_hu", "qing_yi_se", "da_san_yuan", "xiao_san_yuan", "shou_zhua_yi"})
 """Fans that make a 大胡 for the rule option ``si_gui_yi_big_hand``."""
@@ -65,36 +76,85 @@ def _hit(key: str, preset: str, kind: int | None = None) -> FanHit:
     return FanHit(key, fan(key).multiplier(preset), kind)
 
 
-def _reading_fans(reading: Reading, w: _Win, rules: Rules) -> list[FanHit]:
-    """The hand fans (not situational) of one reading of a win."""
+class _Shape(NamedTuple):
+    """What the hand fans ask of one reading."""
+
+    fours: int  # a seven-pairs reading: the kinds held four times; −1 for four sets and a pair
+    all_triplets: bool
+    dragon_sets: int
+    dragon_pair: bool
+    ka_wu_xing: bool
+
+
+class _Facts(NamedTuple):
+    """What the hand fans ask of the win itself, the same for every reading."""
+
+    one_suit: bool
+    four_melds: bool
+    si_gui_yi: tuple[str, int] | None  # (fan key, kind) when the winning tile is a fourth copy
+    fourths: tuple[tuple[str, int], ...]  # other kinds held four times, not kongs (si_gui_yi_big_hand only)
+
+
+def _hand_fans(shape: _Shape, facts: _Facts, rules: Rules) -> tuple[FanHit, ...]:
+    """The hand fans (not situational) of a reading with this shape."""
     preset = rules.preset.key
-    hits: list[FanHit] = [_hit("qing_yi_se", preset)] if w.one_suit else []
+    hits: list[FanHit] = [_hit("qing_yi_se", preset)] if facts.one_suit else []
+    if shape.fours >= 0:
+        hits.append(_hit(("qi_dui", "long_qi_dui", "shuang_long_qi_dui")[min(shape.fours, 2)], preset))
+        return tuple(hits)
+    if shape.all_triplets:
+        hits.append(_hit("peng_peng_hu", preset))
+    if shape.dragon_sets == 3:
+        hits.append(_hit("da_san_yuan", preset))
+    elif shape.dragon_sets == 2 and shape.dragon_pair:
+        hits.append(_hit("xiao_san_yuan", preset))
+    if facts.four_melds:
+        hits.append(_hit("shou_zhua_yi", preset))
+    if shape.ka_wu_xing:
+        hits.append(_hit("ka_wu_xing", preset))
+    if facts.si_gui_yi is not None:
+        key, kind = facts.si_gui_yi
+        hits.append(_hit(key, preset, kind))
+    if rules.options.si_gui_yi_big_hand and any(h.key in BIG_HANDS for h in hits):
+        hits.extend(_hit(key, preset, kind) for key, kind in facts.fourths)
+    hits.sort(key=lambda h: _HAND_FAN_ORDER[h.key])
+    return tuple(hits)
+
+
+def _reading_shape(reading: Reading, win: int) -> _Shape:
+    """The shape of one reading of a win, read off its groups."""
     if reading.is_seven_pairs:
         fours = sum(1 for k in set(reading.pairs) if reading.pairs.count(k) == 2)
-        hits.append(_hit("qi_dui" if fours == 0 else "long_qi_dui" if fours == 1 else "shuang_long_qi_dui", preset))
-        return hits
+        return _Shape(fours, False, 0, False, False)
     triplets = {g.kind for g in reading.groups if g.shape == "triplet"}
-    if len(triplets) == 4:
-        hits.append(_hit("peng_peng_hu", preset))
-    dragon_sets = sum(1 for d in DRAGONS if d in triplets)
-    if dragon_sets == 3:
-        hits.append(_hit("da_san_yuan", preset))
-    elif dragon_sets == 2 and reading.pair in DRAGONS:
-        hits.append(_hit("xiao_san_yuan", preset))
-    if len(w.hand.melds) == 4:
-        hits.append(_hit("shou_zhua_yi", preset))
-    if w.win in FIVES and any(g.shape == "run" and g.kind == w.win - 1 for g in reading.groups):
-        hits.append(_hit("ka_wu_xing", preset))
+    return _Shape(
+        -1,
+        len(triplets) == 4,
+        sum(1 for d in DRAGONS if d in triplets),
+        reading.pair in DRAGONS,
+        win in FIVES and any(g.shape == "run" and g.kind == win - 1 for g in reading.groups),
+    )
+
+
+def _reading_facts(w: _Win, rules: Rules) -> _Facts:
+    """The facts of a win, read off its final tiles and melds."""
     if w.win in w.pongs:
-        hits.append(_hit("ming_si_gui_yi", preset, w.win))
+        si_gui_yi: tuple[str, int] | None = ("ming_si_gui_yi", w.win)
     elif w.hand.concealed[w.win] == 3:
-        hits.append(_hit("an_si_gui_yi", preset, w.win))
-    if rules.options.si_gui_yi_big_hand and any(h.key in BIG_HANDS for h in hits):
-        for kind in range(21):
-            if kind != w.win and w.held[kind] == 4 and kind not in w.kongs:
-                hits.append(_hit("ming_si_gui_yi" if kind in w.pongs else "an_si_gui_yi", preset, kind))
-    hits.sort(key=lambda h: _HAND_FAN_ORDER[h.key])
-    return hits
+        si_gui_yi = ("an_si_gui_yi", w.win)
+    else:
+        si_gui_yi = None
+    fourths = tuple(
+        ("ming_si_gui_yi" if kind in w.pongs else "an_si_gui_yi", kind)
+        for kind in range(NUM_KINDS)
+        if kind != w.win and w.held[kind] == COPIES and kind not in w.kongs
+    ) if rules.options.si_gui_yi_big_hand else ()
+    return _Facts(w.one_suit, len(w.hand.melds) == 4, si_gui_yi, fourths)
+
+
+def _reading_fans(reading: Reading, w: _Win, rules: Rules) -> tuple[FanHit, ...]:
+    """The hand fans (not situational) of one reading of a win."""
+    return _hand_fans(_reading_shape(reading, w.win), _reading_facts(w, rules), rules)
 
 
 @lru_cache(maxsize=256)
@@ -121,17 +181,10 @@ def _side_value(hand_fans: tuple[FanHit, ...], hand_product: int, cap: int | Non
     return WinValue(True, total, product, hits)
 
 
-@lru_cache(maxsize=65536)
-def score_win(hand: Hand, win: int, rules: Rules) -> tuple[WinValue, WinValue] | None:
-    """(self-draw, discard) values of winning ``hand`` (13 tiles) on ``win``; None if it does not win."""
-    final = hand.with_tile(win)
-    found = readings(final)
-    if not found:
-        return None
-    facts = _win_facts(hand, final, win)
+def _best(fan_sets: Iterable[tuple[FanHit, ...]], rules: Rules) -> tuple[WinValue, WinValue]:
+    """Per side, the best of the readings' values: the highest capped total, then product; the first of equals."""
     best: dict[Side, WinValue] = {}
-    for reading in found:
-        hand_fans = tuple(_reading_fans(reading, facts, rules))
+    for hand_fans in fan_sets:
         hand_product = prod(h.multiplier for h in hand_fans)
         cap = rules.preset.cap_for(h.key for h in hand_fans)
         for side in SIDES:
@@ -140,3 +193,129 @@ def score_win(hand: Hand, win: int, rules: Rules) -> tuple[WinValue, WinValue] |
             if current is None or (value.total, value.product) > (current.total, current.product):
                 best[side] = value
     return best["self_draw"], best["discard"]
+
+
+def score_by_readings(hand: Hand, win: int, rules: Rules) -> tuple[WinValue, WinValue] | None:
+    """``score_win`` by its definition: every reading of the complete hand (``shapes.readings``) scored."""
+    final = hand.with_tile(win)
+    found = readings(final)
+    if not found:
+        return None
+    facts = _win_facts(hand, final, win)
+    return _best((_reading_fans(reading, facts, rules) for reading in found), rules)
+
+
+_FIVE_BLOCK = tuple(0 if kind == FIVES[0] else 1 if kind == FIVES[1] else -1 for kind in range(NUM_KINDS))
+"""For each kind, the suit (0 筒, 1 条) whose 4-5-6 run makes it a 卡五星, or −1."""
+_MEMO_LIMIT = 100_000
+
+
+@lru_cache(maxsize=32)
+def _memo_of(rules: Rules) -> dict[tuple, tuple[WinValue, WinValue] | None]:
+    """The values already worked out under these rules, by win key (few keys recur)."""
+    return {}
+
+
+_recent: tuple[Rules | None, dict] = (None, {})
+"""The rules asked about last and their memo: the same Rules value is usually asked again."""
+
+
+def _memo(rules: Rules) -> dict[tuple, tuple[WinValue, WinValue] | None]:
+    """``_memo_of(rules)``, found by identity first (hashing a Rules value is not free)."""
+    global _recent
+    last, memo = _recent
+    if last is not rules:
+        memo = _memo_of(rules)
+        _recent = (rules, memo)
+    return memo
+
+
+def _values(key: tuple, rules: Rules) -> tuple[WinValue, WinValue] | None:
+    """The best (self-draw, discard) values of a win described by its ``_key``."""
+    pins, sous, dragons, five, dragon_melds, seven, win_facts = key
+    facts = _Facts(*win_facts)
+    shapes: list[_Shape] = []
+    if dragons is not None:
+        sets, pair = dragons
+        for a in pins:
+            for b in sous:
+                ka = (a if five == 0 else b if five == 1 else 0) & RUN_456
+                shape = _Shape(-1, bool(a & b & ALL_TRIPLETS), sets + dragon_melds, pair, bool(ka))
+                if shape not in shapes:
+                    shapes.append(shape)
+    if seven >= 0:
+        shapes.append(_Shape(seven, False, 0, False, False))
+    if not shapes:
+        return None
+    return _best((_hand_fans(shape, facts, rules) for shape in shapes), rules)
+
+
+def score_wins(hand: Hand, wins: Iterable[int], rules: Rules) -> tuple[tuple[WinValue, WinValue] | None, ...]:
+    """``score_win`` of one hand on each of several tiles, the hand read once (not memoised).
+
+    A win is described by a key (the split facts of its three blocks, from
+    ``shapes.suit_split_facts`` and ``shapes.DRAGON_SPLITS``, its seven-pairs reading and
+    the facts of ``_Facts``) whose values are memoised per rules; equal to
+    ``score_by_readings`` (tested), which it falls back to for a hand no player can hold.
+    """
+    counts = hand.concealed
+    melds = hand.melds
+    held = hand.held
+    if max(held) > COPIES or sum(counts) + 3 * len(melds) != 13:
+        return tuple(score_by_readings(hand, win, rules) for win in wins)
+    memo = _memo(rules)
+    splits = suit_split_facts()
+    pin0, sou0, dragon0 = block_indices(counts)
+    big_hand = rules.options.si_gui_yi_big_hand
+    pongs: tuple[int, ...] = ()
+    used = [False, False, False]
+    dragon_melds = 0
+    if melds:
+        pongs = tuple(m.kind for m in melds if m.type is MeldType.PONG)
+        for m in melds:
+            used[KIND_BLOCK[m.kind]] = True
+        dragon_melds = sum(1 for m in melds if m.kind in DRAGONS)
+    out: list[tuple[WinValue, WinValue] | None] = []
+    for win in wins:
+        n = counts[win]
+        if held[win] >= COPIES:
+            out.append(score_by_readings(hand, win, rules))
+            continue
+        p, s, d = pin0, sou0, dragon0
+        if win < 9:
+            p += POW5[win]
+        elif win < 18:
+            s += POW5[win - 9]
+        else:
+            d += POW5[win - 18]
+        pins = splits.get(p)
+        sous = splits.get(s)
+        dragons = DRAGON_SPLITS[d] if pins and sous else None
+        seven = -1
+        if n & 1 and not melds and counts.count(1) + counts.count(3) == 1:
+            seven = counts.count(COPIES) + (n == 3)  # six pairs and this odd kind; a four is two pairs
+        if dragons is None and seven < 0:
+            out.append(None)
+            continue
+        one_suit = not (d or used[2]) and not ((p or used[0]) and (s or used[1]))
+        si_gui_yi = ("ming_si_gui_yi", win) if win in pongs else ("an_si_gui_yi", win) if n == 3 else None
+        fourths = tuple(
+            ("ming_si_gui_yi" if kind in pongs else "an_si_gui_yi", kind)
+            for kind, c in enumerate(held)
+            if c == COPIES and kind != win and (kind in pongs or counts[kind] == COPIES)
+        ) if big_hand else ()
+        key = (pins, sous, dragons, _FIVE_BLOCK[win], dragon_melds, seven,
+               (one_suit, len(melds) == 4, si_gui_yi, fourths))
+        values = memo.get(key, memo)
+        if values is memo:
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            values = memo[key] = _values(key, rules)
+        out.append(values)
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def score_win(hand: Hand, win: int, rules: Rules) -> tuple[WinValue, WinValue] | None:
+    """(self-draw, discard) values of winning ``hand`` (13 tiles) on ``win``; None if it does not win."""
+    return score_wins(hand, (win,), rules)[0]

@@ -151,6 +151,45 @@ def _global_block_readings(index: int, block: int) -> tuple[tuple[tuple[Group, .
     )
 
 
+# ---------------------------------------------------------------- split facts
+
+ALL_TRIPLETS = 1
+"""Split-fact bit: every set of the split is a triplet (what 碰碰胡 asks of a block)."""
+RUN_456 = 2
+"""Split-fact bit: the split has a 4-5-6 run (what 卡五星 asks of the winning five's block)."""
+
+
+@lru_cache(maxsize=1)
+def suit_split_facts() -> dict[int, tuple[int, ...]]:
+    """By complete suit index, the distinct facts (ALL_TRIPLETS | RUN_456) of its splits, in reading order.
+
+    Built on first use from the complete-suit readings; a suit that does not split is absent.
+    """
+    table = {}
+    for index, splits in _complete_suits().items():
+        facts: list[int] = []
+        for groups, _ in splits:
+            fact = (ALL_TRIPLETS if all(shape == "triplet" for shape, _ in groups) else 0) | (
+                RUN_456 if ("run", 3) in groups else 0
+            )
+            if fact not in facts:
+                facts.append(fact)
+        table[index] = tuple(facts)
+    return table
+
+
+def _dragon_split(index: int) -> tuple[int, bool] | None:
+    found = _global_block_readings(index, 2)
+    if not found:
+        return None
+    ((groups, pair),) = found  # dragons make no runs: at most one split
+    return len(groups), pair is not None
+
+
+DRAGON_SPLITS: tuple[tuple[int, bool] | None, ...] = tuple(_dragon_split(index) for index in range(5**3))
+"""(triplets, has the pair) of the dragon block's one split, by base-5 index; None when it does not split."""
+
+
 def readings(hand: Hand) -> tuple[Reading, ...]:
     """Every reading of a complete hand (standard splits, then seven pairs)."""
     counts = hand.concealed
