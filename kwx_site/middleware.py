@@ -8,6 +8,7 @@ answer under ``/api/`` that is not JSON (Django's 404 for an unknown path, 400 f
 too big, 500, a database outage) the API's one error shape, in the request's language;
 a database that cannot be reached is a 503 with ``Retry-After``. ``ContentSecurityPolicyMiddleware``
 sends a strict policy: the site loads nothing from elsewhere and runs no inline script.
+``OutageTolerantAuthenticationMiddleware`` lets pages that need no database render during an outage.
 """
 from __future__ import annotations
 
@@ -15,10 +16,14 @@ import logging
 from typing import Callable
 
 from django.conf import settings
+from django.contrib import auth
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import TooManyFieldsSent
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import translation
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 API_PREFIX = "/api/"
@@ -152,3 +157,26 @@ class ContentSecurityPolicyMiddleware:
         response.headers.setdefault("Content-Security-Policy", CSP)
         return response
 
+
+
+def _user_or_anonymous(request: HttpRequest) -> object:
+    """The logged-in user, or an anonymous one when the database cannot say who it is."""
+    try:
+        return auth.get_user(request)
+    except DatabaseError:
+        logger.warning("database unavailable: %s %s shown as to an anonymous visitor", request.method, request.path)
+        return AnonymousUser()
+
+
+class OutageTolerantAuthenticationMiddleware(AuthenticationMiddleware):
+    """Django's authentication, except that a page read (GET, HEAD; not the API) during a database outage sees an anonymous visitor instead of a 500.
+
+    Only reads: a POST must never be recorded for an anonymous player because the
+    account could not be loaded for a moment.
+    """
+
+    def process_request(self, request: HttpRequest) -> None:
+        """Set ``request.user`` lazily, as Django does; reads tolerate a failing user lookup."""
+        super().process_request(request)
+        if request.method in ("GET", "HEAD") and not is_api(request):  # the API says 503 instead of guessing
+            request.user = SimpleLazyObject(lambda: _user_or_anonymous(request))

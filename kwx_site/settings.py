@@ -81,7 +81,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "kwx_site.middleware.OutageTolerantAuthenticationMiddleware",  # Django's, but page reads survive an outage
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -113,13 +113,25 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# A database that hangs must not hold a worker past gunicorn's 30 s timeout (then every worker
+# would hang and the proxy would mark the server down): give up connecting after
+# DB_CONNECT_TIMEOUT seconds, on any statement (lock waits included) after DB_STATEMENT_TIMEOUT,
+# and on SQLite's write lock after DB_BUSY_TIMEOUT. The API then answers 503 with Retry-After.
+DB_CONNECT_TIMEOUT = int(os.environ.get("DB_CONNECT_TIMEOUT", "5"))
+DB_STATEMENT_TIMEOUT = int(os.environ.get("DB_STATEMENT_TIMEOUT", "15"))
+DB_BUSY_TIMEOUT = int(os.environ.get("DB_BUSY_TIMEOUT", "20"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "connect_timeout": DB_CONNECT_TIMEOUT,
+        "options": f"-c statement_timeout={DB_STATEMENT_TIMEOUT * 1000}",
+    })
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts (no upgrade deadlocks) and wait for it;
     # WAL lets readers go on while one writes. Tests get a file too (one per process), because
     # the shared in-memory database locks whole tables and ignores the timeout.
     DATABASES["default"].setdefault("OPTIONS", {}).update({
         "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
+        "timeout": DB_BUSY_TIMEOUT,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     })
     DATABASES["default"]["TEST"] = {"NAME": f"/tmp/kwx-test-{os.getpid()}.sqlite3"}
