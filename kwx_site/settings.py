@@ -43,6 +43,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 # How many proxies in front of the app servers append the address they saw to X-Forwarded-For
 # (nginx with $proxy_add_x_forwarded_for: 1). The client address is the one the outermost
 # trusted proxy saw; 0 means REMOTE_ADDR (no proxy). Used by every limit (kwx_site/limits.py).
+# While this file exists /healthz/ answers 503 "draining" (set per instance by scripts/serve-prod.sh).
+DRAIN_FILE = os.environ.get("DRAIN_FILE", "")
 TRUSTED_PROXY_HOPS = int(os.environ.get("TRUSTED_PROXY_HOPS", "0"))
 # Expected-value work (the analyzer's ev=1, the API's depth=ev; analysis/ev_limits.py): requests
 # per client and for the whole site ("count/s|min|hour|day"), and how many may compute at once on

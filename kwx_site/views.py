@@ -1,6 +1,8 @@
 """Project-wide views: the health check and the 500 page."""
 import logging
+import os
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponseServerError, JsonResponse
 from django.template import loader
 from django.views.decorators.cache import never_cache
@@ -15,7 +17,13 @@ BARE_500 = '<!doctype html><html lang="zh-Hans"><meta charset="utf-8"><title>500
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Liveness for load balancers (and the load test's trivial baseline): no database, no template."""
+    """Liveness for load balancers (and the load test's trivial baseline): no database, no template.
+
+    While the ``DRAIN_FILE`` exists it answers 503 ``draining``, so the balancer stops sending
+    new requests before the server is restarted (docs/deploy.md, rolling restarts).
+    """
+    if settings.DRAIN_FILE and os.path.exists(settings.DRAIN_FILE):
+        return JsonResponse({"status": "draining"}, status=503)
     return JsonResponse({"status": "ok"})
 
 

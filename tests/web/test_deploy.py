@@ -95,3 +95,25 @@ def test_a_mistyped_switch_is_refused_not_read_as_false(monkeypatch):
         env_bool("KWX_TEST_SWITCH", True)
     monkeypatch.delenv("KWX_TEST_SWITCH")
     assert env_bool("KWX_TEST_SWITCH", True) is True
+
+
+def _serve_prod_plan(bind: str) -> list[str]:
+    env = CLEAN | {"KWX_DRY_RUN": "1", "BIND": bind, "SECRET_KEY": "x" * 50, "RUN_DIR": "/run/kwx"}
+    out = subprocess.run(["bash", "scripts/serve-prod.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True)
+    return out.stdout.split("\n")
+
+
+def test_two_instances_on_one_host_get_their_own_control_socket_pid_and_drain_file():
+    plans = [_serve_prod_plan(bind) for bind in ("127.0.0.1:8000", "127.0.0.1:8001")]
+    picked = [{flag: plan[plan.index(flag) + 1] for flag in ("--control-socket", "--pid")} | {"drain": plan[0]} for plan in plans]
+    for name in ("--control-socket", "--pid", "drain"):
+        assert picked[0][name] != picked[1][name] and "/run/kwx/" in picked[0][name]
+    assert "--graceful-timeout" in plans[0]
+
+
+def test_healthz_says_draining_while_the_drain_file_exists(tmp_path, settings, client):
+    settings.DRAIN_FILE = str(tmp_path / "kwx.drain")
+    assert client.get("/healthz/").json() == {"status": "ok"}
+    (tmp_path / "kwx.drain").touch()
+    r = client.get("/healthz/")
+    assert r.status_code == 503 and r.json() == {"status": "draining"}
