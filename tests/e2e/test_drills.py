@@ -109,3 +109,61 @@ def test_each_streak_puzzle_is_rated_above_the_last(page):
         assert f"连对 {step + 1}" in page.locator(".streak-line").inner_text()
         page.locator("a.next").click()
     assert all(later > earlier for earlier, later in zip(ratings, ratings[1:])), ratings
+
+
+def test_an_answer_that_meets_a_restarting_server_is_sent_again_and_counts_once(page):
+    from puzzles.models import Attempt
+
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    sent = []
+
+    def restarting(route):
+        sent.append(route.request.post_data)
+        if len(sent) == 1:
+            route.fulfill(status=502, body="Bad Gateway")  # the proxy, while this app server restarts
+        else:
+            route.continue_()
+
+    page.route(f"**/drills/{puzzle.pk}/", lambda route: restarting(route) if route.request.method == "POST" else route.continue_())
+    page.goto(f"{page.base}/drills/{puzzle.pk}/?mode=rated")
+    page.locator('button.tile-button[value="3p"]').click()
+    page.wait_for_selector(".feedback")
+    assert len(sent) == 2 and sent[0] == sent[1]  # the same answer and attempt id, sent again
+    assert "discard=3p" in sent[1]
+    assert Attempt.objects.count() == 1 and page.locator("#board.is-right").count() == 1
+
+
+def test_an_answer_after_logging_in_in_another_tab_is_kept(page, django_user_model):
+    django_user_model.objects.create_user("tabby", password="tiles-and-dragons-42")
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    page.goto(f"{page.base}/drills/{puzzle.pk}/?mode=rated")
+    other = page.context.new_page()
+    other.goto(f"{page.base}/accounts/login/")
+    other.fill('input[name="username"]', "tabby")
+    other.fill('input[name="password"]', "tiles-and-dragons-42")
+    other.locator('form[action="/accounts/login/"] button.primary').click()
+    other.wait_for_url("**/")  # logged in: the session and the CSRF token changed
+    page.locator('button.tile-button[value="3p"]').click()  # this tab's page still has the old CSRF token
+    page.wait_for_selector(".feedback")
+    from puzzles.models import Player
+
+    assert Player.objects.get(user__username="tabby").attempts.count() == 1
+
+
+def test_no_page_breaks_the_content_security_policy(page):
+    """Chromium reports every blocked inline script or style; the pages must cause none."""
+    from tests.puzzles.factories import ensure_bank
+
+    ensure_bank()
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    blocked = []
+    page.on("console", lambda message: blocked.append(message.text) if "Content Security Policy" in message.text else None)
+    for url in ("/", "/analyze/?hand=4556p123789sZZZ&ev=1&draws=3", "/learn/", f"/drills/{puzzle.pk}/", "/settle/", "/progress/", "/api/docs/"):
+        page.goto(f"{page.base}{url}")
+        page.wait_for_load_state("networkidle")
+    page.goto(f"{page.base}/drills/{puzzle.pk}/")
+    page.locator('button.tile-button[value="3p"]').click()
+    page.wait_for_selector(".feedback")
+    page.goto(f"{page.base}/api/docs/")
+    page.wait_for_selector(".swagger-ui .opblock")  # the docs page's own script ran
+    assert blocked == []

@@ -1,0 +1,47 @@
+/* Site-wide behaviour for htmx requests (no inline script: the CSP allows none).
+ *
+ * 1. The CSRF token is read from the csrftoken cookie when each request is sent, so a page
+ *    opened before a log-in in another tab (which rotates the token) can still answer.
+ * 2. A form marked data-retry (the drill and quiz answers) is sent again, with exactly the same
+ *    fields — the same attempt id, so it never counts twice — when the request did not reach
+ *    the app (no connection) or a proxy answered 502, 503 or 504 (a server being restarted).
+ */
+(function () {
+  "use strict";
+  var RETRIES = 4;
+  var RETRY_STATUS = [502, 503, 504];
+
+  function cookie(name) {
+    var match = document.cookie.match(new RegExp("(?:^|; )" + name + "=([^;]*)"));
+    return match ? decodeURIComponent(match[1]) : null;
+  }
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    var token = cookie("csrftoken");
+    if (!token) return;
+    event.detail.headers["X-CSRFToken"] = token;
+    if (event.detail.parameters.csrfmiddlewaretoken) event.detail.parameters.csrfmiddlewaretoken = token;  // Django reads the form field first
+  });
+
+  function retry(event) {
+    var config = event.detail.requestConfig;
+    var elt = event.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form[data-retry]") : null;
+    if (!form || !config) return;
+    var tries = Number(form.dataset.tries || 0);
+    if (tries >= RETRIES) return;
+    form.dataset.tries = String(tries + 1);
+    var values = {};
+    config.formData.forEach(function (value, key) { values[key] = value; });
+    window.setTimeout(function () {
+      window.htmx.ajax(config.verb.toUpperCase(), config.path, {
+        source: form, target: config.target, swap: form.getAttribute("hx-swap") || "outerHTML", values: values,
+      });
+    }, 300 * Math.pow(2, tries));
+  }
+
+  document.addEventListener("htmx:sendError", retry);
+  document.addEventListener("htmx:responseError", function (event) {
+    if (RETRY_STATUS.indexOf(event.detail.xhr.status) >= 0) retry(event);
+  });
+})();
