@@ -112,7 +112,7 @@ def _opponent(raw: Any, number: int) -> Opponent:
     field = "opponents"
     if not isinstance(raw, Mapping) or set(raw) - {"river", "melds", "revealed"}:
         raise EngineError(gettext_noop("Opponent %(number)d must be an object with river, melds and (after 亮倒) revealed."), field, number=number)
-    melds = parse_hand(_text(raw.get("melds"), field), field) if raw.get("melds") else None
+    melds = parse_hand(_text(raw.get("melds"), field), field) if raw.get("melds") not in (None, "") else None
     if melds is not None and any(melds.concealed):
         raise EngineError(gettext_noop("Opponent %(number)d's melds go in brackets: [555p][7777s]."), field, number=number)
     revealed = raw.get("revealed")
@@ -131,7 +131,7 @@ def read_position(body: Any) -> tuple[Position, dict[str, Any]]:
     if unknown:
         raise EngineError(gettext_noop('Unknown field "%(name)s".'), unknown[0][:40], name=unknown[0][:40])
     hand = parse_hand(_text(body.get("hand"), "hand", True), "hand")
-    hand = Hand(hand.concealed, hand.melds + parse_melds(body.get("melds") or ()))
+    hand = Hand(hand.concealed, hand.melds + parse_melds(body.get("melds", ())))
     opponents = body.get("opponents")
     if not isinstance(opponents, list) or len(opponents) != 2:
         raise EngineError(gettext_noop("Give exactly two opponents: the next seat (下家), then the one before (上家)."), "opponents")
