@@ -4,6 +4,10 @@ No 5xx, and every answer conforms to the schema: its status code is documented, 
 type and headers are, its body matches the documented schema, and a request the schema
 forbids is refused. Not checked: that every schema-valid request is accepted, since no schema
 can say which texts are hands (``hand=""`` is a string, and a 400).
+
+Against a running server (``make serve-prod``), the same checks with the settings in
+``schemathesis.toml``: ``.venv/bin/schemathesis run http://127.0.0.1:8000/api/schema/ --checks all
+-H "Accept-Encoding: identity"``.
 """
 from __future__ import annotations
 
