@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from .api import ErrorSerializer, EVThrottled, MeldSerializer
+from .api_errors import refuse_nulls
 from .engine import EngineError
 from .engine.advice import PASS, deal_in_chances, advise
 from .engine.analysis import parse_melds
@@ -130,6 +131,7 @@ def read_position(body: Any) -> tuple[Position, dict[str, Any]]:
     unknown = sorted(set(body) - FIELDS)
     if unknown:
         raise EngineError(gettext_noop('Unknown field "%(name)s".'), unknown[0][:40], name=unknown[0][:40])
+    refuse_nulls(body)
     hand = parse_hand(_text(body.get("hand"), "hand", True), "hand")
     hand = Hand(hand.concealed, hand.melds + parse_melds(body.get("melds", ())))
     opponents = body.get("opponents")

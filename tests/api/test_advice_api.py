@@ -57,6 +57,9 @@ def test_a_revealed_hands_wait_is_certain_and_costly(client):
         ({"color": "red"}, "color", ""),
         ({"piao": [0, 3, 0]}, "piao", ""),
         ({"seed": -1}, "seed", ""),
+        ({"river": None}, "river", ""),
+        ({"drawn": None}, "drawn", ""),
+        ({"melds": {}}, "melds", ""),
     ],
 )
 def test_bad_input_names_the_field(client, change, field, words):
