@@ -97,7 +97,7 @@ class NextPuzzleView(APIView):
         summary="Next puzzle",
     )
     def get(self, request: Request) -> Response:
-        theme = request.query_params.get("theme") or None
+        theme = request.query_params.get("theme")  # an empty theme is refused too, as the schema says
         mode = request.query_params.get("mode", "theme" if theme else "rated")
         if mode not in selectors.MODES:
             return error_response("mode", _('Unknown mode "%(mode)s": use %(modes)s.') % {"mode": mode[:20], "modes": ", ".join(selectors.MODES)})

@@ -115,3 +115,8 @@ def test_an_attempt_id_must_be_a_uuid(attempt):
 def test_a_bad_discard_names_invisible_characters_by_code_point():
     r = _answer(Client(), discard_puzzle("34556p123789sZZZ"), {"discard": "3\u202ep", "attempt": aid("rtl")})
     assert r.status_code == 400 and "U+202E" in r.json()["error"]["message"] and "\u202e" not in r.json()["error"]["message"]
+
+
+def test_an_empty_theme_is_refused_as_the_schema_says():
+    r = Client().get("/api/v1/puzzles/next/", {"theme": ""})
+    assert r.status_code == 400 and r.json()["error"]["field"] == "theme"
