@@ -1,0 +1,57 @@
+"""Play selectors: the table from the person's chair hides what it must, and the hint marks the tiles that deal in."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from analysis.engine.notation import parse_tiles
+from analysis.engine.rules import make_rules
+from analysis.engine.table import Action, apply, deal
+from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
+from play import selectors, services
+from puzzles.models import Player
+
+
+
+def revealed_table():
+    hands = (parse_tiles("15p23p78p9p11s456sF", "h"), parse_tiles("4556p123s789sZZZ", "h"), parse_tiles("6677889p234s67sB", "h"))
+    state = deal(hands, 0, make_rules())
+    state = apply(state, Action(0, "draw", KIND_OF_ID["F"]))
+    seat1 = state.seats[1]
+    return replace(state, seats=(state.seats[0], replace(seat1, liang_dao=True, waits=seat1.ready_on), state.seats[2]))
+
+
+def test_the_hint_marks_the_tiles_a_revealed_hand_wins_on():
+    state = revealed_table()
+    assert KIND_OF_ID["5p"] in state.seats[1].waits
+    hint = selectors.hint(state)
+    assert hint is not None
+    waits = {TILE_IDS[k] for k in state.seats[1].waits}
+    assert "5p" in hint["danger_tiles"] and set(hint["danger_tiles"]) <= waits
+    rows = {r["discard"]: r for r in hint["rows"]}
+    assert rows["5p"].get("deals_in") and not rows["F"].get("deals_in")
+    fields = dict(hint["fields"])
+    assert fields["hand"] and fields["rev1"] == "4556p123789sZZZ"
+
+
+def test_the_table_shows_a_revealed_hand_and_hides_a_hidden_one():
+    state = revealed_table()
+    view = {s: selectors._seat_view(state, s, 0, False, None) for s in range(3)}
+    assert view[1]["tiles"] and view[1]["hidden"] == 0 and "5p" in view[1]["waits"]
+    assert view[2]["tiles"] == [] and view[2]["hidden"] == 13
+    assert view[0]["drawn"] == "F" and len(view[0]["tiles"]) == 13
+
+
+@pytest.mark.django_db
+def test_another_players_hand_game_and_item_are_not_found():
+    me, other = Player.objects.create(), Player.objects.create()
+    game = services.start_game(me, "basic", "standard", "1", "0")
+    hand = game.hands.get()
+    from django.http import Http404
+
+    for lookup in (lambda: selectors.game_for(other, game.pk), lambda: selectors.hand_for(other, hand.pk),
+                   lambda: selectors.game_for(None, game.pk), lambda: selectors.shared_hand("")):
+        with pytest.raises(Http404):
+            lookup()
+    assert selectors.game_for(me, game.pk) == game and selectors.hand_for(me, hand.pk) == hand
