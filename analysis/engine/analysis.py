@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .efficiency import Efficiency, Wait, discard_options, efficiency
+from .efficiency import Efficiency, discard_options, full_kinds, improving_draws, remaining, winning
 from . import ev_analysis
 from .errors import EngineError, gettext_noop
 from .fans import fan
@@ -89,12 +89,12 @@ def _side_json(value: WinValue) -> dict[str, Any]:
     }
 
 
-def _wait_json(wait: Wait) -> dict[str, Any]:
+def _wait_json(kind: int, self_draw: WinValue, discard: WinValue, left: Counts) -> dict[str, Any]:
     return {
-        "tile": TILE_IDS[wait.kind],
-        "remaining": wait.remaining,
-        "self_draw": _side_json(wait.self_draw),
-        "discard": _side_json(wait.discard),
+        "tile": TILE_IDS[kind],
+        "remaining": left[kind],
+        "self_draw": _side_json(self_draw),
+        "discard": _side_json(discard),
     }
 
 
@@ -121,11 +121,12 @@ def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
         "tile_count": count,
     }
     if count == 13:
-        result = efficiency(full, add(full.held, seen) if any(seen) else full.held, rules)
-        body["shanten"] = result.shanten
-        body["waits"] = [_wait_json(w) for w in result.waits]
-        left = result.left
-        body["ukeire"] = {"total": result.ukeire, "tiles": [{"tile": TILE_IDS[k], "remaining": left[k]} for k in result.kinds]}
+        # efficiency() without its Wait values: the body is all the caller gets
+        shanten, kinds = improving_draws(full.concealed, len(full.melds), full_kinds(full.held))
+        left = remaining(add(full.held, seen) if any(seen) else full.held)
+        body["shanten"] = shanten
+        body["waits"] = [_wait_json(*w, left) for w in winning(full, kinds, rules)] if shanten == 0 else []
+        body["ukeire"] = {"total": sum([left[k] for k in kinds]), "tiles": [{"tile": TILE_IDS[k], "remaining": left[k]} for k in kinds]}
         return body
     options = discard_options(full, seen, rules)
     complete = is_complete(full.concealed, len(full.melds))
@@ -136,7 +137,7 @@ def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
             "discard": TILE_IDS[o.discard],
             "shanten": o.result.shanten,
             "ukeire": _ukeire_json(o.result, entries),
-            "waits": [_wait_json(w) for w in o.result.waits],
+            "waits": [_wait_json(w.kind, w.self_draw, w.discard, o.result.left) for w in o.result.waits],
             "value": o.result.value,
         }
         for o in options

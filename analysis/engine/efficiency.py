@@ -136,14 +136,14 @@ def improving_draws(counts: Counts, melds: int, full: tuple[int, ...]) -> tuple[
     return _improving(counts, block_indices(counts), pairs_of(counts), melds, full)
 
 
-def _full(held: Counts) -> tuple[int, ...]:
+def full_kinds(held: Counts) -> tuple[int, ...]:
     """The kinds held all four times."""
     return tuple(k for k, n in enumerate(held) if n >= COPIES) if COPIES in held else ()
 
 
 def efficiency(hand: Hand, seen: Counts, rules: Rules) -> Efficiency:
     """Shanten, effective tiles and waits of a 13-tile hand; ``seen`` gives the remaining counts."""
-    shanten, kinds = improving_draws(hand.concealed, len(hand.melds), _full(hand.held))
+    shanten, kinds = improving_draws(hand.concealed, len(hand.melds), full_kinds(hand.held))
     left = remaining(seen)
     return _ready(hand, kinds, left, rules) if shanten == 0 else _unready(shanten, kinds, left)
 
@@ -160,16 +160,15 @@ def _unready(shanten: int, kinds: tuple[int, ...], left: Counts) -> Efficiency:
     return Efficiency(shanten, kinds, left, (), sum([left[k] for k in kinds]), None)
 
 
+def winning(hand: Hand, kinds: tuple[int, ...], rules: Rules) -> list[tuple[int, WinValue, WinValue]]:
+    """(kind, self-draw, discard values) of each kind among ``kinds`` that completes the 13-tile ``hand``."""
+    return [(k, *values) for k, values in zip(kinds, score_wins(hand, kinds, rules)) if values is not None]
+
+
 def _ready(hand: Hand, kinds: tuple[int, ...], left: Counts, rules: Rules) -> Efficiency:
     """The Efficiency of a ready 13-tile hand whose winning kinds are ``kinds`` (scored together)."""
-    waits = []
-    value = 0
-    for k, values in zip(kinds, score_wins(hand, kinds, rules)):
-        if values is not None:
-            self_draw, discard = values
-            waits.append(Wait(k, left[k], self_draw, discard))
-            value += left[k] * (self_draw.total + discard.total)
-    return Efficiency(0, kinds, left, tuple(waits), sum([left[k] for k in kinds]), value)
+    waits = tuple(Wait(k, left[k], self_draw, discard) for k, self_draw, discard in winning(hand, kinds, rules))
+    return Efficiency(0, kinds, left, waits, sum([left[k] for k in kinds]), sum(w.value for w in waits))
 
 
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
@@ -183,7 +182,7 @@ def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardO
     left = remaining(add(hand.held, visible))
     indices = block_indices(counts)
     pairs = pairs_of(counts)
-    full = _full(hand.held)
+    full = full_kinds(hand.held)
     options = []
     for kind in range(NUM_KINDS):
         n = counts[kind]
