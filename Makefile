@@ -3,15 +3,20 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
+DEV    := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: setup run test test-sqlite test-postgres bench loadtest serve-prod messages clean
+.PHONY: setup run test lint test-sqlite test-postgres bench loadtest serve-prod messages clean
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt  ## what the site needs to run
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
-	rm -f $(VENV)/.installed-* && touch $@
+	rm -f $(VENV)/.installed-[0-9]* && touch $@
+
+$(DEV): $(STAMP) requirements-dev.txt  ## and what the tests, benchmarks and checks need
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	rm -f $(VENV)/.installed-dev-* && touch $@
 
 setup: $(STAMP)  ## virtual environment, database tables and the puzzle bank
 	$(PY) manage.py migrate --noinput
@@ -20,18 +25,23 @@ setup: $(STAMP)  ## virtual environment, database tables and the puzzle bank
 run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: $(STAMP)  ## every test: SQLite, then PostgreSQL, browsers included
+test: $(DEV)  ## every test: lint and types, then SQLite, then PostgreSQL, browsers included
 	scripts/system-deps.sh
+	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest
 	scripts/with-postgres.sh $(PY) -m pytest
 
-test-sqlite: $(STAMP)
+lint: $(DEV)  ## ruff (pyproject.toml) over the tree, mypy --strict over the engine
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+test-sqlite: $(DEV)
 	$(PY) -m pytest
 
-test-postgres: $(STAMP)
+test-postgres: $(DEV)
 	scripts/with-postgres.sh $(PY) -m pytest
 
-bench: $(STAMP)  ## engine vs the mahjong-package peer, figures printed
+bench: $(DEV)  ## engine vs the mahjong-package peer, figures printed
 	$(PY) -m analysis.bench
 
 serve-prod: setup  ## gunicorn + whitenoise, production settings (see docs/deploy.md)

@@ -1,5 +1,5 @@
 """axe-core in the browser tests: the script comes from the installed axe-playwright-python
-package (its bundled axe.min.js, pinned in requirements.txt), injected by the test, never fetched."""
+package (its bundled axe.min.js, pinned in requirements-dev.txt), injected by the test, never fetched."""
 from __future__ import annotations
 
 from functools import cache
