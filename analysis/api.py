@@ -15,7 +15,8 @@ from .api_errors import refuse_nulls
 from .engine import EngineError, analyze
 from .engine.analysis import MAX_TEXT
 from .engine.ev import MAX_DRAWS
-from .engine.ev_analysis import DEPTHS, FIELDS as EV_FIELDS
+from .engine.ev_analysis import DEPTHS
+from .engine.ev_analysis import FIELDS as EV_FIELDS
 from .engine.fans import SITUATION_KEYS
 from .engine.rules import OPTION_KEYS, PRESETS
 from .ev_limits import EVRefused, ev_slot

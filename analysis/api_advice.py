@@ -1,7 +1,8 @@
 """``/api/v1/advice/``: the table-aware estimate of each choice in a position (碰/过, 杠, 亮倒, discards)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -13,7 +14,7 @@ from rest_framework.views import APIView
 from .api import ErrorSerializer, EVThrottled, MeldSerializer
 from .api_errors import refuse_nulls
 from .engine import EngineError
-from .engine.advice import PASS, deal_in_chances, advise
+from .engine.advice import PASS, advise, deal_in_chances
 from .engine.analysis import parse_melds
 from .engine.bots.strong import StrongBot
 from .engine.notation import parse_hand, parse_sequence, parse_tile, parse_tiles

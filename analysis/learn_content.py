@@ -6,9 +6,9 @@ multipliers, definitions and the fan examples themselves come from ``analysis.en
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
 import unicodedata
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -395,7 +395,7 @@ class FanExampleView:
     url: str
 
 
-@lru_cache(maxsize=None)
+@cache
 def fan_examples(fan_key: str) -> tuple[FanExampleView, ...]:
     """The engine's examples of one fan, each with what the engine computes for it."""
     fan = next(f for f in FANS if f.key == fan_key)

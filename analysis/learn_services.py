@@ -6,7 +6,7 @@ anonymous visitors walk through the couplets in order and nothing is stored.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.db import transaction
 from fsrs import Card, Rating, Scheduler, State
@@ -36,7 +36,7 @@ class Prompt:
 
 
 def _utc(moment: datetime) -> datetime:
-    return moment.astimezone(timezone.utc)
+    return moment.astimezone(UTC)
 
 
 def to_fsrs(card: VerseCard) -> Card:

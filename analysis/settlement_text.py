@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _, gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .engine.analysis import _fans_json  # the analysis API's fan objects, shared
 from .engine.errors import EngineError

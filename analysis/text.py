@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language, gettext as _
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from .engine.fans import FAN_BY_KEY
 from .engine.rules import PRESETS

@@ -13,7 +13,7 @@ sends a strict policy: the site loads nothing from elsewhere and runs no inline 
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib import auth

@@ -2,7 +2,8 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from analysis.urls import api_urlpatterns as analysis_api, page_urlpatterns as analysis_pages
+from analysis.urls import api_urlpatterns as analysis_api
+from analysis.urls import page_urlpatterns as analysis_pages
 from play.urls import urlpatterns as play_pages
 from puzzles.api_urls import urlpatterns as puzzles_api
 from puzzles.urls import urlpatterns as puzzles_pages

@@ -4,8 +4,9 @@ Pure Python over the engine (no Django): the services store and lock, this modul
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from analysis.engine.record import Header, parse_action, parse_header
 from analysis.engine.selfplay import Policy, Waiting, advance, seeded_deal

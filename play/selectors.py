@@ -3,20 +3,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
-from urllib.parse import parse_qsl
 from typing import Any
+from urllib.parse import parse_qsl
 
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest
+from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _, gettext_noop
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from analysis.engine.notation import format_hand
 from analysis.engine.record import replay
 from analysis.engine.selfplay import visible_to
 from analysis.engine.table import Action, Table
-from analysis.engine.tiles import TILE_IDS, Hand as EngineHand, MeldType, kinds_of
+from analysis.engine.tiles import TILE_IDS, MeldType, kinds_of
+from analysis.engine.tiles import Hand as EngineHand
 from analysis.settlement_text import part_text, settlement_json
 from analysis.text import tile_label
 from analysis.views import analyzer

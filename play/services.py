@@ -11,8 +11,9 @@ import json
 import random
 import secrets
 import time
-from datetime import datetime, timezone as dt_timezone
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.http import Http404
@@ -20,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 
 from analysis.engine.record import DEFAULT_PLAYERS, Header, RecordError, record_json, replay
 from analysis.engine.rules import PRESETS
-from analysis.engine.selfplay import play as selfplay, seeded_deal
+from analysis.engine.selfplay import play as selfplay
+from analysis.engine.selfplay import seeded_deal
 from analysis.engine.settlement import MAX_BASE, PIAO_CHOICES
 from analysis.engine.table import Action, Table, deal
 from analysis.engine.tiles import KIND_OF_ID
@@ -285,7 +287,7 @@ def share(player: Player, hand_id: int) -> Hand:
 
 def store_review(hand: Hand, figures: dict[str, Any], now: datetime | None = None) -> None:
     """Cache a finished hand's review figures and put its costly decisions in the player's review queue."""
-    now = now or datetime.now(dt_timezone.utc)
+    now = now or datetime.now(UTC)
     with transaction.atomic():
         Hand.objects.filter(pk=hand.pk).update(review=figures)
         hand.review = figures
@@ -300,7 +302,7 @@ def store_review(hand: Hand, figures: dict[str, Any], now: datetime | None = Non
 
 def answer_review(player: Player, item_id: int, correct: bool, now: datetime | None = None) -> ReviewItem:
     """Move a review item on its FSRS schedule (right: Good, wrong: Again)."""
-    now = now or datetime.now(dt_timezone.utc)
+    now = now or datetime.now(UTC)
     with transaction.atomic():
         item = ReviewItem.objects.select_for_update().filter(pk=item_id, player=player).first()
         if item is None:

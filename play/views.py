@@ -19,10 +19,10 @@ from analysis.engine.settlement import PIAO_CHOICES
 from analysis.text import preset_label
 from puzzles.services import player_for
 
-from . import review as reviewing, selectors, services
+from . import review as reviewing
+from . import selectors, services
 from .models import Hand
 from .services import PlayError
-
 
 
 def _player(request: HttpRequest, create: bool = False) -> Any:

@@ -69,7 +69,7 @@ class Puzzle(models.Model):
     def hand_tiles(self) -> list[str]:
         """The concealed tiles, one id per tile, in order (for drawing and tapping)."""
         from analysis.engine.notation import parse_tiles
-        from analysis.engine.tiles import kinds_of, TILE_IDS
+        from analysis.engine.tiles import TILE_IDS, kinds_of
 
         return [TILE_IDS[k] for k in kinds_of(parse_tiles(self.hand, "hand"))]
 

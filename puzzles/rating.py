@@ -10,8 +10,8 @@ slowly); deviations stay within [``MIN_RD``, ``MAX_RD``].
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 SCALE = 173.7178
 """Glicko-2's conversion factor between the Glicko scale and the internal one."""

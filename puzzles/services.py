@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone as dt_timezone
-from typing import Any, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.dispatch import Signal
@@ -239,7 +240,7 @@ def _record(player: Player, puzzle: Puzzle, stored: str, attempt_id: str, mode: 
             locked.best_streak = max(locked.best_streak, locked.streak)
         locked.save()
         attempt.save()
-        _schedule_review(locked, puzzle, correct, datetime.now(dt_timezone.utc))
+        _schedule_review(locked, puzzle, correct, datetime.now(UTC))
         return AnswerResult(attempt, puzzle, locked, replay=False)
 
 

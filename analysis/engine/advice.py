@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Callable, Sequence
 
 from .record import DEFAULT_PLAYERS, Header, finish
 from .selfplay import Policy, advance, seen_counts

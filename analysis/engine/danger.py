@@ -14,7 +14,7 @@ from .errors import EngineError, gettext_noop
 from .notation import format_hand
 from .rules import Rules
 from .scoring import score_win
-from .tiles import COPIES, Hand, NUM_KINDS
+from .tiles import COPIES, NUM_KINDS, Hand
 
 
 def revealed_rules(rules: Rules) -> Rules:

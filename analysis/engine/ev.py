@@ -26,7 +26,7 @@ from .efficiency import DiscardOption, best_discards, discard_options, improving
 from .errors import EngineError, gettext_noop
 from .rules import Rules
 from .scoring import score_win
-from .tiles import COPIES, Counts, Hand, NUM_KINDS, add
+from .tiles import COPIES, NUM_KINDS, Counts, Hand, add
 
 Method = Literal["exact", "monte_carlo"]
 Outlook = tuple[float, float, float]
@@ -348,7 +348,7 @@ class _Exact(_Model):
         thrown_copies = sum(p for p, _, _, t in rows if t >= 0)
         thrown_points = sum(p * t for p, _, _, t in rows if t > 0)
         own_points = sum(p * o for p, o, _, _ in rows)
-        last_points = sum(p * l for p, _, l, _ in rows)
+        last_points = sum(p * last for p, _, last, _ in rows)
         self.spend(self.draws // 8 + 1)
         out: list[Outlook] = [(1.0, 0.0, 0.0)]
         for d in range(1, self.draws + 1):

@@ -128,24 +128,23 @@ def extend(
             {"opponent": i + 1, "tiles": [TILE_IDS[k] for k in sorted(kinds)]} for i, kinds in enumerate(per_hand)
         ]
     liang_dao = bool(liang_dao_when_ready) or "liang_dao" in rules.situation
-    if depth == "ev" and budget is None:
-        budget = Budget()
+    work = budget if budget is not None else Budget()  # read only with depth ev
     if full.tile_count == 13:
         if revealed:
             body["deals_in"] = [TILE_IDS[k] for k in sorted(danger) if full.concealed[k]]
         if depth == "ev":
-            body.update(estimate_json(evaluate_hand(full, seen, rules, EVParams(draws_left, liang_dao), budget)))
+            body.update(estimate_json(evaluate_hand(full, seen, rules, EVParams(draws_left, liang_dao), work)))
             body["draws_left"] = draws_left
-            body["ev_complete"] = not budget.cut
+            body["ev_complete"] = not work.cut
         return body
     by_tile = {o["discard"]: o for o in body["options"]}
     if depth == "ev":
-        ranked = evaluate_discards(full, seen, rules, draws_left, liang_dao=liang_dao, danger=danger, budget=budget)
+        ranked = evaluate_discards(full, seen, rules, draws_left, liang_dao=liang_dao, danger=danger, budget=work)
         order = [TILE_IDS[o.discard] for o in ranked]
         for o in ranked:
             by_tile[TILE_IDS[o.discard]].update(estimate_json(o.estimate))
         body["draws_left"] = draws_left
-        body["ev_complete"] = not budget.cut
+        body["ev_complete"] = not work.cut
     else:
         order = [t for t in by_tile if KIND_OF_ID[t] not in danger] + [t for t in by_tile if KIND_OF_ID[t] in danger]
     if revealed:

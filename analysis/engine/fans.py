@@ -3,9 +3,10 @@ definitions and example hands. The scorer, the API, the analyzer and the learn
 pages all read it from here."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal, Mapping
+from typing import Literal
 
 Side = Literal["self_draw", "discard"]
 SIDES: tuple[Side, ...] = ("self_draw", "discard")

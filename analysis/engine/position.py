@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from .errors import EngineError, gettext_noop
-from .table import WALL_AFTER_DEAL, Phase, SeatState, Table, winning_kinds
 from .rules import Rules
-from .tiles import COPIES, Counts, Hand, Meld, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, add, with_tile
+from .table import WALL_AFTER_DEAL, Phase, SeatState, Table, winning_kinds
+from .tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Counts, Hand, Meld, add, with_tile
 
 OPPONENT_SEATS = (1, 2)
 

@@ -8,15 +8,16 @@ from ``settlement.settle`` — the one copy of kwx-rules §6.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import EngineError, gettext_noop
 from .notation import format_counts, parse_tile, parse_tiles
 from .rules import Rules, make_rules
 from .settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Kong, Settlement, Winner, next_dealer, settle
 from .table import SEATS, VERBS, Action, IllegalAction, Result, Table, apply, deal
-from .tiles import COPIES, Counts, TILE_IDS, add
+from .tiles import COPIES, TILE_IDS, Counts, add
 
 FORMAT = "kwx-hand/1"
 DEFAULT_PLAYERS = ("甲", "乙", "丙")

@@ -1,13 +1,14 @@
 """Rule presets (通用, 襄阳, 十堰), rule options and the checks a hand must pass."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .errors import EngineError, gettext_noop
 from .fans import SITUATION_KEYS, fan
-from .tiles import COPIES, Counts, Hand, TILE_IDS, TILE_NAMES_ZH, add
+from .tiles import COPIES, TILE_IDS, TILE_NAMES_ZH, Counts, Hand, add
 
 
 @dataclass(frozen=True, slots=True)

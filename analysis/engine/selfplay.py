@@ -14,12 +14,13 @@ the wall count): :func:`seen_counts` gives the tiles a seat has seen.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from .record import DEFAULT_PLAYERS, Header, Replay, finish
 from .table import WALL_AFTER_DEAL, Action, Table, apply, deal, legal_actions
-from .tiles import COPIES, Counts, NUM_KINDS, counts_of
+from .tiles import COPIES, NUM_KINDS, Counts, counts_of
 
 
 class Policy(Protocol):

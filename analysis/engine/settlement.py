@@ -6,9 +6,10 @@ words. Players are indices 0, 1, 2 into ``HandInput.players``.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .analysis import MAX_TEXT, build_hand
 from .errors import EngineError, gettext_noop

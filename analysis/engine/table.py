@@ -30,7 +30,7 @@ from .errors import gettext_noop
 from .rules import Rules
 from .scoring import WinValue, score_win
 from .shapes import shanten
-from .tiles import COPIES, Counts, Hand, Meld, MeldType, NUM_KINDS, TILE_IDS, add, with_tile
+from .tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 
 WALL_AFTER_DEAL = 45
 """84 − 3 × 13: the tiles left to draw after the deal."""

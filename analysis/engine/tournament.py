@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from .bots.advised import AdviceBot
 from .bots.basic import BasicBot

@@ -7,11 +7,21 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from analysis.engine.fans import FAN_BY_KEY
-from analysis.engine.tiles import KIND_OF_ID
 from analysis.engine.rules import PRESETS
+from analysis.engine.tiles import KIND_OF_ID
 from analysis.text import (
-    english, fan_label, fan_name as text_fan_name, fan_product, formula_tail, preset_label, preset_note, refusal_words,
-    shanten_words, tile_label,
+    english,
+    fan_label,
+    fan_product,
+    formula_tail,
+    preset_label,
+    preset_note,
+    refusal_words,
+    shanten_words,
+    tile_label,
+)
+from analysis.text import (
+    fan_name as text_fan_name,
 )
 
 register = template.Library()

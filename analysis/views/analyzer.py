@@ -25,16 +25,22 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDi
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext as _, gettext_noop, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, ngettext
 from django_htmx.http import push_url, replace_url
 
 from analysis.engine import EngineError, analyze_hand, build_hand
 from analysis.engine.analysis import MAX_TEXT
-from analysis.engine.deal import practice_hand
 from analysis.engine.danger import dealing_in
+from analysis.engine.deal import practice_hand
 from analysis.engine.efficiency import best_discards, discard_options, remaining
 from analysis.engine.ev import (
-    ASSUMPTIONS, DEFAULT_DISCARD_RATE, DEFAULT_LIANG_DAO_DISCARD_RATE, DEFAULT_SAMPLES, EXACT_MAX_SHANTEN, MAX_DRAWS,
+    ASSUMPTIONS,
+    DEFAULT_DISCARD_RATE,
+    DEFAULT_LIANG_DAO_DISCARD_RATE,
+    DEFAULT_SAMPLES,
+    EXACT_MAX_SHANTEN,
+    MAX_DRAWS,
     check_draws,
 )
 from analysis.engine.ev_analysis import MAX_REVEALED, extend, prepare

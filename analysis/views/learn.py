@@ -1,14 +1,19 @@
 """learn pages: the rules, every fan, settlement, the glossary and the 口诀 with its memorise mode."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
+
+from kwx_site.htmx import render_page, wants_fragment
+from puzzles.text import THEMES
 
 from .. import learn_content as lc
 from ..engine.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
@@ -16,8 +21,6 @@ from ..engine.rules import PRESETS
 from ..engine.settlement import KONG_MONEY
 from ..learn_services import RATINGS, grade, next_anonymous, next_prompt, prompt_for
 from ..text import english, preset_label
-from kwx_site.htmx import render_page, wants_fragment
-from puzzles.text import THEMES
 
 TOC: tuple[tuple[str, Any, Any], ...] = (
     ("learn-tiles", gettext_lazy("Tiles and notation"), gettext_lazy("The 84 tiles and how hands are written.")),

@@ -11,9 +11,10 @@ import gzip
 import json
 import random
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from analysis.engine.efficiency import DiscardOption
 from analysis.engine.fans import PRESET_KEYS

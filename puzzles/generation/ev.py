@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from analysis.engine.ev import DiscardEV, RankingComparison, compare_rankings
 from analysis.engine.fans import PRESET_KEYS

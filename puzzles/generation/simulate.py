@@ -8,14 +8,14 @@ how it was won, the raw material of the 算番 quiz) or an empty wall.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from analysis.engine.efficiency import DiscardOption, best_discards, discard_options
 from analysis.engine.rules import Rules
 from analysis.engine.scoring import score_win
 from analysis.engine.shapes import is_complete
-from analysis.engine.tiles import COPIES, Counts, Hand, Meld, MeldType, NUM_KINDS, counts_of, is_dragon
+from analysis.engine.tiles import COPIES, NUM_KINDS, Counts, Hand, Meld, MeldType, counts_of, is_dragon
 
 PLAYERS = 3
 HAND_SIZE = 13

@@ -6,7 +6,7 @@ API use.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from analysis.engine.efficiency import DiscardOption, best_discards
 from analysis.engine.shapes import seven_pairs_shanten, standard_shanten

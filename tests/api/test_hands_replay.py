@@ -6,7 +6,8 @@ import json
 
 import pytest
 from django.test import Client
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.conftest import VECTORS
 

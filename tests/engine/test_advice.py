@@ -4,7 +4,8 @@ from __future__ import annotations
 import itertools
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis.engine.advice import PASS, advise, choices, sample_world
 from analysis.engine.bots.basic import BasicBot

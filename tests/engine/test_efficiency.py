@@ -8,7 +8,7 @@ from analysis.engine.efficiency import best_discards, discard_options
 from analysis.engine.notation import format_counts, parse_tiles
 from analysis.engine.rules import make_rules
 from analysis.engine.shapes import is_complete, shanten
-from analysis.engine.tiles import EMPTY, Hand, NUM_KINDS, TILE_IDS, kind_of, with_tile
+from analysis.engine.tiles import EMPTY, NUM_KINDS, TILE_IDS, Hand, kind_of, with_tile
 from tests.strategies import hands
 
 

@@ -7,18 +7,28 @@ import statistics
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import strategies as st
 
-from analysis.engine import build_hand
+from analysis.engine import build_hand, ev
 from analysis.engine.danger import dealing_in
 from analysis.engine.efficiency import discard_options, efficiency
 from analysis.engine.errors import EngineError
-from analysis.engine.notation import parse_tiles
-from analysis.engine import ev
 from analysis.engine.ev import (
-    ASSUMPTIONS, DEFAULT_SAMPLES, MIN_SAMPLES, REQUEST_WORK, Budget, EVParams, _better, _Exact, compare_rankings,
-    evaluate_discards, evaluate_hand, ev_best,
+    ASSUMPTIONS,
+    DEFAULT_SAMPLES,
+    MIN_SAMPLES,
+    REQUEST_WORK,
+    Budget,
+    EVParams,
+    _better,
+    _Exact,
+    compare_rankings,
+    ev_best,
+    evaluate_discards,
+    evaluate_hand,
 )
+from analysis.engine.notation import parse_tiles
 from analysis.engine.rules import make_rules
 from analysis.engine.shapes import shanten
 from analysis.engine.tiles import EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, add, kind_of

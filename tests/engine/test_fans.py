@@ -4,10 +4,9 @@ from __future__ import annotations
 import pytest
 
 from analysis.engine import EngineError, analyze
-from analysis.engine.fans import FANS, FAN_BY_KEY, HAND_FANS, SITUATIONAL_FANS
+from analysis.engine.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
 from analysis.engine.rules import PRESETS
 from tests.engine.helpers import fan_keys, win
-
 
 # ---- hand fans, one by one
 

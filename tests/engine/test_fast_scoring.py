@@ -35,7 +35,7 @@ def waiting_hands(draw: st.DrawFn) -> Hand:
             if counts[kind] <= 2:
                 counts[kind] += 2
     else:
-        for n, kind in enumerate(kinds[:4]):
+        for kind in kinds[:4]:
             run = kind < 18 and kind % 9 <= 6 and draw(st.booleans())
             needed = (kind, kind + 1, kind + 2) if run else (kind,) * 3
             if any(counts[k] + needed.count(k) > COPIES for k in set(needed)):

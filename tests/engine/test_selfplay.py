@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis.engine.bots.basic import BasicBot
 from analysis.engine.record import record_json, replay
 from analysis.engine.rules import make_rules
 from analysis.engine.selfplay import Waiting, advance, play, seeded_deal, seen_counts
-from analysis.engine.table import Action, Table, WALL_AFTER_DEAL, deal, legal_actions
+from analysis.engine.table import WALL_AFTER_DEAL, Action, Table, deal, legal_actions
 
 
 class RandomBot:

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from analysis.engine import EngineError
 from analysis.engine.settlement import PIAO_CHOICES, Settlement, next_dealer, settle_json

@@ -6,7 +6,16 @@ from hypothesis import strategies as st
 
 from analysis.engine.blocks import best_with, block_value, merge
 from analysis.engine.tables import (
-    ALL_VALUES, DRAGON_IDS, MERGED, PATH, SUIT_IDS, VALUES, best_of_ids, block_draws, reach_mask, suit_index,
+    ALL_VALUES,
+    DRAGON_IDS,
+    MERGED,
+    PATH,
+    SUIT_IDS,
+    VALUES,
+    best_of_ids,
+    block_draws,
+    reach_mask,
+    suit_index,
 )
 
 suits = st.lists(st.integers(0, 4), min_size=9, max_size=9).filter(lambda c: sum(c) <= 14).map(tuple)

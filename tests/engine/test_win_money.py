@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from analysis.engine import EngineError, build_hand
 from analysis.engine.rules import PRESETS, make_rules

@@ -1,7 +1,8 @@
 """The review of a hand: every decision of a seat, what it did beside the advice bot, the cost and the costly marks."""
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis.engine.bots.basic import BasicBot
 from analysis.engine.bots.strong import StrongBot

@@ -13,7 +13,6 @@ from play import selectors, services
 from puzzles.models import Player
 
 
-
 def revealed_table():
     hands = (parse_tiles("15p23p78p9p11s456sF", "h"), parse_tiles("4556p123s789sZZZ", "h"), parse_tiles("6677889p234s67sB", "h"))
     state = deal(hands, 0, make_rules())

@@ -6,11 +6,11 @@ from itertools import count
 
 from analysis.engine import build_hand
 from analysis.engine.efficiency import best_discards, discard_options
+from analysis.engine.ev import compare_rankings
 from analysis.engine.notation import format_counts
 from analysis.engine.rules import make_rules
 from analysis.engine.scoring import score_win
 from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
-from analysis.engine.ev import compare_rankings
 from puzzles.generation.bank import compact_option, load_bank
 from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev
 from puzzles.generation.simulate import Position

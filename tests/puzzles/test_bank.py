@@ -70,8 +70,8 @@ def test_some_puzzles_have_melds_and_several_presets():
 
 @pytest.mark.django_db
 def test_migrate_loaded_the_bank():
-    from tests.puzzles.factories import ensure_bank
     from puzzles.models import Puzzle
+    from tests.puzzles.factories import ensure_bank
 
     ensure_bank()
     assert Puzzle.objects.filter(kind="discard", key__startswith="d").count() == len(DISCARDS)

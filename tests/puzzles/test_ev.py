@@ -12,7 +12,13 @@ from analysis.engine.rules import make_rules
 from analysis.engine.tiles import TILE_IDS
 from puzzles.generation.bank import compact_option, load_bank, read_bank
 from puzzles.generation.ev import (
-    EV_BANK_PATH, MAX_EV_ACCEPTED, clear_ev_margin, draws_left_at, ev_row, generate_ev, judge_ev,
+    EV_BANK_PATH,
+    MAX_EV_ACCEPTED,
+    clear_ev_margin,
+    draws_left_at,
+    ev_row,
+    generate_ev,
+    judge_ev,
 )
 from puzzles.generation.themes import EV_THEME, THEME_KEYS
 

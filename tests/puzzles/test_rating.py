@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from puzzles import rating as glicko
 from puzzles.rating import Rating, capped, expected, rate_answer, update

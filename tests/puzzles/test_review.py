@@ -1,11 +1,11 @@
 """FSRS scheduling of missed puzzles."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from puzzles.review import review
 
-NOW = datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
+NOW = datetime(2026, 1, 1, 12, tzinfo=UTC)
 
 
 def test_a_miss_makes_a_card_due_soon():

@@ -22,7 +22,8 @@ def test_right_answer_raises_player_and_lowers_puzzle(puzzle):
     player = Player.objects.create()
     result = answer_puzzle(player, puzzle, "3p", aid("a1"))
     assert result.correct and result.attempt.rated
-    player.refresh_from_db(); puzzle.refresh_from_db()
+    player.refresh_from_db()
+    puzzle.refresh_from_db()
     assert 1500 < player.rating <= 1500 + PLAYER_CAP and puzzle.rating < 1500
     assert result.rating_json()["after"] == round(player.rating)
     assert not ReviewCard.objects.exists()

@@ -1,7 +1,8 @@
 """The site's URLs plus one view that fails, for the 500 page tests."""
 from django.urls import path
 
-from kwx_site.urls import handler500, urlpatterns as site_urls
+from kwx_site.urls import handler500
+from kwx_site.urls import urlpatterns as site_urls
 
 
 def boom(request):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from analysis.engine import analyze
 from analysis.engine.danger import dealing_in
-from analysis.engine.ev import ASSUMPTIONS, evaluate_discards, evaluate_hand, EVParams
+from analysis.engine.ev import ASSUMPTIONS, EVParams, evaluate_discards, evaluate_hand
 from analysis.engine.notation import parse_hand
 from analysis.engine.rules import make_rules
 from analysis.engine.tiles import EMPTY, TILE_IDS

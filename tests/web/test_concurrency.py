@@ -90,13 +90,13 @@ def test_answers_sent_while_the_same_browser_logs_in_are_all_kept(django_user_mo
         old_cookie = browser.cookies["sessionid"].value
         answers = []
 
-        def tab(i: int) -> None:
+        def tab(i: int, cookie: str = old_cookie, round_: int = round_, mine: list = mine, answers: list = answers) -> None:
             client = Client()
-            client.cookies["sessionid"] = old_cookie
+            client.cookies["sessionid"] = cookie
             body = {"discard": "3p", "attempt": aid(f"{round_}-{i}")}
             answers.append(client.post(f"/api/v1/puzzles/{mine[i].pk}/answer/", body, content_type="application/json"))
 
-        def log_in() -> None:
+        def log_in(browser: Client = browser, user=user) -> None:
             assert browser.post("/accounts/login/", {"username": user.username, "password": "x-long-password-1"}).status_code == 302
 
         errors = run_together([log_in] + [lambda i=i: tab(i) for i in range(1, IN_FLIGHT + 1)])

@@ -54,7 +54,7 @@ def test_feedback_fragment_shows_both_rankings_and_why(puzzle):
     with translation.override("en"):
         sentences = ev_explanation(puzzle)
     assert all(sentence in html for sentence in sentences) and "Why the rankings differ" in html
-    assert f"/analyze/?hand=34556p123789sZZZ&amp;rules=standard&amp;ev=1&amp;draws=3" in html
+    assert "/analyze/?hand=34556p123789sZZZ&amp;rules=standard&amp;ev=1&amp;draws=3" in html
     top = puzzle.ev["options"][0]
     assert f"{top['score']:.2f}" in html and f"{100 * top['win']:.0f}%" in html
 

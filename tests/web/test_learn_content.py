@@ -8,7 +8,7 @@ import pytest
 
 from analysis import learn_content as lc
 from analysis.engine import settlement
-from analysis.engine.fans import FANS, FAN_BY_KEY
+from analysis.engine.fans import FAN_BY_KEY, FANS
 from analysis.engine.notation import format_hand, parse_hand, parse_tile
 from analysis.engine.rules import PRESETS, make_rules
 from analysis.engine.scoring import _reading_fans, _win_facts  # per-reading fans: no public API
@@ -115,7 +115,7 @@ def test_settlement_examples_agree_with_the_settlement_module(example):
         computed[(lc.SEATS[p.payer], lc.SEATS[p.payee])] += p.amount
     assert stated == computed
     assert tuple(example.net()[s] for s in lc.SEATS) == result.nets
-    for (s, worked), win in zip(example.wins, result.wins):
+    for (_seat, worked), win in zip(example.wins, result.wins):
         assert win.value.total == worked.total
 
 

@@ -28,13 +28,13 @@ from functools import lru_cache
 from math import exp
 
 from ..danger import revealed_rules
-from .basic import after_pong
 from ..efficiency import Efficiency, discard_options, efficiency
 from ..rules import Rules
 from ..scoring import score_win
 from ..selfplay import seen_counts, visible_to
 from ..table import SEATS, Action, SeatState, Table, claim_win, win_on
 from ..tiles import FIVES, NUM_KINDS, Hand, Meld, MeldType, add, with_tile
+from .basic import after_pong
 
 
 @dataclass(frozen=True, slots=True)

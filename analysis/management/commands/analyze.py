@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from analysis.engine import EngineError, analyze
 from analysis.engine.rules import OPTION_KEYS, PRESETS

@@ -32,7 +32,6 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         from analysis.engine.bots.basic import BasicBot
-
         from play.models import Game
 
         setup_test_environment()
