@@ -17,8 +17,8 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from analysis.engine import analyze
 from analysis.engine.efficiency import improving_draws

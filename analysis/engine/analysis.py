@@ -4,15 +4,16 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .efficiency import Efficiency, discard_options, full_kinds, improving_draws, remaining, winning
 from . import ev_analysis
+from .efficiency import Efficiency, discard_options, full_kinds, improving_draws, remaining, winning
 from .errors import EngineError, gettext_noop
 from .fans import fan
 from .notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
 from .rules import OPTION_KEYS, Rules, make_rules, validate_hand
 from .scoring import WinValue
-from .shapes import is_complete, shanten as counts_shanten
-from .tiles import Counts, Hand, Meld, MeldType, TILE_IDS, add
+from .shapes import is_complete
+from .shapes import shanten as counts_shanten
+from .tiles import TILE_IDS, Counts, Hand, Meld, MeldType, add
 
 MAX_TEXT = 200
 """Longest hand or visible-tiles text accepted (a full hand in Chinese fits easily)."""

@@ -8,7 +8,7 @@ the recursive definition; ``tables`` precomputes it for every suit.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 Vector = tuple[int, ...]
 """A block's best ``2·sets + partials (+1 for a pair)`` for budgets 0..4."""
@@ -36,7 +36,7 @@ def _pareto(states: set[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ..
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _partial_states(cs: tuple[int, ...], runs: bool) -> tuple[tuple[int, int, int], ...]:
     """Undominated (sets, partial sets, pair) triples a block's tiles can be split into."""
     i = next((j for j, c in enumerate(cs) if c), None)
@@ -65,7 +65,7 @@ def _budget_value(m: int, t: int, budget: int) -> int:
     return 2 * sets + min(t, budget - sets)
 
 
-@lru_cache(maxsize=None)
+@cache
 def block_value(cs: tuple[int, ...], runs: bool) -> BlockValue:
     """The best contribution of one block's tiles for each budget, without and with the pair."""
     without = [_NONE] * 5
@@ -77,7 +77,7 @@ def block_value(cs: tuple[int, ...], runs: bool) -> BlockValue:
     return tuple(without), tuple(with_pair)
 
 
-@lru_cache(maxsize=None)
+@cache
 def merge(a: BlockValue, b: BlockValue) -> BlockValue:
     """The best contribution of two blocks together, for each budget."""
     a0, a1 = a
@@ -87,7 +87,7 @@ def merge(a: BlockValue, b: BlockValue) -> BlockValue:
     return c0, c1
 
 
-@lru_cache(maxsize=None)
+@cache
 def best_with(block: BlockValue, rest: BlockValue, budget: int) -> int:
     """The best total of one block and the merged other blocks within ``budget``."""
     a0, a1 = block

@@ -14,7 +14,7 @@ from .rules import Rules
 from .scoring import WinValue, score_wins
 from .shapes import pairs_of
 from .tables import DRAGON_IDS, KIND_BLOCK, KIND_STEP, MERGED, SUIT_IDS, VALUES, best_of_ids, block_draws, block_indices
-from .tiles import COPIES, Counts, Hand, Meld, NUM_KINDS, add
+from .tiles import COPIES, NUM_KINDS, Counts, Hand, Meld, add
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,11 @@ distinct win key per rules; the tests check the two agree.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from math import prod
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from .fans import HAND_FANS, SIDES, SITUATIONAL_FANS, Side, fan
 from .rules import Rules
@@ -208,19 +209,26 @@ def score_by_readings(hand: Hand, win: int, rules: Rules) -> tuple[WinValue, Win
 _FIVE_BLOCK = tuple(0 if kind == FIVES[0] else 1 if kind == FIVES[1] else -1 for kind in range(NUM_KINDS))
 """For each kind, the suit (0 筒, 1 条) whose 4-5-6 run makes it a 卡五星, or −1."""
 _MEMO_LIMIT = 100_000
+WinKey = tuple[
+    "tuple[int, ...] | None", "tuple[int, ...] | None", "tuple[int, bool] | None", int, int, int,
+    "tuple[bool, bool, tuple[str, int] | None, tuple[tuple[str, int], ...]]",
+]
+"""What decides a win's values under given rules: the split facts of the 筒 and 条 blocks, the dragon
+block's split, the 卡五星 suit, the dragon melds, the seven-pairs fours (−1: none) and the ``_Facts``."""
+Memo = dict[WinKey, "tuple[WinValue, WinValue] | None"]
 
 
 @lru_cache(maxsize=32)
-def _memo_of(rules: Rules) -> dict[tuple, tuple[WinValue, WinValue] | None]:
+def _memo_of(rules: Rules) -> Memo:
     """The values already worked out under these rules, by win key (few keys recur)."""
     return {}
 
 
-_recent: tuple[Rules | None, dict] = (None, {})
+_recent: tuple[Rules | None, Memo] = (None, {})
 """The rules asked about last and their memo: the same Rules value is usually asked again."""
 
 
-def _memo(rules: Rules) -> dict[tuple, tuple[WinValue, WinValue] | None]:
+def _memo(rules: Rules) -> Memo:
     """``_memo_of(rules)``, found by identity first (hashing a Rules value is not free)."""
     global _recent
     last, memo = _recent
@@ -230,12 +238,13 @@ def _memo(rules: Rules) -> dict[tuple, tuple[WinValue, WinValue] | None]:
     return memo
 
 
-def _values(key: tuple, rules: Rules) -> tuple[WinValue, WinValue] | None:
+def _values(key: WinKey, rules: Rules) -> tuple[WinValue, WinValue] | None:
     """The best (self-draw, discard) values of a win described by its ``_key``."""
     pins, sous, dragons, five, dragon_melds, seven, win_facts = key
     facts = _Facts(*win_facts)
     shapes: list[_Shape] = []
     if dragons is not None:
+        assert pins is not None and sous is not None, "the dragons are read only when both suits split"
         sets, pair = dragons
         for a in pins:
             for b in sous:
@@ -304,10 +313,11 @@ def score_wins(hand: Hand, wins: Iterable[int], rules: Rules) -> tuple[tuple[Win
             for kind, c in enumerate(held)
             if c == COPIES and kind != win and (kind in pongs or counts[kind] == COPIES)
         ) if big_hand else ()
-        key = (pins, sous, dragons, _FIVE_BLOCK[win], dragon_melds, seven,
+        key: WinKey = (pins, sous, dragons, _FIVE_BLOCK[win], dragon_melds, seven,
                (one_suit, len(melds) == 4, si_gui_yi, fourths))
-        values = memo.get(key, memo)
-        if values is memo:
+        try:
+            values = memo[key]
+        except KeyError:
             if len(memo) >= _MEMO_LIMIT:
                 memo.clear()
             values = memo[key] = _values(key, rules)

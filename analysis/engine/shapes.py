@@ -10,13 +10,14 @@ and of every hand one tile away from it, is a handful of additions. Readings
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import Literal
 
 from .blocks import BLOCKS, _take
 from .tables import DRAGON_IDS, MERGED, POW5, SUIT_IDS, best_of_ids, block_indices, suit_index
-from .tiles import Counts, Hand, MeldType, NUM_KINDS
+from .tiles import NUM_KINDS, Counts, Hand, MeldType
+
 
 def standard_shanten(counts: Counts, melds: int = 0) -> int:
     """Shanten toward four sets and a pair, with ``melds`` sets already declared."""
@@ -83,7 +84,7 @@ class Reading:
 _BlockReading = tuple[tuple[tuple[GroupKind, int], ...], int | None]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _block_readings(cs: tuple[int, ...], runs: bool) -> tuple[_BlockReading, ...]:
     """Every split of a block's tiles into sets and at most one pair (local indices)."""
     i = next((j for j, c in enumerate(cs) if c), None)
@@ -137,7 +138,7 @@ def _complete_suits() -> dict[int, tuple[_BlockReading, ...]]:
     return {index: tuple(found) for index, found in table.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _global_block_readings(index: int, block: int) -> tuple[tuple[tuple[Group, ...], int | None], ...]:
     """A block's splits with global kinds, as Group values (cached per block content)."""
     start, stop, runs = BLOCKS[block]

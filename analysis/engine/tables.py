@@ -18,7 +18,7 @@ import time
 import zlib
 from array import array
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 from operator import mul
 from pathlib import Path
@@ -107,7 +107,7 @@ ALL_VALUES, MERGED = _merge_table()
 ``MERGED[a][b]`` is the id in ``ALL_VALUES`` of the merge of values ``a`` and ``b``."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def best_of_ids(block: int, rest: int, budget: int) -> int:
     """``blocks.best_with`` for a block value and a merged value given by their ids."""
     return best_with(ALL_VALUES[block], ALL_VALUES[rest], budget)
@@ -143,7 +143,7 @@ def block_indices(counts: tuple[int, ...]) -> tuple[int, int, int]:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def mask_ranks(mask: int) -> tuple[tuple[int, int], ...]:
     """(rank offset, index step) of each bit set in a reach mask."""
     return tuple((i, POW5[i]) for i in range(9) if mask >> i & 1)
