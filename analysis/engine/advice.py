@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 
-from .record import DEFAULT_PLAYERS, Header, finish
+from .record import DEFAULT_PLAYERS, settle_table
 from .selfplay import Policy, advance, seen_counts
 from .table import Action, Table, claim_win, legal_actions, winning_kinds
 from .tiles import COPIES, NUM_KINDS, Hand
@@ -130,9 +130,7 @@ def rollout(world: Table, seat: int, choice: Action | None, policies: Sequence[P
     seats[seat] = _Forced(choice, policies[seat])
     state, actions, _ = advance(world, seats)
     options = tuple((f.name, getattr(world.rules.options, f.name)) for f in fields(world.rules.options))
-    hands = (world.seats[0].concealed, world.seats[1].concealed, world.seats[2].concealed)  # not read by finish
-    header = Header(world.rules.preset.key, options, base, piao, DEFAULT_PLAYERS, world.dealer, hands)
-    return finish(header, actions, state).settlement.nets[seat] / base, len(actions)
+    return settle_table(state, DEFAULT_PLAYERS, base, piao, options).nets[seat] / base, len(actions)
 
 
 def deal_in_chances(state: Table, seat: int, worlds: int = 200, seed: int = 0) -> tuple[float, ...]:

@@ -188,10 +188,20 @@ def replay(data: Any) -> Replay:
 
 def finish(header: Header, actions: tuple[Action, ...], state: Table) -> Replay:
     """The Replay of a table state reached from ``header`` by ``actions``."""
+    settlement = settle_table(state, header.players, header.base, header.piao, header.options)
+    following = None if state.result is None else next_dealer(settlement, header.dealer)
+    return Replay(header, actions, state, settlement, state.result, following)
+
+
+def settle_table(
+    state: Table, players: tuple[str, str, str], base: int, piao: tuple[int, int, int],
+    options: tuple[tuple[str, bool], ...],
+) -> Settlement:
+    """The money of a table state: its wins, kongs and 亮倒 (kong money alone while unfinished)."""
     result = state.result
     kongs = tuple(Kong(k.seat, k.type, k.kind, k.fed_by, k.chain) for k in state.kongs)
     liang = frozenset(state.liang_dao)
-    inp = HandInput(header.players, header.base, header.piao, header.rules, header.options, kongs)
+    inp = HandInput(players, base, piao, state.rules.preset.key, options, kongs)
     if result is None or result == "draw":  # an unfinished hand: kong money only
         inp = replace(inp, liang_dao=liang if result == "draw" else frozenset())
     else:
@@ -200,9 +210,7 @@ def finish(header: Header, actions: tuple[Action, ...], state: Table) -> Replay:
         )
         discarder = None if result == "self_draw" else state.turn
         inp = replace(inp, liang_dao=liang, result=result, discarder=discarder, winners=winners)
-    settlement = settle(inp)
-    following = None if result is None else next_dealer(settlement, header.dealer)
-    return Replay(header, actions, state, settlement, result, following)
+    return settle(inp)
 
 
 def record_json(header: Header, actions: tuple[Action, ...]) -> dict[str, Any]:
