@@ -183,12 +183,13 @@ def run_advice(request: Request, body: Any) -> dict[str, Any]:
     state = table_of(position, money["rules"])
     try:
         with ev_slot(request):
-            return _advice_json(state, position, money)
+            return advice_json(state, position, money)
     except EVRefused as exc:
         raise EVThrottled(exc) from exc
 
 
-def _advice_json(state: Table, position: Position, money: dict[str, Any]) -> dict[str, Any]:
+def advice_json(state: Table, position: Position, money: dict[str, Any]) -> dict[str, Any]:
+    """The advice answer of a checked position (``money``: seed, base, piao); the analyzer shows the same."""
     strong = StrongBot()
     advice = advise(
         state, 0, lambda: [strong, strong, strong], seed=money["seed"], cpu_budget=CPU_BUDGET, max_actions=WORK_BUDGET,

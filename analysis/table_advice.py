@@ -1,0 +1,61 @@
+"""The analyzer's table-aware estimate: the advice API's answer for the link's position, shaped for the page.
+
+The figures are ``analysis.api_advice.advice_json``'s, with the same work budget and seed, so a
+link and its ``POST /api/v1/advice/`` body (``analysis.table_form.api_body``) give the same
+numbers. The rollouts run inside an expected-value slot (``analysis.ev_limits``); refused, the
+page says why and when to retry, and the cheap analysis still shows.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+
+from analysis.api_advice import advice_json
+from analysis.engine.position import Position, table_of
+from analysis.engine.rules import Rules
+from analysis.engine.tiles import TILE_IDS
+from analysis.ev_limits import EVRefused, ev_slot
+from analysis.text import tile_label
+
+
+def choice_text(action: dict[str, Any]) -> str:
+    """A choice in words: 打五筒, 打五筒并亮倒, 碰, 杠, 胡, 过 (English when the page is English)."""
+    verb = action["verb"]
+    if verb == "pass":
+        return _("Pass (过)")
+    name = tile_label(action["tile"])
+    if verb == "discard":
+        if action.get("liang_dao"):
+            return _("Discard %(tile)s and declare 亮倒") % {"tile": name}
+        return _("Discard %(tile)s") % {"tile": name}
+    if verb == "pong":
+        return _("碰 %(tile)s (pong)") % {"tile": name}
+    if verb == "kong":
+        return _("杠 %(tile)s (kong)") % {"tile": name}
+    return _("胡 %(tile)s (win)") % {"tile": name}
+
+
+def shaped(answer: dict[str, Any]) -> dict[str, Any]:
+    """The advice answer with what the page shows: each choice's words and whether it is the best, deal-in in percent."""
+    rows = [
+        {**choice, "text": choice_text(choice["action"]), "best": index == 0, "tile": choice["action"].get("tile", "")}
+        for index, choice in enumerate(answer["choices"])
+    ]
+    deal_in = sorted(
+        ({**d, "percent": 100 * d["probability"]} for d in answer["deal_in"]),
+        key=lambda d: (d["revealed"], d["probability"], TILE_IDS.index(d["tile"])),
+    )
+    return {**answer, "rows": rows, "deal_in": deal_in}
+
+
+def estimate(request: HttpRequest, position: Position, rules: Rules, base: int, piao: int, seed: int) -> dict[str, Any]:
+    """``{"advice": …}`` for a checked position, or ``{"refused": message, "retry": seconds}`` when the limits say no."""
+    state = table_of(position, rules)
+    try:
+        with ev_slot(request):
+            answer = advice_json(state, position, {"seed": seed, "base": base, "piao": (piao, piao, piao)})
+    except EVRefused as refused:
+        return {"refused": refused.message, "retry": refused.wait}
+    return {"advice": shaped(answer)}
