@@ -225,8 +225,8 @@ def limited_analysis(request: Request, body: Any) -> dict[str, Any]:
     if not (isinstance(body, dict) and body.get("depth") == "ev"):
         return run_analysis(body)
     try:
-        with ev_slot(request):
-            return run_analysis(body)
+        with ev_slot(request) as run:
+            return run(run_analysis, body)
     except EVRefused as exc:
         raise EVThrottled(exc) from exc
 

@@ -182,8 +182,8 @@ def run_advice(request: Request, body: Any) -> dict[str, Any]:
     position, money = read_position(body)
     state = table_of(position, money["rules"])
     try:
-        with ev_slot(request):
-            return advice_json(state, position, money)
+        with ev_slot(request) as run:
+            return run(advice_json, state, position, money)
     except EVRefused as exc:
         raise EVThrottled(exc) from exc
 

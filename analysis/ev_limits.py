@@ -1,35 +1,52 @@
-"""Limits on expected-value work: per client, for the whole site, and at once per host (issue 15).
+"""Limits on expected-value work: per client, for the whole site, at once per host, and at low priority (issue 15).
 
-An EV request (the analyzer's ``ev=1``, the API's ``depth=ev``) costs up to the engine's
-work budget of CPU (``analysis.engine.ev.REQUEST_WORK``), a plain one about a
-millisecond. ``ev_slot`` lets one run only when
+An EV request (the analyzer's ``ev=1``, the API's ``depth=ev``, every advice request) costs
+up to the engine's work budget of CPU (``analysis.engine.ev.REQUEST_WORK``), a plain one
+about a millisecond. ``ev_slot`` lets one run only when
 
-1. one of ``EV_CONCURRENCY`` slots of this host is free: a non-blocking ``flock`` on a
+1. neither its client nor the site is known, in this process, to be over its limit until
+   a later time: a refusal for a limit is remembered until its window ends, so a client
+   that keeps sending is refused without another count in the database;
+2. one of ``EV_CONCURRENCY`` slots of this host is free: a non-blocking ``flock`` on a
    file in ``EV_SLOT_DIR``, shared by every worker process and released if one dies; a
    request that finds none is refused at once, so EV work never holds more workers
    than that and the cheap analysis always finds one;
-2. the client (``kwx_site.limits.client_ip``, the trusted-proxy address) is within
+3. the client (``kwx_site.limits.client_ip``, the trusted-proxy address) is within
    ``EV_RATE_CLIENT``;
-3. the site is within ``EV_RATE_SITE`` (one counter for every client and host).
+4. the site is within ``EV_RATE_SITE`` (one counter for every client and host).
 
 The counts are ``kwx_site.limits.hit`` rows (atomic, not in the cache). A request refused
 for a busy host is not counted against its client.
+
+The work itself runs in one thread per worker process at ``EV_NICE`` (a Linux thread's own
+nice value), so under load the cheap requests of the other workers get the CPU first and
+the EV answer takes longer; on an idle host it runs at full speed. Its answer does not
+depend on the priority: the budget counts work, with CPU time only as a backstop.
 """
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import math
 import os
 import tempfile
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from django.conf import settings
+from django.db import connections
 from django.http import HttpRequest
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from kwx_site.limits import client_ip, hit, parse_rate
+from kwx_site.limits import client_ip, over_until, parse_rate
+
+T = TypeVar("T")
 
 BUSY_WAIT = 1
 """Seconds a client refused for a busy host is told to wait."""
@@ -84,20 +101,122 @@ def release_slot(fd: int) -> None:
     os.close(fd)
 
 
+def host_busy() -> bool:
+    """Whether every slot of this host is taken right now (a probe: it holds none afterwards)."""
+    fd = take_slot()
+    if fd is None:
+        return True
+    release_slot(fd)
+    return False
+
+
+MAX_REMEMBERED = 10_000
+"""Refusals a process remembers at most (a flood of addresses cannot grow it without bound)."""
+
+_refused_until: dict[tuple[str, str], float] = {}
+
+
+def forget_refusals() -> None:
+    """Drop this process's memory of refused clients (tests that reset the counters call it)."""
+    _refused_until.clear()
+
+
+def _remembered(reason: str, ident: str) -> None:
+    """Raise ``EVRefused`` if (reason, ident) was refused for a window that has not ended."""
+    until = _refused_until.get((reason, ident))
+    if until is None:
+        return
+    left = until - time.time()
+    if left <= 0:
+        del _refused_until[(reason, ident)]
+        return
+    raise EVRefused(reason, max(1, math.ceil(left)))
+
+
+def _remember(reason: str, ident: str, until: float) -> None:
+    if len(_refused_until) >= MAX_REMEMBERED:
+        now = time.time()
+        for key in [key for key, end in _refused_until.items() if end <= now]:
+            del _refused_until[key]
+        if len(_refused_until) >= MAX_REMEMBERED:
+            _refused_until.clear()
+    _refused_until[(reason, ident)] = until
+
+
+def _count(reason: str, scope: str, ident: str, rate: str) -> None:
+    """Count one request against a limit; over it, remember and raise ``EVRefused`` with the window's rest."""
+    limit, window = parse_rate(rate)
+    until = over_until(scope, ident, limit, window)
+    if until is not None:
+        _remember(reason, ident, until)
+        raise EVRefused(reason, max(1, math.ceil(until - time.time())))
+
+
+class _LowPriority:
+    """One worker thread per process that runs EV work at ``EV_NICE``; made again after a fork."""
+
+    def __init__(self) -> None:
+        self.pid = -1
+        self.pool: ThreadPoolExecutor | None = None
+        self.lock = threading.Lock()
+
+    def executor(self) -> ThreadPoolExecutor:
+        """This process's pool (gunicorn forks workers from a preloaded master: threads do not survive a fork)."""
+        with self.lock:
+            if self.pool is None or self.pid != os.getpid():
+                self.pid = os.getpid()
+                self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kwx-ev", initializer=_lower_priority)
+            return self.pool
+
+
+def _lower_priority() -> None:
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), max(0, min(19, settings.EV_NICE)))
+    except (AttributeError, OSError):  # not Linux, or not allowed: run at the normal priority
+        pass
+
+
+_low = _LowPriority()
+
+
+def _in_language(language: str | None, work: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
+    try:
+        with translation.override(language):
+            return work(*args, **kwargs)
+    finally:
+        connections.close_all()  # this thread's own connections, if the work opened any
+
+
+def run_low(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run ``work(*args, **kwargs)`` in this process's low-priority EV thread, in the active language."""
+    if settings.EV_NICE <= 0:
+        return work(*args, **kwargs)
+    future = _low.executor().submit(_in_language, translation.get_language(), work, args, kwargs)
+    return future.result()
+
+
+def early_refusal(request: HttpRequest) -> EVRefused | None:
+    """The refusal ``ev_slot`` would give at once without counting: a remembered limit or a busy host; else None."""
+    try:
+        _remembered("client", client_ip(request))
+        _remembered("site", "all")
+    except EVRefused as refused:
+        return refused
+    return EVRefused("busy", BUSY_WAIT) if host_busy() else None
+
+
 @contextmanager
-def ev_slot(request: HttpRequest) -> Iterator[None]:
-    """Run the block as one EV request of ``request``'s client, or raise ``EVRefused`` (see the module docstring)."""
+def ev_slot(request: HttpRequest) -> Iterator[Callable[..., Any]]:
+    """Hold one EV slot for ``request``'s client and yield ``run_low``, or raise ``EVRefused`` (see the module docstring)."""
+    client = client_ip(request)
+    _remembered("client", client)
+    _remembered("site", "all")
     fd = take_slot()
     if fd is None:
         raise EVRefused("busy", BUSY_WAIT)
     try:
-        for reason, scope, ident, rate in (
-            ("client", "ev", client_ip(request), settings.EV_RATE_CLIENT),
-            ("site", "ev-site", "all", settings.EV_RATE_SITE),
-        ):
-            limit, window = parse_rate(rate)
-            if not hit(scope, ident, limit, window):
-                raise EVRefused(reason, window)
-        yield
+        _count("client", "ev", client, settings.EV_RATE_CLIENT)
+        _count("site", "ev-site", "all", settings.EV_RATE_SITE)
+        yield run_low
     finally:
         release_slot(fd)

@@ -54,8 +54,8 @@ def estimate(request: HttpRequest, position: Position, rules: Rules, base: int, 
     """``{"advice": …}`` for a checked position, or ``{"refused": message, "retry": seconds}`` when the limits say no."""
     state = table_of(position, rules)
     try:
-        with ev_slot(request):
-            answer = advice_json(state, position, {"seed": seed, "base": base, "piao": (piao, piao, piao)})
+        with ev_slot(request) as run:
+            answer = run(advice_json, state, position, {"seed": seed, "base": base, "piao": (piao, piao, piao)})
     except EVRefused as refused:
         return {"refused": refused.message, "retry": refused.wait}
     return {"advice": shaped(answer)}

@@ -45,6 +45,11 @@ def client_ip(request: HttpRequest) -> str:
 
 def hit(scope: str, ident: str, limit: int, window: int) -> bool:
     """Count one event for (scope, ident) in a fixed window of ``window`` seconds; False once over ``limit``."""
+    return over_until(scope, ident, limit, window) is None
+
+
+def over_until(scope: str, ident: str, limit: int, window: int) -> float | None:
+    """``hit``, telling when a refusal ends: None within ``limit``, else the window's end (a Unix time)."""
     key = f"{scope}:{ident}"[:MAX_KEY]
     now = timezone.now()
     cutoff = now - timedelta(seconds=window)
@@ -60,10 +65,10 @@ def hit(scope: str, ident: str, limit: int, window: int) -> bool:
                     RateCounter.objects.create(key=key, count=1, window_start=now)
             except IntegrityError:  # another request made it first: count on top of it
                 rows.update(count=F("count") + 1)
-        count = rows.values_list("count", flat=True).get()
+        count, start = rows.values_list("count", "window_start").get()
     if random.random() < SWEEP_CHANCE:
         RateCounter.objects.filter(window_start__lt=now - timedelta(days=1)).delete()
-    return count <= limit
+    return None if count <= limit else start.timestamp() + window
 
 
 def parse_rate(rate: str) -> tuple[int, int]:

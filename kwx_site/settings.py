@@ -48,11 +48,13 @@ DRAIN_FILE = os.environ.get("DRAIN_FILE", "")
 TRUSTED_PROXY_HOPS = int(os.environ.get("TRUSTED_PROXY_HOPS", "0"))
 # Expected-value work (the analyzer's ev=1, the API's depth=ev; analysis/ev_limits.py): requests
 # per client and for the whole site ("count/s|min|hour|day"), and how many may compute at once on
-# one host (the others are refused at once, so cheap requests always find a worker).
+# one host (the others are refused at once, so cheap requests always find a worker); the nice
+# value of the thread that computes them (0: in the request's own thread, at full priority).
 EV_RATE_CLIENT = os.environ.get("EV_RATE_CLIENT", "30/min")
 EV_RATE_SITE = os.environ.get("EV_RATE_SITE", "120/min")
 EV_CONCURRENCY = int(os.environ.get("EV_CONCURRENCY", "1"))
 EV_SLOT_DIR = os.environ.get("EV_SLOT_DIR", "")
+EV_NICE = int(os.environ.get("EV_NICE", "10"))
 
 INSTALLED_APPS = [
     "django.contrib.auth",
@@ -81,6 +83,7 @@ MIDDLEWARE = [
     "kwx_site.middleware.ApiErrorMiddleware",  # everything under /api/ answers the API's JSON error shape
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "analysis.middleware.EarlyEVRefusalMiddleware",  # an EV request already known to be refused: 429 before the view
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "kwx_site.middleware.OutageTolerantAuthenticationMiddleware",  # Django's, but page reads survive an outage
@@ -236,10 +239,17 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+def _not_a_refusal(record: object) -> bool:
+    """False for Django's line about a 429: a refusal is the limit working, and a flood of them would flood the log."""
+    return getattr(record, "status_code", None) != 429
+
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"not_refusals": {"()": "django.utils.log.CallbackFilter", "callback": _not_a_refusal}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {"django.request": {"filters": ["not_refusals"]}},
 }
 

@@ -111,6 +111,17 @@ class NextPuzzleView(APIView):
         return Response(puzzle_json(puzzle))
 
 
+@extend_schema(exclude=True)  # the documented path takes a whole number; this only names what is wrong
+class BadPuzzleIdView(APIView):
+    """Any other text where a puzzle id belongs: a 404 that names the field ``id``."""
+
+    def post(self, request: Request, pk: str) -> Response:
+        """Refuse the id."""
+        return error_response("id", _("A puzzle id is a whole number, not “%(id)s”.") % {"id": printable(pk[:40])}, status.HTTP_404_NOT_FOUND)
+
+    get = post
+
+
 class AnswerView(APIView):
     """Answer a puzzle once per attempt id; the rating moves on the first try at a puzzle only."""
 

@@ -201,12 +201,14 @@ def too_many(request: HttpRequest, scope: str) -> HttpResponse | None:
     """
     if request.method != "POST":
         return None
-    allowed = hit(f"auth-{scope}", client_ip(request), AUTH_LIMIT, AUTH_WINDOW)
+    address_ok = hit(f"auth-{scope}", client_ip(request), AUTH_LIMIT, AUTH_WINDOW)
+    account_ok = True
     username = request.POST.get("username", "")
     if scope == "login" and isinstance(username, str) and username.strip():
-        allowed = hit("auth-login-user", username.strip().casefold(), AUTH_LIMIT, AUTH_WINDOW) and allowed
-    if not allowed:
-        return render(request, "registration/too_many.html", {"minutes": AUTH_WINDOW // 60}, status=429)
+        account_ok = hit("auth-login-user", username.strip().casefold(), AUTH_LIMIT, AUTH_WINDOW)
+    if not (address_ok and account_ok):
+        context = {"minutes": AUTH_WINDOW // 60, "for_account": address_ok}
+        return render(request, "registration/too_many.html", context, status=429)
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from django.conf import settings as django_settings
 from hypothesis import HealthCheck, settings
 
@@ -18,3 +19,11 @@ django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHash
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_ev_refusals():
+    """Each test starts with no remembered EV refusals (the database counters it sees are fresh too)."""
+    from analysis.ev_limits import forget_refusals
+
+    forget_refusals()

@@ -587,8 +587,8 @@ def _limited_context(board: Board, request: HttpRequest, with_ev: bool) -> dict[
     if not (with_ev and board.ev):
         return page_context(board, request, with_ev)
     try:
-        with ev_slot(request):
-            return page_context(board, request, with_ev)
+        with ev_slot(request) as run:
+            return run(page_context, board, request, with_ev)
     except EVRefused as refused:
         return {**page_context(board, request, False), "ev_pending": False, "ev_refused": refused.message}
 

@@ -100,6 +100,13 @@ def test_a_missing_puzzle_is_a_404_in_the_requests_language(language, word):
     assert error["field"] == "id" and word in error["message"]
 
 
+@pytest.mark.parametrize("text", ["abc", "-1", "1.5", "%E2%80%AE7"])
+def test_a_puzzle_id_that_is_not_a_whole_number_is_a_404_naming_id(text):
+    error = _error(_post(f"/api/v1/puzzles/{text}/answer/", json.dumps({"discard": "3p", "attempt": aid(7)}), HTTP_ACCEPT_LANGUAGE="en"), 404)
+    assert error["field"] == "id" and "whole number" in error["message"]
+    assert "\u202e" not in error["message"]  # an invisible character is named by its code point, not sent raw
+
+
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_every_failure_under_the_api_has_the_json_shape_in_the_requests_language(language):
     client = Client(HTTP_ACCEPT_LANGUAGE=language)

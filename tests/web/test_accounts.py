@@ -91,6 +91,7 @@ def test_too_many_logins_from_one_address_get_a_429():
     client = Client()
     codes = [client.post("/accounts/login/", {"username": "nobody", "password": "x"}).status_code for _ in range(11)]
     assert codes[:10] == [200] * 10 and codes[10] == 429
+    assert "你的地址" in client.post("/accounts/login/", {"username": "nobody", "password": "x"}).content.decode()
 
 
 def test_too_many_signups_from_one_address_get_a_429_that_says_why():

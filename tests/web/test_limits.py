@@ -83,6 +83,7 @@ def test_one_username_is_limited_whatever_the_address():
     assert codes == [200] * 10
     late = Client(REMOTE_ADDR="203.0.113.200").post("/accounts/login/", {"username": "BOB", "password": PASSWORD})
     assert late.status_code == 429 and "_auth_user_id" not in late.client.session
+    assert "这个账号" in late.content.decode() and "你的地址" not in late.content.decode()  # says which limit
 
 
 @pytest.mark.django_db
