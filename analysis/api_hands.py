@@ -10,8 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from settlement.api import PaymentSerializer
+from settlement.text import payment_json
+
 from .api import FanSerializer
-from .api_settle import PaymentSerializer
 from .engine.analysis import _fans_json
 from .engine.fans import SITUATIONAL_FANS
 from .engine.record import FORMAT, RecordError, Replay, replay
@@ -19,7 +21,6 @@ from .engine.rules import OPTION_KEYS, PRESETS
 from .engine.settlement import KONG_TYPES, PIAO_CHOICES
 from .engine.table import VERBS
 from .engine.tiles import TILE_IDS
-from .settlement_text import payment_json
 
 RESULT_CHOICES = ["self_draw", "discard", "rob_kong", "draw"]
 

@@ -70,7 +70,10 @@ INSTALLED_APPS = [
     "template_partials",
     "kwx_site",
     "analysis",
+    "learn",
+    "settlement",
     "puzzles",
+    "accounts",
     "play",
 ]
 

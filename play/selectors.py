@@ -19,10 +19,10 @@ from analysis.engine.selfplay import visible_to
 from analysis.engine.table import Action, Table
 from analysis.engine.tiles import TILE_IDS, MeldType, kinds_of
 from analysis.engine.tiles import Hand as EngineHand
-from analysis.settlement_text import part_text, settlement_json
 from analysis.text import tile_label
 from analysis.views import analyzer
 from puzzles.models import Player
+from settlement.text import part_text, settlement_json
 
 from . import seats
 from .models import Game, Hand, ReviewItem

@@ -1,4 +1,4 @@
-"""Drill, quiz, progress and account pages. Thin: forms in, services/selectors, templates out.
+"""Drill, quiz and progress pages. Thin: forms in, services/selectors, templates out.
 
 One template serves each page and its htmx fragment: an htmx answer gets the
 ``board`` partial, a plain POST (no JavaScript) the whole page with the same feedback.
@@ -9,22 +9,13 @@ import uuid
 from typing import Any
 from urllib.parse import urlencode
 
-from django import forms
-from django.contrib import messages
-from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from analysis.engine.fans import fan
 from analysis.engine.rules import PRESETS
-from kwx_site.limits import client_ip, hit
 from play import selectors as play_selectors
 
 from . import selectors
@@ -32,10 +23,6 @@ from .generation.themes import THEME_KEYS
 from .models import Puzzle
 from .services import AnswerError, answer_puzzle, player_for
 from .text import MODES, SIDES, THEMES, ev_explanation
-
-AUTH_LIMIT = 10
-"""Log-in and sign-up posts allowed per client address, and log-in posts per username, in ``AUTH_WINDOW`` seconds."""
-AUTH_WINDOW = 300
 
 
 def _mode(request: HttpRequest, kind: str) -> tuple[str, str | None]:
@@ -191,76 +178,3 @@ def progress(request: HttpRequest) -> HttpResponse:
         "play_due": play_selectors.due_items(player).count(),
     }
     return render(request, "puzzles/progress.html", context)
-
-
-def too_many(request: HttpRequest, scope: str) -> HttpResponse | None:
-    """A 429 page once this client address (and, for log-in, this username) posted to ``scope`` more than ``AUTH_LIMIT`` times in the window.
-
-    Every post counts, atomically, in the limits table (``kwx_site.limits``), so concurrent
-    posts cannot all slip under the limit and nothing else written can evict a count.
-    """
-    if request.method != "POST":
-        return None
-    address_ok = hit(f"auth-{scope}", client_ip(request), AUTH_LIMIT, AUTH_WINDOW)
-    account_ok = True
-    username = request.POST.get("username", "")
-    if scope == "login" and isinstance(username, str) and username.strip():
-        account_ok = hit("auth-login-user", username.strip().casefold(), AUTH_LIMIT, AUTH_WINDOW)
-    if not (address_ok and account_ok):
-        context = {"minutes": AUTH_WINDOW // 60, "for_account": address_ok}
-        return render(request, "registration/too_many.html", context, status=429)
-    return None
-
-
-EMAIL_HELP = gettext_lazy("Only used to send you a link if you forget your password.")
-
-
-class SignupForm(UserCreationForm):
-    """Django's sign-up form (username, password twice) and an optional e-mail address for password resets."""
-
-    email = forms.EmailField(label=gettext_lazy("E-mail (optional)"), required=False, help_text=EMAIL_HELP)
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    """/accounts/signup/: make an account; the session's progress moves into it."""
-    limited = too_many(request, "signup")
-    if limited:
-        return limited
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome, %(name)s: your drills are saved to your account.") % {"name": user.get_username()})
-        return redirect(_safe_next(request) or "progress")
-    return render(request, "registration/signup.html", {"form": form})
-
-
-def _safe_next(request: HttpRequest) -> str | None:
-    """The ``next`` of the query or form when it points into this site (as the log-in view checks it), else None."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    allowed = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure())
-    return target if allowed else None
-
-
-class LoginView(auth_views.LoginView):
-    """/accounts/login/ with a per-address limit on attempts."""
-
-    redirect_authenticated_user = True
-
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        return too_many(request, "login") or super().dispatch(request, *args, **kwargs)
-
-
-class PasswordChangeView(auth_views.PasswordChangeView):
-    """/accounts/password/: change the password (logged-in only)."""
-
-    def form_valid(self, form: Any) -> HttpResponse:
-        messages.success(self.request, _("Your password was changed."))
-        return super().form_valid(form)
-
-    def get_success_url(self) -> str:
-        return reverse("progress")

@@ -10,7 +10,7 @@ from tests.conftest import ROOT, SHARED, VECTORS
 COPIES = [
     (VECTORS / "analyze.json", SHARED / "vectors" / "analyze.json"),
     (VECTORS / "hands.json", SHARED / "vectors" / "hands.json"),
-    (ROOT / "analysis" / "data" / "kouque.txt", SHARED / "kouque.txt"),
+    (ROOT / "learn" / "data" / "kouque.txt", SHARED / "kouque.txt"),
 ]
 
 

@@ -1,4 +1,1 @@
-"""Pages of the analysis app: the analyzer, the learn pages and the settlement calculator.
-
-Each module holds one area's views and its ``urlpatterns``; ``analysis.urls`` joins them.
-"""
+"""Pages of the analysis app: the analyzer (``analyzer.urlpatterns``, joined in ``analysis.urls``)."""

@@ -1,7 +1,7 @@
 """Learn pages in Chromium: a fan example opens in the analyzer; one round of the memorise mode."""
 from __future__ import annotations
 
-from analysis.learn_content import couplets
+from learn.content import couplets
 
 
 def test_fans_page_fits_a_phone_and_an_example_opens_in_the_analyzer(page):

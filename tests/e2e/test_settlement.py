@@ -49,7 +49,7 @@ def test_the_new_sheet_dealer_picker_follows_the_typed_names(page):
     page.select_option("#id_first_dealer", "1")
     page.click("button.primary")
     page.wait_for_selector("text=记一局")
-    from analysis.models import ScoreSheet
+    from settlement.models import ScoreSheet
 
     sheet = ScoreSheet.objects.get()
     assert sheet.players[1] == "小李" and sheet.first_dealer == 1

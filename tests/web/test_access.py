@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from analysis.models import ScoreSheet
-from analysis.settlement_services import Owner, create_sheet
+from settlement.models import ScoreSheet
+from settlement.services import Owner, create_sheet
 from tests.puzzles.factories import discard_puzzle
 
 pytestmark = pytest.mark.django_db

@@ -11,11 +11,11 @@ import uuid
 import pytest
 from django.test import Client
 
-from analysis.models import ScoreSheet
-from analysis.settlement_selectors import sheet_table
-from analysis.settlement_services import Owner, create_sheet
 from puzzles.models import Attempt, Player
 from puzzles.services import answer_puzzle
+from settlement.models import ScoreSheet
+from settlement.selectors import sheet_table
+from settlement.services import Owner, create_sheet
 from tests.concurrency import run_together
 from tests.puzzles.factories import aid, discard_puzzle
 

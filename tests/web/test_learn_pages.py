@@ -9,13 +9,13 @@ import polib
 import pytest
 from django.test import Client
 
-from analysis import learn_content as lc
 from analysis.engine.fans import FANS
 from analysis.engine.rules import PRESETS
+from learn import content as lc
 
 PAGES = ["/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/",
          "/learn/glossary/", "/learn/koujue/", "/learn/koujue/memorise/"]
-LEARN_FILES = ("analysis/templates/analysis/learn/", "analysis/learn_content.py", "analysis/views/learn.py")
+LEARN_FILES = ("learn/templates/learn/", "learn/content.py", "learn/views.py")
 PO = Path(__file__).resolve().parents[2] / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 
 

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
-from puzzles.accounts import MAILS_PER_ADDRESS
+from accounts.views import MAILS_PER_ADDRESS
 from puzzles.models import Player
 from tests.puzzles.factories import aid, discard_puzzle
 

@@ -1,0 +1,154 @@
+"""The account pages: sign-up, log-in and log-out, password change and reset by e-mail, the e-mail address.
+
+Django's auth views, in the site's templates (``accounts/templates/accounts``). Log-in,
+sign-up and reset asks are limited per client address (log-in also per username); a
+reset mail goes out through ``EMAIL_BACKEND`` (the console by default, see
+docs/deploy.md), in the language of the page that asked for it, is limited per e-mail
+address, and the page after asking says the same whether or not an account has that address.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from kwx_site.limits import client_ip, hit
+
+from .forms import EmailForm, SignupForm
+
+AUTH_LIMIT = 10
+"""Log-in and sign-up posts allowed per client address, and log-in posts per username, in ``AUTH_WINDOW`` seconds."""
+AUTH_WINDOW = 300
+
+
+def too_many(request: HttpRequest, scope: str) -> HttpResponse | None:
+    """A 429 page once this client address (and, for log-in, this username) posted to ``scope`` more than ``AUTH_LIMIT`` times in the window.
+
+    Every post counts, atomically, in the limits table (``kwx_site.limits``), so concurrent
+    posts cannot all slip under the limit and nothing else written can evict a count.
+    """
+    if request.method != "POST":
+        return None
+    address_ok = hit(f"auth-{scope}", client_ip(request), AUTH_LIMIT, AUTH_WINDOW)
+    account_ok = True
+    username = request.POST.get("username", "")
+    if scope == "login" and isinstance(username, str) and username.strip():
+        account_ok = hit("auth-login-user", username.strip().casefold(), AUTH_LIMIT, AUTH_WINDOW)
+    if not (address_ok and account_ok):
+        context = {"minutes": AUTH_WINDOW // 60, "for_account": address_ok}
+        return render(request, "accounts/too_many.html", context, status=429)
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """/accounts/signup/: make an account; the session's progress moves into it."""
+    limited = too_many(request, "signup")
+    if limited:
+        return limited
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s: your drills are saved to your account.") % {"name": user.get_username()})
+        return redirect(_safe_next(request) or "progress")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    """The ``next`` of the query or form when it points into this site (as the log-in view checks it), else None."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    return target if allowed else None
+
+
+class LoginView(auth_views.LoginView):
+    """/accounts/login/ with a per-address limit on attempts."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return too_many(request, "login") or super().dispatch(request, *args, **kwargs)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """/accounts/password/: change the password (logged-in only)."""
+
+    template_name = "accounts/password_change_form.html"
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        messages.success(self.request, _("Your password was changed."))
+        return super().form_valid(form)
+
+    def get_success_url(self) -> str:
+        return reverse("progress")
+
+
+MAILS_PER_ADDRESS = 3
+"""Reset mails to one e-mail address per ``MAIL_WINDOW`` seconds (more asks get the same page, no mail)."""
+MAIL_WINDOW = 3600
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """/accounts/password/reset/: ask for a reset link by e-mail."""
+
+    template_name = "accounts/password_reset_form.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("password_reset_done")
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return too_many(request, "reset") or super().dispatch(request, *args, **kwargs)
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        address = form.cleaned_data["email"].strip().casefold()
+        if not hit("auth-reset-mail", address, MAILS_PER_ADDRESS, MAIL_WINDOW):
+            return redirect(self.get_success_url())  # the same page as a sent mail: nothing tells what is known
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """/accounts/reset/<uid>/<token>/: choose a new password; then the player is logged in (their progress follows)."""
+
+    template_name = "accounts/password_reset_confirm.html"
+    post_reset_login = True
+    post_reset_login_backend = "django.contrib.auth.backends.ModelBackend"
+    success_url = reverse_lazy("password_reset_complete")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    """/accounts/password/reset/sent/: the same page whether or not a mail went out, with how long a link works."""
+
+    template_name = "accounts/password_reset_done.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return super().get_context_data(**kwargs) | {"timeout_hours": settings.PASSWORD_RESET_TIMEOUT // 3600}
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    """/accounts/reset/done/: the new password is set."""
+
+    template_name = "accounts/password_reset_complete.html"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def email(request: HttpRequest) -> HttpResponse:
+    """/accounts/email/: set the address a reset link goes to."""
+    form = EmailForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Your e-mail address was saved.") if form.cleaned_data["email"] else _("Your e-mail address was removed."))
+        return redirect("progress")
+    return render(request, "accounts/email_form.html", {"form": form})

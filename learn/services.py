@@ -1,0 +1,53 @@
+"""The 口诀 memorise mode's one change: a player grades a couplet (``learn.selectors`` says which comes next).
+
+Logged-in players get one ``VerseCard`` per couplet, scheduled by the ``fsrs`` package;
+anonymous visitors walk through the couplets in order and nothing is stored.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django.db import transaction
+from fsrs import Card, Rating, Scheduler, State
+
+from .content import couplet
+from .models import VerseCard
+
+SCHEDULER = Scheduler(enable_fuzzing=False)
+"""One scheduler for everyone: the package's default parameters, no random fuzz (repeatable)."""
+RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good, "easy": Rating.Easy}
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(UTC)
+
+
+def to_fsrs(card: VerseCard) -> Card:
+    """The stored card as an ``fsrs.Card``."""
+    return Card(
+        card_id=card.couplet, state=State(card.state), step=card.step, stability=card.stability,
+        difficulty=card.difficulty, due=_utc(card.due), last_review=_utc(card.last_review) if card.last_review else None,
+    )
+
+
+@transaction.atomic
+def grade(user, number: int, rating: Rating, reviews_seen: int, now: datetime) -> tuple[VerseCard, bool]:
+    """Record a player's grade of a couplet; a grade for a card already graded since it was shown counts once.
+
+    Returns the card and whether this grade was applied.
+    """
+    if couplet(number) is None:
+        raise ValueError(f"no couplet {number}")
+    card, _ = VerseCard.objects.select_for_update().get_or_create(user=user, couplet=number, defaults={"due": now})
+    if card.reviews != reviews_seen:
+        return card, False
+    reviewed, _log = SCHEDULER.review_card(to_fsrs(card), rating, review_datetime=_utc(now))
+    card.state = reviewed.state.value
+    card.step = reviewed.step
+    card.stability = reviewed.stability
+    card.difficulty = reviewed.difficulty
+    card.due = reviewed.due
+    card.last_review = reviewed.last_review
+    card.reviews += 1
+    card.save()
+    return card, True

@@ -1,0 +1,152 @@
+"""``/api/v1/settle/``: one hand's payments and nets (kwx-rules §6) over HTTP."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_noop
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from analysis.api import ErrorSerializer
+from analysis.api_errors import refuse_nulls
+from analysis.engine import EngineError
+from analysis.engine.fans import SITUATION_KEYS
+from analysis.engine.rules import OPTION_KEYS, PRESETS
+from analysis.engine.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, next_dealer, parse_input, settle
+
+from .text import settlement_json
+
+
+@extend_schema_field({"oneOf": [{"type": "string", "maxLength": 40}, {"type": "integer", "minimum": 0, "maximum": 2}]})
+class PlayerField(serializers.Field):
+    """A player: a name from ``players``, or a seat index 0–2 (as the score sheets store them)."""
+
+
+class SettleKongSerializer(serializers.Serializer):
+    who = PlayerField(help_text="The player who made the kong: a name from players, or its index 0-2.")
+    type = serializers.ChoiceField(choices=list(KONG_TYPES), help_text="an_gang 暗杠, ming_gang 明杠 (蓄杠), zhi_gang 直杠.")
+    tile = serializers.CharField(help_text="The konged kind, e.g. 5p, F.")
+    fed_by = PlayerField(required=False, help_text="直杠 only: who discarded the fourth tile.")
+    chain = serializers.IntegerField(required=False, default=1, help_text="Place in a 杠上杠 chain: 1 first or alone, 2 doubles, 3 ×4 …; kongs are listed in play order.")
+
+
+class SettleWinnerSerializer(serializers.Serializer):
+    player = PlayerField()
+    hand = serializers.CharField(help_text="The 13 tiles before the winning tile, melds in brackets: 4556p123s{7777s}ZZZ.")
+    tile = serializers.CharField(help_text="The winning tile.")
+    situation = serializers.ListField(
+        child=serializers.ChoiceField(choices=sorted(SITUATION_KEYS - {"liang_dao", "qiang_gang_hu"})), required=False,
+        help_text="gang_shang_kai_hua or hai_di_lao (self-draw), gang_shang_pao (discard). 亮倒 and 抢杠胡 follow from the input.",
+    )
+
+
+class SettleRequestSerializer(serializers.Serializer):
+    players = serializers.ListField(child=serializers.CharField(), min_length=3, max_length=3, help_text="Three different names.")
+    base = serializers.IntegerField(required=False, default=1, help_text="底金, the base stake.")
+    piao = serializers.ListField(child=serializers.ChoiceField(choices=list(PIAO_CHOICES)), required=False, help_text="漂 of each player, in the order of players.")
+    rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
+    options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
+    kongs = SettleKongSerializer(many=True, required=False)
+    liang_dao = serializers.ListField(child=PlayerField(), required=False, help_text="Who declared 亮倒.")
+    result = serializers.ChoiceField(choices=list(RESULTS), help_text="draw 荒庄, self_draw 自摸, discard 点炮 (two winners: 一炮双响), rob_kong 抢杠胡.")
+    discarder = PlayerField(required=False, help_text="discard: who discarded; rob_kong: whose kong was robbed.")
+    winners = SettleWinnerSerializer(many=True, required=False)
+    dealer = serializers.CharField(required=False, allow_blank=True, max_length=40, help_text="This hand's dealer; with it the answer names the next dealer after a drawn hand too.")
+
+
+class ReasonSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text="self_draw, discard, bao_hu, qiang_gang_hu, piao, an_gang, ming_gang, zhi_gang, huang_zhuang.")
+    amount = serializers.IntegerField()
+    numbers = serializers.DictField(child=serializers.IntegerField(), help_text="The figures behind the amount (multiplier, base, chain …).")
+    text = serializers.CharField()
+
+
+class PaymentSerializer(serializers.Serializer):
+    payer = serializers.CharField()
+    payee = serializers.CharField()
+    amount = serializers.IntegerField()
+    reasons = ReasonSerializer(many=True)
+    text = serializers.CharField()
+
+
+class SettleFanSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    name_en = serializers.CharField()
+    multiplier = serializers.IntegerField()
+    tile = serializers.CharField(required=False)
+
+
+class WinSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    side = serializers.ChoiceField(choices=["self_draw", "discard"])
+    multiplier = serializers.IntegerField(help_text="Capped total multiplier.")
+    product = serializers.IntegerField(help_text="Product of the fans before the cap.")
+    fans = SettleFanSerializer(many=True)
+    value = serializers.IntegerField(help_text="V = base × multiplier.")
+
+
+class NetSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    net = serializers.IntegerField()
+
+
+class SettleResponseSerializer(serializers.Serializer):
+    players = serializers.ListField(child=serializers.CharField())
+    base = serializers.IntegerField()
+    rules = serializers.CharField()
+    result = serializers.CharField()
+    result_text = serializers.CharField()
+    wins = WinSerializer(many=True)
+    payments = PaymentSerializer(many=True)
+    nets = NetSerializer(many=True, help_text="Each player's net for the hand; they sum to zero.")
+    next_dealer = serializers.CharField(allow_null=True, help_text="Null after a drawn hand when no dealer was given.")
+
+
+def run_settlement(body: Any) -> dict[str, Any]:
+    """Settle a request body (the engine's JSON form plus an optional ``dealer``)."""
+    if not isinstance(body, dict):
+        raise EngineError(gettext_noop("The request body must be a JSON object."), "body")
+    refuse_nulls(body)
+    data = dict(body)
+    dealer_name = data.pop("dealer", None)
+    inp = parse_input(data)
+    dealer = None
+    if dealer_name not in (None, ""):
+        if dealer_name not in inp.players:
+            raise EngineError(
+                gettext_noop('Unknown player "%(value)s": the players are %(names)s.'),
+                "dealer", value=str(dealer_name)[:40], names=", ".join(inp.players),
+            )
+        dealer = inp.players.index(dealer_name)
+    result = settle(inp)
+    following = None
+    if dealer is not None or result.next_dealer_rule != "draw":
+        following = next_dealer(result, dealer if dealer is not None else 0)
+    return settlement_json(result, following)
+
+
+_EXAMPLE = OpenApiExample("自摸 with 漂 and a 暗杠", value={
+    "players": ["甲", "乙", "丙"], "base": 1, "piao": [1, 2, 0], "rules": "standard",
+    "kongs": [{"who": "乙", "type": "an_gang", "tile": "F"}], "liang_dao": [],
+    "result": "self_draw", "winners": [{"player": "甲", "hand": "4556p123s789sZZZ", "tile": "5p"}],
+}, request_only=True)
+
+
+class SettleView(APIView):
+    """Settle one hand: every payment with its reasons, and each player's net."""
+
+    authentication_classes: list = []
+    permission_classes: list = []
+
+    @extend_schema(
+        request=SettleRequestSerializer,
+        responses={200: SettleResponseSerializer, 400: ErrorSerializer, 413: ErrorSerializer},
+        examples=[_EXAMPLE],
+        summary="Settle a hand (结算)",
+    )
+    def post(self, request: Request) -> Response:
+        return Response(run_settlement(request.data))

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class SettlementConfig(AppConfig):
+    """The settlement calculator, the game-night score sheets and the settle API."""
+
+    name = "settlement"
+    verbose_name = "卡五星 settlement"
+
+    def ready(self) -> None:
+        """Connect signal receivers (the settlement sheets follow a visitor into their account)."""
+        from . import signals  # noqa: F401

@@ -1,0 +1,56 @@
+"""Models of the settlement calculator and score sheets."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class ScoreSheet(models.Model):
+    """A game night: three players, a base stake and rules, and its hands in order.
+
+    The owner is a user, or, for a visitor who is not logged in, a random key kept in
+    their session (``anon_key``); sheets move to the user when they log in.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="score_sheets")
+    anon_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    title = models.CharField(max_length=60, blank=True, default="")
+    players = models.JSONField(help_text="Three names, in seat order.")
+    base = models.PositiveIntegerField(default=1)
+    rules = models.CharField(max_length=20, default="standard")
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "analysis_scoresheet"  # the tables from before the settlement app was split off analysis
+        ordering = ["-updated", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(user__isnull=False) | ~Q(anon_key=""), name="score_sheet_has_owner"),
+            models.CheckConstraint(condition=Q(first_dealer__lte=2), name="score_sheet_dealer_is_a_player"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or " · ".join(self.players)
+
+
+class SheetHand(models.Model):
+    """One hand of a sheet, stored as its input (players by seat 0–2); payments are recomputed from it."""
+
+    sheet = models.ForeignKey(ScoreSheet, on_delete=models.CASCADE, related_name="hands")
+    position = models.PositiveIntegerField()
+    data = models.JSONField(help_text="The engine's hand input without players, base and rules.")
+    token = models.CharField(max_length=36, blank=True, default="", help_text="Form token: a form sent twice adds one hand.")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "analysis_sheethand"
+        ordering = ["position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "token"], condition=~Q(token=""), name="sheet_hand_token_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sheet_id}#{self.position}"

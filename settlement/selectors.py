@@ -1,0 +1,82 @@
+"""Reading score sheets: whose they are, and a sheet's hands with payments and running totals."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, QuerySet
+from django.http import Http404
+
+from analysis.engine import EngineError
+from analysis.engine.settlement import Settlement, next_dealer, parse_input, settle
+
+from .models import ScoreSheet, SheetHand
+from .services import Owner, full_input
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One hand of a sheet: its dealer, its settlement (None if it no longer settles), nets and totals after it."""
+
+    number: int
+    hand: SheetHand
+    dealer: int
+    settlement: Settlement | None
+    error: EngineError | None
+    nets: tuple[int, int, int]
+    totals: tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetTable:
+    """A sheet with every hand recomputed from its input, the totals and the next dealer."""
+
+    sheet: ScoreSheet
+    rows: tuple[SheetRow, ...]
+    totals: tuple[int, int, int]
+    next_dealer: int
+
+
+def sheets_for(owner: Owner) -> QuerySet[ScoreSheet]:
+    """The owner's sheets, newest first, with their number of hands."""
+    if owner.user_id:
+        mine = ScoreSheet.objects.filter(user_id=owner.user_id)
+    elif owner.anon_key:
+        mine = ScoreSheet.objects.filter(user__isnull=True, anon_key=owner.anon_key)
+    else:
+        mine = ScoreSheet.objects.none()
+    return mine.annotate(hand_count=Count("hands"))
+
+
+def get_sheet(owner: Owner, sheet_id: int) -> ScoreSheet:
+    """The owner's sheet, or 404 (also for another player's sheet)."""
+    sheet = sheets_for(owner).filter(pk=sheet_id).first()
+    if sheet is None:
+        raise Http404("No such score sheet.")
+    return sheet
+
+
+def get_hand(sheet: ScoreSheet, hand_id: int) -> SheetHand:
+    """A hand of the sheet, or 404."""
+    hand = sheet.hands.filter(pk=hand_id).first()
+    if hand is None:
+        raise Http404("No such hand.")
+    return hand
+
+
+def sheet_table(sheet: ScoreSheet) -> SheetTable:
+    """Recompute every hand in order: nets, running totals, dealers."""
+    rows: list[SheetRow] = []
+    totals = (0, 0, 0)
+    dealer = sheet.first_dealer
+    for number, hand in enumerate(sheet.hands.all(), start=1):
+        try:
+            result: Settlement | None = settle(parse_input(full_input(sheet, hand.data)))
+            error = None
+        except EngineError as exc:
+            result, error = None, exc
+        nets = result.nets if result is not None else (0, 0, 0)
+        totals = (totals[0] + nets[0], totals[1] + nets[1], totals[2] + nets[2])
+        rows.append(SheetRow(number, hand, dealer, result, error, nets, totals))
+        if result is not None:
+            dealer = next_dealer(result, dealer)
+    return SheetTable(sheet, tuple(rows), totals, dealer)

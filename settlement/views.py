@@ -1,0 +1,300 @@
+"""settlement pages: the calculator (结算) and game-night score sheets (list, sheet, hands, CSV)."""
+from __future__ import annotations
+
+import csv
+import secrets
+import uuid
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from analysis.engine import EngineError
+from analysis.engine.settlement import Settlement, parse_input, settle
+from analysis.engine.tiles import TILE_IDS, Hand, kinds_of
+from analysis.text import preset_label
+
+from .forms import KONG_ROWS, HandForm, SetupForm, SheetForm
+from .selectors import SheetTable, get_hand, get_sheet, sheet_table, sheets_for
+from .services import Owner, add_hand, create_sheet, delete_hand, delete_sheet, edit_hand, full_input, update_sheet
+from .signals import SESSION_KEY
+from .text import error_text, part_text, result_label
+
+TEMPLATES = "settlement/"
+
+
+def owner_of(request: HttpRequest, create: bool = False) -> Owner:
+    """The user, or the visitor's session key (made on first need when ``create``)."""
+    if request.user.is_authenticated:
+        return Owner(user_id=request.user.pk)
+    key = request.session.get(SESSION_KEY, "")
+    if not key and create:
+        key = secrets.token_urlsafe(24)
+        request.session[SESSION_KEY] = key
+    return Owner(anon_key=key)
+
+
+def _hand_tiles(hand: Hand) -> dict[str, Any]:
+    """Concealed tile ids and melds of a winner's hand, for drawing."""
+    return {
+        "concealed": [TILE_IDS[k] for k in kinds_of(hand.concealed)],
+        "melds": [{"tiles": [m.tile] * m.type.size, "name": m.type.name_zh} for m in hand.melds],
+    }
+
+
+def present(result: Settlement) -> dict[str, Any]:
+    """A settlement as the templates show it: wins with tiles and fans, payments with reasons, nets."""
+    names = result.input.players
+    wins = []
+    for winner, win in zip(result.input.winners, result.wins):
+        wins.append({
+            "player": names[win.player],
+            "side": win.side,
+            "fans": [{"key": h.key, "multiplier": h.multiplier, "tile": TILE_IDS[h.kind] if h.kind is not None else ""} for h in win.value.fans],
+            "total": win.value.total,
+            "capped": win.value.product > win.value.total,
+            "product": win.value.product,
+            "value": win.amount(result.input.base),
+            "tiles": _hand_tiles(winner.hand),
+            "tile": TILE_IDS[winner.tile],
+        })
+    return {
+        "label": result_label(result),
+        "wins": wins,
+        "payments": [
+            {"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount, "parts": [part_text(x) for x in p.parts]}
+            for p in result.payments
+        ],
+        "nets": [{"name": names[i], "net": result.nets[i]} for i in range(3)],
+    }
+
+
+def form_error(*forms: Any) -> str:
+    """The first field error of some bound forms, as "label: message" ("" when all are valid)."""
+    for form in forms:
+        if not form.is_valid():
+            name, errors = next(iter(form.errors.items()))
+            label = form.fields[name].label if name in form.fields else ""
+            return f"{label}: {errors[0]}" if label else str(errors[0])
+    return ""
+
+
+def _settle_form(setup: SetupForm, form: HandForm) -> tuple[dict[str, Any] | None, str]:
+    """Settle a bound calculator form: (presented result, "") or (None, what is wrong)."""
+    problem = form_error(setup, form)
+    if problem:
+        return None, problem
+    data = {**form.to_data(), "players": setup.names(), "base": setup.cleaned_data["base"], "rules": setup.cleaned_data["rules"]}
+    try:
+        return present(settle(parse_input(data))), ""
+    except EngineError as exc:
+        return None, error_text(exc)
+
+
+def _kongs_given(form: HandForm) -> bool:
+    """Whether any kong row is filled in (the kong section then starts open)."""
+    source = form.data if form.is_bound else form.initial
+    return any(source.get(f"kong_tile_{row}") for row in range(KONG_ROWS))
+
+
+def _error_text(error: EngineError | None) -> str:
+    return error_text(error) if error is not None else ""
+
+
+@require_http_methods(["GET", "POST"])
+def calculator(request: HttpRequest) -> HttpResponse:
+    """One hand: the form, and (after POST, or live with htmx) its payments and nets."""
+    if request.method == "POST":
+        setup = SetupForm(request.POST)
+        form = HandForm(request.POST, names=setup.names())
+        result, error = _settle_form(setup, form)
+    else:
+        setup = SetupForm()
+        form = HandForm(names=setup.names())
+        result, error = None, ""
+    players = [p | {"name_field": setup[f"name_{p['seat']}"]} for p in form.players()]
+    context = {"setup": setup, "form": form, "players": players, "result": result, "error": error,
+               "kongs_open": _kongs_given(form)}
+    template = TEMPLATES + "calculator.html"
+    if request.htmx and request.method == "POST":
+        template += "#result"
+    return render(request, template, context)
+
+
+@require_http_methods(["GET", "POST"])
+def sheet_list(request: HttpRequest) -> HttpResponse:
+    """The visitor's sheets, and the form to start one."""
+    form = SheetForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            sheet = create_sheet(owner_of(request, create=True), form.names(), d["base"], d["rules"], d["first_dealer"], d["title"])
+        except EngineError as exc:
+            error = error_text(exc)
+        else:
+            return redirect("settle-sheet", sheet_id=sheet.pk)
+    sheets = [
+        {"sheet": s, "rules": preset_label(s.rules)} for s in sheets_for(owner_of(request))
+    ]
+    return render(request, TEMPLATES + "sheet_list.html", {"form": form, "sheets": sheets, "error": error})
+
+
+def _table_context(table: SheetTable) -> dict[str, Any]:
+    """Rows of a sheet for the template: result words, winners, nets and running totals per player."""
+    sheet = table.sheet
+    names = sheet.players
+    rows = []
+    for row in table.rows:
+        result = row.settlement
+        rows.append({
+            "row": row,
+            "label": result_label(result) if result else "",
+            "winners": [
+                {"name": names[w.player], "total": w.value.total} for w in result.wins
+            ] if result else [],
+            "discarder": names[result.input.discarder] if result and result.input.discarder is not None else "",
+            "dealer": names[row.dealer],
+            "cells": [{"net": row.nets[i], "total": row.totals[i]} for i in range(3)],
+            "error": _error_text(row.error),
+        })
+    total_cells = [{"name": names[i], "total": table.totals[i], "dealer": i == table.next_dealer} for i in range(3)]
+    return {"sheet": sheet, "names": names, "rows": rows, "total_cells": total_cells, "next_dealer": names[table.next_dealer],
+            "rules": preset_label(sheet.rules)}
+
+
+def sheet_detail(request: HttpRequest, sheet_id: int) -> HttpResponse:
+    """A game night: hands, running totals, the next dealer."""
+    sheet = get_sheet(owner_of(request), sheet_id)
+    return render(request, TEMPLATES + "sheet.html", _table_context(sheet_table(sheet)))
+
+
+@require_http_methods(["GET", "POST"])
+def sheet_edit(request: HttpRequest, sheet_id: int) -> HttpResponse:
+    """Rename players, change the base, rules or first dealer (totals follow)."""
+    sheet = get_sheet(owner_of(request), sheet_id)
+    initial = {f"name_{i}": sheet.players[i] for i in range(3)} | {
+        "base": sheet.base, "rules": sheet.rules, "first_dealer": sheet.first_dealer, "title": sheet.title,
+    }
+    form = SheetForm(request.POST or None, initial=initial, names=sheet.players)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        try:
+            update_sheet(sheet, form.names(), d["base"], d["rules"], d["first_dealer"], d["title"])
+        except EngineError as exc:
+            error = error_text(exc)
+        else:
+            return redirect("settle-sheet", sheet_id=sheet.pk)
+    return render(request, TEMPLATES + "sheet_edit.html", {"form": form, "sheet": sheet, "error": error})
+
+
+@require_POST
+def sheet_delete(request: HttpRequest, sheet_id: int) -> HttpResponse:
+    """Delete a whole sheet."""
+    delete_sheet(get_sheet(owner_of(request), sheet_id))
+    return redirect("settle-sheets")
+
+
+@require_http_methods(["GET", "POST"])
+def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -> HttpResponse:
+    """Add a hand to a sheet, or edit one: preview live (htmx) or with the Preview button, then save."""
+    sheet = get_sheet(owner_of(request), sheet_id)
+    hand = get_hand(sheet, hand_id) if hand_id is not None else None
+    names = list(sheet.players)
+    result, error = None, ""
+    if request.method == "POST":
+        form = HandForm(request.POST, names=names)
+        token = request.POST.get("token", "")
+        error = form_error(form)
+        if not error:
+            data = form.to_data()
+            try:
+                result = present(settle(parse_input(full_input(sheet, data))))
+                if request.POST.get("action") == "save" and not request.htmx:
+                    if hand is None:
+                        add_hand(sheet, data, token)
+                    else:
+                        edit_hand(sheet, hand.pk, data)
+                    return redirect(reverse("settle-sheet", args=[sheet.pk]) + "#totals")
+            except EngineError as exc:
+                error = error_text(exc)
+    else:
+        initial = HandForm.initial_from(hand.data) if hand else _next_hand_initial(sheet)
+        form = HandForm(initial=initial, names=names)
+        token = uuid.uuid4().hex
+    number = _hand_number(sheet, hand)
+    context = {"sheet": sheet, "hand": hand, "form": form, "players": form.players(), "result": result, "error": error,
+               "token": token, "number": number, "kongs_open": _kongs_given(form),
+               "piao_carried": _piao_carried(form, names, number) if hand is None and request.method == "GET" else None}
+    template = TEMPLATES + "hand_form.html"
+    if request.htmx and request.method == "POST":
+        template += "#result"
+    return render(request, template, context)
+
+
+def _hand_number(sheet: Any, hand: Any) -> int:
+    """The hand's place on the sheet (1-based); the next number for a new hand."""
+    ids = list(sheet.hands.values_list("pk", flat=True))
+    return ids.index(hand.pk) + 1 if hand is not None else len(ids) + 1
+
+
+def _next_hand_initial(sheet: Any) -> dict[str, Any]:
+    """A new hand starts with the 漂 of the last one (players rarely change it mid-night)."""
+    last = sheet.hands.last()
+    piao = (last.data.get("piao") if last else None) or [0, 0, 0]
+    return {f"piao_{i}": piao[i] for i in range(3)} | {"result": "self_draw"}
+
+
+def _piao_carried(form: HandForm, names: list[str], number: int) -> dict[str, Any] | None:
+    """The 漂 a new hand took over from the one before, said out loud (None when everyone is at 0)."""
+    piao = [form.initial.get(f"piao_{i}", 0) for i in range(3)]
+    if not any(piao):
+        return None
+    return {"number": number - 1, "values": " · ".join(f"{names[i]} {piao[i]}" for i in range(3))}
+
+
+@require_POST
+def hand_delete(request: HttpRequest, sheet_id: int, hand_id: int) -> HttpResponse:
+    """Remove a hand from a sheet."""
+    sheet = get_sheet(owner_of(request), sheet_id)
+    delete_hand(sheet, hand_id)
+    return redirect(reverse("settle-sheet", args=[sheet.pk]) + "#totals")
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet program may read as the start of a formula in a text cell."""
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet runs as a formula: text starting like one gets a leading apostrophe (numbers stay numbers)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
+    """The sheet as CSV: one row a hand, each player's net and running total; then the totals and the next dealer."""
+    table = sheet_table(get_sheet(owner_of(request), sheet_id))
+    names = table.sheet.players
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="kwx-sheet-{table.sheet.pk}.csv"'
+    response.write("\ufeff")  # so spreadsheet programs read the Chinese names as UTF-8
+    writer = csv.writer(response)
+    this_hand, running = _("this hand"), _("running total")
+    rows = [[_("Round"), _("Dealer"), _("Result"), _("Winners")] + [f"{n} {this_hand}" for n in names] + [f"{n} {running}" for n in names]]
+    for row in table.rows:
+        result = row.settlement
+        if result is None:
+            label, winners = "", _error_text(row.error)
+        else:
+            label, winners = result_label(result), " ".join(f"{names[w.player]} ×{w.value.total}" for w in result.wins)
+        rows.append([row.number, names[row.dealer], label, winners] + list(row.nets) + list(row.totals))
+    blank = [""] * 3
+    rows.append([_("Total"), "", "", ""] + blank + list(table.totals))  # the totals under the running-total columns
+    rows.append([_("Next hand"), names[table.next_dealer], "", ""] + blank + blank)  # its dealer under "Dealer"
+    writer.writerows([csv_cell(cell) for cell in cells] for cells in rows)
+    return response

@@ -1,0 +1,71 @@
+"""Splitting learn and settlement off the analysis app moves no data: a database migrated before keeps its rows.
+
+The test rolls the three apps back to the state before the split (the models in ``analysis``),
+writes a verse card, a score sheet and a hand with the old models, migrates forward and reads
+them with the new apps' models, from the same tables.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from learn.models import VerseCard
+from settlement.models import ScoreSheet, SheetHand
+
+BEFORE = [("analysis", "0002_score_sheets"), ("learn", None), ("settlement", None)]
+TABLES = {"analysis_versecard", "analysis_scoresheet", "analysis_sheethand"}
+
+
+def _migrate(targets=None):
+    """Migrate to ``targets`` (every app's newest migration when None); the apps of that state."""
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    targets = targets or executor.loader.graph.leaf_nodes()
+    executor.migrate(targets)
+    executor.loader.build_graph()
+    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
+
+
+@pytest.fixture
+def old_state():
+    """The apps as they were before the split; the newest state is back afterwards, whatever the test did."""
+    try:
+        yield _migrate(BEFORE)
+    finally:
+        _migrate()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rows_written_before_the_split_are_read_by_the_new_apps(old_state):
+    assert {"VerseCard", "ScoreSheet", "SheetHand"} <= {m.__name__ for m in old_state.get_app_config("analysis").get_models()}
+    user = get_user_model().objects.create_user("before-the-split", password="a-long-passphrase-1")
+    due = dt.datetime(2026, 12, 1, 8, 0, tzinfo=dt.UTC)
+    old_card = old_state.get_model("analysis", "VerseCard").objects.create(user_id=user.pk, couplet=4, due=due, reviews=2)
+    old_sheet = old_state.get_model("analysis", "ScoreSheet").objects.create(user_id=user.pk, players=["甲", "乙", "丙"], base=2)
+    old_hand = old_state.get_model("analysis", "SheetHand").objects.create(sheet=old_sheet, position=1, data={"result": "draw"}, token="t1")
+
+    _migrate()
+
+    card = VerseCard.objects.get(pk=old_card.pk)
+    assert (card.user_id, card.couplet, card.due, card.reviews) == (user.pk, 4, due, 2)
+    sheet = ScoreSheet.objects.get(pk=old_sheet.pk)
+    assert (sheet.players, sheet.base, list(sheet.hands.values_list("pk", flat=True))) == (["甲", "乙", "丙"], 2, [old_hand.pk])
+    assert SheetHand.objects.get(pk=old_hand.pk).data == {"result": "draw"}
+    assert {VerseCard._meta.db_table, ScoreSheet._meta.db_table, SheetHand._meta.db_table} == TABLES
+    assert {ct.app_label for ct in ContentType.objects.filter(model__in=["versecard", "scoresheet", "sheethand"])} <= {"learn", "settlement"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_split_leaves_the_tables_and_their_constraints_as_they_were(old_state):
+    with connection.cursor() as cursor:
+        before = {t: connection.introspection.get_constraints(cursor, t) for t in TABLES}
+    _migrate()
+    with connection.cursor() as cursor:
+        after = {t: connection.introspection.get_constraints(cursor, t) for t in TABLES}
+    assert after == before
+    assert {"verse_card_once_per_couplet", "sheet_hand_token_once"} <= set(after["analysis_versecard"]) | set(after["analysis_sheethand"])
