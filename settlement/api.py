@@ -13,9 +13,8 @@ from rest_framework.views import APIView
 from analysis.api import ErrorSerializer
 from analysis.api_errors import refuse_nulls
 from analysis.engine import EngineError
-from analysis.engine.fans import SITUATION_KEYS
 from analysis.engine.rules import OPTION_KEYS, PRESETS
-from analysis.engine.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, next_dealer, parse_input, settle
+from analysis.engine.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, USER_SITUATION_KEYS, next_dealer, parse_input, settle
 
 from .text import settlement_json
 
@@ -38,7 +37,7 @@ class SettleWinnerSerializer(serializers.Serializer):
     hand = serializers.CharField(help_text="The 13 tiles before the winning tile, melds in brackets: 4556p123s{7777s}ZZZ.")
     tile = serializers.CharField(help_text="The winning tile.")
     situation = serializers.ListField(
-        child=serializers.ChoiceField(choices=sorted(SITUATION_KEYS - {"liang_dao", "qiang_gang_hu"})), required=False,
+        child=serializers.ChoiceField(choices=sorted(USER_SITUATION_KEYS)), required=False,
         help_text="gang_shang_kai_hua or hai_di_lao (self-draw), gang_shang_pao (discard). 亮倒 and 抢杠胡 follow from the input.",
     )
 

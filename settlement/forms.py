@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from analysis.engine.rules import PRESETS
-from analysis.engine.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, USER_SITUATIONS
+from analysis.engine.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, USER_SITUATIONS, double_win_partner
 from analysis.text import preset_label
 
 from .text import RESULT_LABELS
@@ -131,8 +131,8 @@ class HandForm(forms.Form):
             return data
         fitting = [s for s in d["situation"] if s in USER_SITUATIONS[kind]]
         winners = [{"player": _seat(d["winner"]), "hand": d["hand"], "tile": d["tile"], "situation": fitting}]
-        if result == "double" and d["winner"] is not None and d["discarder"] is not None:
-            other = ({0, 1, 2} - {d["winner"], d["discarder"]} or {d["winner"]}).pop()
+        other = double_win_partner(d["winner"], d["discarder"]) if None not in (d["winner"], d["discarder"]) else None
+        if result == "double" and other is not None:
             winners.append({"player": other, "hand": d["hand2"], "tile": d["tile"], "situation": fitting})
         data["winners"] = winners
         return data

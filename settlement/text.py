@@ -8,7 +8,7 @@ from django.utils.translation import gettext_noop
 
 from analysis.engine.analysis import _fans_json  # the analysis API's fan objects, shared
 from analysis.engine.errors import EngineError
-from analysis.engine.settlement import Part, Payment, Settlement, WinnerInputError
+from analysis.engine.settlement import WIN_PARTS, Part, Payment, Settlement, WinnerInputError
 from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
 from analysis.text import tile_label
 
@@ -42,8 +42,9 @@ def part_formula(part: Part) -> str:
     if part.key == "piao":
         core = f"{n['winner']}+{n['payer']}"
         core = core if n["base"] == 1 else f"({core})"
-    elif part.key in ("self_draw", "discard", "qiang_gang_hu", "bao_hu"):
-        core = f"×{n['multiplier']}" + (" × 2" if part.key == "bao_hu" else "")
+    elif part.key in WIN_PARTS:
+        times = WIN_PARTS[part.key]
+        core = f"×{n['multiplier']}" + (f" × {times}" if times > 1 else "")
     elif part.key == "huang_zhuang":
         core = "1"
     else:

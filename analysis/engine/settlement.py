@@ -31,6 +31,10 @@ USER_SITUATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "draw": (), "self_draw": ("gang_shang_kai_hua", "hai_di_lao"), "discard": ("gang_shang_pao",), "rob_kong": (),
 })
 """Situational fans the user sets per result; 亮倒 and 抢杠胡 follow from the input by themselves."""
+USER_SITUATION_KEYS: frozenset[str] = frozenset(k for keys in USER_SITUATIONS.values() for k in keys)
+"""Every situational fan a user may set on some result (the others follow from the input)."""
+WIN_PARTS: Mapping[str, int] = MappingProxyType({"self_draw": 1, "discard": 1, "qiang_gang_hu": 1, "bao_hu": 2})
+"""The part of a win payment by how it was won, and how many times the win's value V it pays (包胡: 2·V, §6)."""
 _INPUT_KEYS = frozenset({"players", "base", "piao", "rules", "options", "kongs", "liang_dao", "result", "discarder", "winners"})
 
 
@@ -299,7 +303,7 @@ def _value(inp: HandInput, w: Winner) -> WinResult:
 def _win_payment(payer: int, winner: int, key: str, total: int, base: int, piao: tuple[int, int]) -> Payment:
     """One payer's payment for a win worth ×``total``: V (2·V for 包胡), then both players' 漂 (winner's, payer's)."""
     numbers = (("multiplier", total), ("base", base))
-    parts = [Part(key, (2 if key == "bao_hu" else 1) * base * total, numbers)]
+    parts = [Part(key, WIN_PARTS[key] * base * total, numbers)]
     if sum(piao):
         parts.append(Part("piao", sum(piao) * base, (("winner", piao[0]), ("payer", piao[1]), ("base", base))))
     return Payment(payer, winner, sum(p.amount for p in parts), tuple(parts))
@@ -403,6 +407,12 @@ def settle(inp: HandInput) -> Settlement:
         nets[p.payee] += p.amount
     rule = "draw" if inp.result == "draw" else "double" if len(wins) == 2 else "winner"
     return Settlement(inp, wins, tuple(payments), (nets[0], nets[1], nets[2]), rule)
+
+
+def double_win_partner(winner: int, discarder: int) -> int | None:
+    """The other winner of a 一炮双响: the one player neither the first winner nor the discarder (None if those two coincide)."""
+    others = [p for p in PLAYERS if p not in (winner, discarder)]
+    return others[0] if len(others) == 1 else None
 
 
 def next_dealer(settlement: Settlement, dealer: int) -> int:
