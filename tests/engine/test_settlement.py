@@ -1,6 +1,7 @@
 """Settlement (kwx-rules §6): one test per rule with worked numbers, the checks, and zero-sum as a property."""
 from __future__ import annotations
 
+from itertools import permutations
 from typing import Any
 
 import pytest
@@ -8,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from analysis.engine import EngineError
-from analysis.engine.settlement import PIAO_CHOICES, Settlement, next_dealer, settle_json
+from analysis.engine.settlement import PIAO_CHOICES, Settlement, double_win_partner, next_dealer, settle_json
 from analysis.engine.tiles import KIND_OF_ID
 
 PLAYERS = ["甲", "乙", "丙"]
@@ -300,3 +301,9 @@ def test_nets_always_sum_to_zero_and_scale_with_the_base(body):
     assert all(p.amount > 0 and p.payer != p.payee and p.amount == sum(x.amount for x in p.parts) for p in result.payments)
     unit = settle_json({**body, "base": 1})
     assert result.nets == tuple(body["base"] * n for n in unit.nets)
+
+
+def test_the_double_win_partner_is_the_player_neither_winner_nor_discarder():
+    for winner, discarder in permutations(range(3), 2):
+        assert {winner, discarder, double_win_partner(winner, discarder)} == {0, 1, 2}
+    assert double_win_partner(1, 1) is None
