@@ -14,7 +14,7 @@ from settlement.api import PaymentSerializer
 from settlement.text import payment_json
 
 from .api import FanSerializer
-from .engine.analysis import _fans_json
+from .engine.analysis import fans_json
 from .engine.fans import SITUATIONAL_FANS
 from .engine.record import FORMAT, RecordError, Replay, replay
 from .engine.rules import OPTION_KEYS, PRESETS
@@ -95,7 +95,7 @@ def replay_json(done: Replay) -> dict[str, Any]:
                 "seat": w.seat,
                 "tile": TILE_IDS[w.kind],
                 "total": w.value.total,
-                "fans": _fans_json(w.value),
+                "fans": fans_json(w.value),
                 "situation": [f.key for f in SITUATIONAL_FANS if f.key in w.situation],
             }
             for w in done.final.wins

@@ -7,6 +7,9 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from analysis.engine.tiles import KIND_OF_ID
+from analysis.text import tile_label
+
 from .generation.themes import THEME_KEYS
 
 
@@ -87,9 +90,7 @@ def _percent(p: float) -> str:
 
 
 def _tiles(ids: list[str]) -> str:
-    from analysis.templatetags.kwx import tile_name
-
-    return " / ".join(tile_name(t) for t in ids)
+    return " / ".join(tile_label(t) if t in KIND_OF_ID else t for t in ids)
 
 
 def ev_explanation(puzzle: Any) -> list[str]:

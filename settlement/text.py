@@ -6,7 +6,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from analysis.engine.analysis import _fans_json  # the analysis API's fan objects, shared
+from analysis.engine.analysis import fans_json
 from analysis.engine.errors import EngineError
 from analysis.engine.settlement import WIN_PARTS, Part, Payment, Settlement, WinnerInputError
 from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
@@ -108,7 +108,7 @@ def settlement_json(settlement: Settlement, next_dealer: int | None) -> dict[str
                 "side": w.side,
                 "multiplier": w.value.total,
                 "product": w.value.product,
-                "fans": _fans_json(w.value),
+                "fans": fans_json(w.value),
                 "value": w.amount(inp.base),
             }
             for w in settlement.wins

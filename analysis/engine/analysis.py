@@ -70,7 +70,8 @@ def build_hand(hand: Any, melds: Any = (), visible: Any = "", check_size: bool =
     return full, seen
 
 
-def _fans_json(value: WinValue) -> list[dict[str, Any]]:
+def fans_json(value: WinValue) -> list[dict[str, Any]]:
+    """A win's fans as the API shows them: key, both names, multiplier and (四归一) the tile."""
     out = []
     for hit in value.fans:
         f = fan(hit.key)
@@ -85,7 +86,7 @@ def _side_json(value: WinValue) -> dict[str, Any]:
     return {
         "allowed": value.allowed,
         "total": value.total if value.allowed else 0,
-        "fans": _fans_json(value),
+        "fans": fans_json(value),
         "reason": value.reason,
     }
 

@@ -21,7 +21,8 @@ BLOCKS: tuple[tuple[int, int, bool], ...] = ((0, 9, True), (9, 18, True), (18, 2
 """(start, stop, runs allowed) of the 筒, 条 and dragon blocks."""
 
 
-def _take(cs: tuple[int, ...], *indices: int) -> tuple[int, ...]:
+def take(cs: tuple[int, ...], *indices: int) -> tuple[int, ...]:
+    """The counts ``cs`` with one tile fewer at each of ``indices`` (an index twice: two fewer)."""
     lst = list(cs)
     for i in indices:
         lst[i] -= 1
@@ -43,20 +44,20 @@ def _partial_states(cs: tuple[int, ...], runs: bool) -> tuple[tuple[int, int, in
     if i is None:
         return ((0, 0, 0),)
     n = len(cs)
-    out: set[tuple[int, int, int]] = set(_partial_states(_take(cs, i), runs))  # tile i left alone
+    out: set[tuple[int, int, int]] = set(_partial_states(take(cs, i), runs))  # tile i left alone
     if cs[i] >= 2:
-        for m, t, p in _partial_states(_take(cs, i, i), runs):
+        for m, t, p in _partial_states(take(cs, i, i), runs):
             out.add((m, t + 1, p))
             if not p:
                 out.add((m, t, 1))
         if cs[i] >= 3:
-            out.update((m + 1, t, p) for m, t, p in _partial_states(_take(cs, i, i, i), runs))
+            out.update((m + 1, t, p) for m, t, p in _partial_states(take(cs, i, i, i), runs))
     if runs and i + 1 < n and cs[i + 1]:
-        out.update((m, t + 1, p) for m, t, p in _partial_states(_take(cs, i, i + 1), runs))
+        out.update((m, t + 1, p) for m, t, p in _partial_states(take(cs, i, i + 1), runs))
         if i + 2 < n and cs[i + 2]:
-            out.update((m + 1, t, p) for m, t, p in _partial_states(_take(cs, i, i + 1, i + 2), runs))
+            out.update((m + 1, t, p) for m, t, p in _partial_states(take(cs, i, i + 1, i + 2), runs))
     if runs and i + 2 < n and cs[i + 2]:
-        out.update((m, t + 1, p) for m, t, p in _partial_states(_take(cs, i, i + 2), runs))
+        out.update((m, t + 1, p) for m, t, p in _partial_states(take(cs, i, i + 2), runs))
     return _pareto(out)
 
 

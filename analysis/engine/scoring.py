@@ -196,6 +196,13 @@ def _best(fan_sets: Iterable[tuple[FanHit, ...]], rules: Rules) -> tuple[WinValu
     return best["self_draw"], best["discard"]
 
 
+def reading_fans(hand: Hand, win: int, rules: Rules) -> tuple[tuple[FanHit, ...], ...]:
+    """The hand fans (not situational) of each reading of a win, in ``shapes.readings`` order (none: no win)."""
+    final = hand.with_tile(win)
+    facts = _win_facts(hand, final, win)
+    return tuple(_reading_fans(reading, facts, rules) for reading in readings(final))
+
+
 def score_by_readings(hand: Hand, win: int, rules: Rules) -> tuple[WinValue, WinValue] | None:
     """``score_win`` by its definition: every reading of the complete hand (``shapes.readings``) scored."""
     final = hand.with_tile(win)

@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from itertools import product
 from typing import Literal
 
-from .blocks import BLOCKS, _take
+from .blocks import BLOCKS, take
 from .tables import DRAGON_IDS, MERGED, POW5, SUIT_IDS, best_of_ids, block_indices, suit_index
 from .tiles import NUM_KINDS, Counts, Hand, MeldType
 
@@ -92,11 +92,11 @@ def _block_readings(cs: tuple[int, ...], runs: bool) -> tuple[_BlockReading, ...
         return (((), None),)
     out: list[_BlockReading] = []
     if cs[i] >= 3:
-        out.extend(((("triplet", i),) + g, p) for g, p in _block_readings(_take(cs, i, i, i), runs))
+        out.extend(((("triplet", i),) + g, p) for g, p in _block_readings(take(cs, i, i, i), runs))
     if runs and i + 2 < len(cs) and cs[i + 1] and cs[i + 2]:
-        out.extend(((("run", i),) + g, p) for g, p in _block_readings(_take(cs, i, i + 1, i + 2), runs))
+        out.extend(((("run", i),) + g, p) for g, p in _block_readings(take(cs, i, i + 1, i + 2), runs))
     if cs[i] >= 2:
-        out.extend((g, i) for g, p in _block_readings(_take(cs, i, i), runs) if p is None)
+        out.extend((g, i) for g, p in _block_readings(take(cs, i, i), runs) if p is None)
     return tuple(out)
 
 

@@ -10,7 +10,7 @@ from analysis.engine import settlement
 from analysis.engine.fans import FAN_BY_KEY, FANS
 from analysis.engine.notation import format_hand, parse_hand, parse_tile
 from analysis.engine.rules import PRESETS, make_rules
-from analysis.engine.scoring import _reading_fans, _win_facts  # per-reading fans: no public API
+from analysis.engine.scoring import reading_fans
 from analysis.engine.shapes import readings
 from learn import content as lc
 from puzzles.generation.themes import THEME_KEYS
@@ -28,19 +28,11 @@ def test_every_worked_example_states_the_engines_value(worked):
 
 
 def _engine_readings(worked):
-    hand = parse_hand(worked.hand)
-    win = parse_tile(worked.win)
     rules = make_rules(worked.rules, worked.situation, dict(worked.options))
-    out = []
-    final = hand.with_tile(win)
-    facts = _win_facts(hand, final, win)
-    for reading in readings(final):
-        hits = _reading_fans(reading, facts, rules)
-        product = 1
-        for h in hits:
-            product *= h.multiplier
-        out.append((sorted(h.key for h in hits), product))
-    return out
+    return [
+        (sorted(h.key for h in hits), prod(h.multiplier for h in hits))
+        for hits in reading_fans(parse_hand(worked.hand), parse_tile(worked.win), rules)
+    ]
 
 
 @pytest.mark.parametrize("worked", [w for w in lc.COMBINATION_EXAMPLES if w.readings], ids=lambda w: w.key)
