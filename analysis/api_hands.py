@@ -14,10 +14,10 @@ from settlement.api import PaymentSerializer
 from settlement.text import payment_json
 
 from .api import FanSerializer
-from .engine.analysis import fans_json
 from .engine.fans import SITUATIONAL_FANS
 from .engine.record import FORMAT, RecordError, Replay, replay
 from .engine.rules import OPTION_KEYS, PRESETS
+from .engine.serial import fans_json
 from .engine.settlement import KONG_TYPES, PIAO_CHOICES
 from .engine.table import VERBS
 from .engine.tiles import TILE_IDS

@@ -6,8 +6,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from analysis.engine.analysis import fans_json
 from analysis.engine.errors import EngineError
+from analysis.engine.serial import fans_json  # the analysis API's fan objects, shared
 from analysis.engine.settlement import WIN_PARTS, Part, Payment, Settlement, WinnerInputError
 from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
 from analysis.text import tile_label

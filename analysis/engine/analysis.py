@@ -1,16 +1,17 @@
 """analyze(): the one entry point the API, the pages, the commands and the drills call."""
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import ev_analysis
-from .efficiency import Efficiency, discard_options, full_kinds, improving_draws, remaining, winning
+from .efficiency import DiscardOption, Efficiency, best_discards, discard_options, efficiency
 from .errors import EngineError, gettext_noop
-from .fans import fan
+from .ev import Budget, DiscardEV, Estimate, ev_best
 from .notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
-from .rules import OPTION_KEYS, Rules, make_rules, validate_hand
-from .scoring import WinValue
+from .rules import MAX_MELDS, OPTION_KEYS, Rules, make_rules, validate_hand
+from .serial import estimate_json, option_json, remaining_entries, ukeire_json, wait_json
 from .shapes import is_complete
 from .shapes import shanten as counts_shanten
 from .tiles import TILE_IDS, Counts, Hand, Meld, MeldType, add
@@ -19,15 +20,16 @@ MAX_TEXT = 200
 """Longest hand or visible-tiles text accepted (a full hand in Chinese fits easily)."""
 
 
-def _text(value: Any, field: str, required: bool) -> str:
+def check_text(value: Any, field: str, required: bool = True, limit: int = MAX_TEXT) -> str:
+    """A hand or tiles text field, refused (EngineError naming ``field``) when not text or over ``limit`` characters."""
     if value is None and not required:
         return ""
     if not isinstance(value, str):
         raise EngineError(gettext_noop("Must be text such as 4556p123s789sZZZ."), field)
-    if len(value) > MAX_TEXT:
+    if len(value) > limit:
         raise EngineError(
             gettext_noop("Too long: %(length)d characters, at most %(limit)d."),
-            field, length=len(value), limit=MAX_TEXT,
+            field, length=len(value), limit=limit,
         )
     return value
 
@@ -55,95 +57,154 @@ def parse_melds(melds: Any) -> tuple[Meld, ...]:
         if not isinstance(tile, str) or len(tile) > 10:
             raise EngineError(gettext_noop("Meld %(number)d needs a tile such as 5p."), "melds", number=i + 1)
         out.append(Meld(MeldType(meld_type), parse_tile(tile, "melds")))
-    if len(out) > 4:
+    if len(out) > MAX_MELDS:
         raise EngineError(gettext_noop("A hand has at most 4 melds."), "melds")
     return tuple(out)
 
 
 def build_hand(hand: Any, melds: Any = (), visible: Any = "", check_size: bool = True) -> tuple[Hand, Counts]:
     """Parse and check a hand, its melds and the visible tiles (raises EngineError); ``check_size``: 13 or 14 tiles."""
-    parsed = parse_hand(_text(hand, "hand", True), "hand")
+    parsed = parse_hand(check_text(hand, "hand"), "hand")
     extra = parse_melds(melds) if melds != () else ()
     full = Hand(parsed.concealed, parsed.melds + extra) if extra else parsed
-    seen = parse_tiles(_text(visible, "visible", False), "visible")
+    seen = parse_tiles(check_text(visible, "visible", False), "visible")
     validate_hand(full, seen, check_size)
     return full, seen
 
 
-def fans_json(value: WinValue) -> list[dict[str, Any]]:
-    """A win's fans as the API shows them: key, both names, multiplier and (四归一) the tile."""
-    out = []
-    for hit in value.fans:
-        f = fan(hit.key)
-        item: dict[str, Any] = {"key": hit.key, "name": f.name, "name_en": f.name_en, "multiplier": hit.multiplier}
-        if hit.kind is not None:
-            item["tile"] = TILE_IDS[hit.kind]
-        out.append(item)
-    return out
+class Analysis(NamedTuple):
+    """Everything the engine says about one 13- or 14-tile hand, decided once; ``to_json`` gives the API body.
+
+    ``seen`` counts the visible tiles, revealed hands' tiles included. A 13-tile hand
+    has ``result`` (shanten, effective tiles, waits with both sides) and, with EV,
+    ``estimate``; a 14-tile hand has ``options`` in the answer's order (deal-ins last;
+    with EV the EV ranking); ``best`` (the plain best among the discards that do not
+    deal in) and ``ev_best`` (``ev.ev_best``) are read from them. ``danger`` holds the kinds that deal in
+    to each revealed hand, () when none was given; ``draws_left`` and ``ev_complete``
+    are None without EV. A NamedTuple: immutable, and built at tuple speed on the API's path.
+    """
+
+    hand: Hand
+    seen: Counts
+    rules: Rules
+    shanten: int
+    result: Efficiency | None = None
+    options: tuple[DiscardOption, ...] = ()
+    danger: tuple[frozenset[int], ...] = ()
+    estimate: Estimate | None = None
+    draws_left: int | None = None
+    ev_complete: bool | None = None
+
+    @property
+    def tile_count(self) -> int:
+        """13 or 14 (each meld counting 3)."""
+        return self.hand.tile_count
+
+    @property
+    def dealing_in(self) -> frozenset[int]:
+        """The kinds that deal in to any revealed hand."""
+        return frozenset().union(*self.danger)
+
+    @property
+    def best(self) -> tuple[int, ...]:
+        """The discards tied best by the plain ranking (``best_discards``) among those that do not deal in."""
+        return best_discards(tuple(sorted((o for o in self.options if not o.deals_in), key=lambda o: o.rank_key)))
+
+    @property
+    def ev_best(self) -> tuple[int, ...]:
+        """The discards tied first in the EV ranking (``ev.ev_best``); () without EV figures."""
+        ranking = tuple(DiscardEV(o.discard, o.estimate, bool(o.deals_in)) for o in self.options if o.estimate is not None)
+        return ev_best(ranking)
+
+    @property
+    def revealed(self) -> bool:
+        """Whether revealed (亮倒) hands were given (then every option says whether it deals in)."""
+        return bool(self.danger)
+
+    def option(self, kind: int) -> DiscardOption | None:
+        """The option that discards ``kind`` (None when the hand holds none)."""
+        return next((o for o in self.options if o.discard == kind), None)
 
 
-def _side_json(value: WinValue) -> dict[str, Any]:
-    return {
-        "allowed": value.allowed,
-        "total": value.total if value.allowed else 0,
-        "fans": fans_json(value),
-        "reason": value.reason,
-    }
+def _thirteen(full: Hand, seen: Counts, rules: Rules) -> Efficiency:
+    return efficiency(full, add(full.held, seen) if any(seen) else full.held, rules)
 
 
-def _wait_json(kind: int, self_draw: WinValue, discard: WinValue, left: Counts) -> dict[str, Any]:
-    return {
-        "tile": TILE_IDS[kind],
-        "remaining": left[kind],
-        "self_draw": _side_json(self_draw),
-        "discard": _side_json(discard),
-    }
+def analyze_hand(
+    full: Hand,
+    seen: Counts,
+    rules: Rules,
+    *,
+    revealed: tuple[Hand, ...] = (),
+    ev: ev_analysis.EVRequest | None = None,
+    budget: Budget | None = None,
+) -> Analysis:
+    """The analysis of a checked hand (``build_hand``): ``seen`` already holds the revealed hands' tiles.
+
+    ``revealed`` (checked 亮倒 hands) marks the discards that deal in; ``ev`` adds the
+    expected-value figures, worked out within ``budget`` (a fresh request limit when
+    none is given).
+    """
+    danger = ev_analysis.danger_of(revealed, rules) if revealed else ()
+    unsafe: frozenset[int] = frozenset().union(*danger)
+    work = (budget if budget is not None else ev_analysis.new_budget()) if ev is not None else None
+    if full.tile_count == 13:
+        result = _thirteen(full, seen, rules)
+        if ev is None or work is None:
+            return Analysis(full, seen, rules, result.shanten, result, danger=danger)
+        estimate = ev_analysis.hand_estimate(full, seen, rules, ev, work)
+        return Analysis(full, seen, rules, result.shanten, result, danger=danger, estimate=estimate,
+                        draws_left=ev.draws_left, ev_complete=not work.cut)
+    plain = discard_options(full, seen, rules)
+    shanten = -1 if is_complete(full.concealed, len(full.melds)) else plain[0].result.shanten
+    if ev is None or work is None:
+        if not danger:
+            return Analysis(full, seen, rules, shanten, options=plain)
+        marked = [replace(o, deals_in=o.discard in unsafe) for o in plain]
+        options = tuple([o for o in marked if not o.deals_in] + [o for o in marked if o.deals_in])
+        return Analysis(full, seen, rules, shanten, options=options, danger=danger)
+    ranking = ev_analysis.ranked(full, seen, rules, ev, unsafe, work)
+    by_kind = {o.discard: o for o in plain}
+    options = tuple(
+        replace(by_kind[e.discard], estimate=e.estimate, deals_in=e.deals_in if danger else None) for e in ranking
+    )
+    return Analysis(full, seen, rules, shanten, options=options, danger=danger,
+                    draws_left=ev.draws_left, ev_complete=not work.cut)
 
 
-def _remaining_json(left: Counts) -> list[dict[str, Any]]:
-    """One ``{"tile", "remaining"}`` entry per kind; the options of one answer share them."""
-    return [{"tile": tile, "remaining": n} for tile, n in zip(TILE_IDS, left)]
-
-
-def _ukeire_json(result: Efficiency, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"total": result.ukeire, "tiles": [entries[k] for k in result.kinds]}
-
-
-def analyze_hand(full: Hand, seen: Counts, rules: Rules) -> dict[str, Any]:
-    """The analysis body for an already checked hand (see ``analyze``)."""
-    count = full.tile_count
+def to_json(analysis: Analysis) -> dict[str, Any]:
+    """The ``/api/v1/analyze/`` body of an analysis (a fresh dict; the options share their effective-tile entries)."""
+    full, rules = analysis.hand, analysis.rules
+    concealed = format_counts(full.concealed)
     body: dict[str, Any] = {
-        "hand": format_counts(full.concealed),
+        "hand": concealed,
         "melds": [m.as_dict() for m in full.melds],
-        "notation": format_hand(full),
-        "visible": format_counts(seen),
+        "notation": format_hand(full) if full.melds else concealed,
+        "visible": format_counts(analysis.seen),
         "rules": rules.preset.key,
         "situation": sorted(rules.situation),
         "rule_options": {key: getattr(rules.options, key) for key in OPTION_KEYS},
-        "tile_count": count,
+        "tile_count": full.tile_count,
+        "shanten": analysis.shanten,
     }
-    if count == 13:
-        # efficiency() without its Wait values: the body is all the caller gets
-        shanten, kinds = improving_draws(full.concealed, len(full.melds), full_kinds(full.held))
-        left = remaining(add(full.held, seen) if any(seen) else full.held)
-        body["shanten"] = shanten
-        body["waits"] = [_wait_json(*w, left) for w in winning(full, kinds, rules)] if shanten == 0 else []
-        body["ukeire"] = {"total": sum([left[k] for k in kinds]), "tiles": [{"tile": TILE_IDS[k], "remaining": left[k]} for k in kinds]}
-        return body
-    options = discard_options(full, seen, rules)
-    complete = is_complete(full.concealed, len(full.melds))
-    body["shanten"] = -1 if complete else min(o.result.shanten for o in options)
-    entries = _remaining_json(options[0].result.left)  # every discard leaves the same tiles unseen
-    body["options"] = [
-        {
-            "discard": TILE_IDS[o.discard],
-            "shanten": o.result.shanten,
-            "ukeire": _ukeire_json(o.result, entries),
-            "waits": [_wait_json(w.kind, w.self_draw, w.discard, o.result.left) for w in o.result.waits],
-            "value": o.result.value,
-        }
-        for o in options
-    ]
+    if analysis.result is not None:
+        result = analysis.result
+        body["waits"] = [wait_json(w) for w in result.waits]
+        body["ukeire"] = ukeire_json(result)
+    else:
+        entries = remaining_entries(analysis.options[0].result.left)  # every discard leaves the same tiles unseen
+        body["options"] = [option_json(o, entries) for o in analysis.options]
+    if analysis.danger:
+        body["danger"] = [
+            {"opponent": i + 1, "tiles": [TILE_IDS[k] for k in sorted(kinds)]} for i, kinds in enumerate(analysis.danger)
+        ]
+        if analysis.result is not None:
+            body["deals_in"] = [TILE_IDS[k] for k in sorted(analysis.dealing_in) if full.concealed[k]]
+    if analysis.estimate is not None:
+        body.update(estimate_json(analysis.estimate))
+    if analysis.draws_left is not None:
+        body["draws_left"] = analysis.draws_left
+        body["ev_complete"] = analysis.ev_complete
     return body
 
 
@@ -166,29 +227,25 @@ def analyze(
     liang_dao_when_ready: Any = None,
     revealed: Any = None,
 ) -> dict[str, Any]:
-    """Analyse a 13- or 14-tile hand; returns exactly the body of ``/api/v1/analyze/``.
+    """Analyse a 13- or 14-tile hand given as text; returns exactly the body of ``/api/v1/analyze/``.
 
     ``depth="ev"`` with ``draws_left`` adds win chances and expected scores, and
     ``revealed`` (opponents' 亮倒 hands) marks the discards that deal in (see
-    ``ev_analysis``); without them the answer is the plain analysis. The options of one
-    answer share their effective-tile entries: treat the body as read-only.
+    ``ev_analysis``); without them the answer is the plain analysis. It is
+    ``to_json(analyze_hand(...))``: a caller that wants the typed ``Analysis`` calls those.
     """
     plain = isinstance(rules, str) and options is None and (situation == () or situation == [])
     rule_set = _preset_rules(rules) if plain else make_rules(rules, situation, options)
     full, seen = build_hand(hand, melds, visible)
-    extra = {
-        key: value
-        for key, value in (("depth", depth), ("draws_left", draws_left), ("liang_dao_when_ready", liang_dao_when_ready))
-        if value is not None
-    }
-    if not extra and revealed is None:
-        return analyze_hand(full, seen, rule_set)
-    revealed, seen = ev_analysis.prepare(full, seen, revealed)
-    return ev_analysis.extend(analyze_hand(full, seen, rule_set), full, seen, rule_set, revealed=revealed, **extra)
+    if depth is None and draws_left is None and liang_dao_when_ready is None and revealed is None:
+        return to_json(analyze_hand(full, seen, rule_set))
+    hands, seen = ev_analysis.prepare(full, seen, revealed)
+    request = ev_analysis.check_request(depth, draws_left, liang_dao_when_ready, rule_set)
+    return to_json(analyze_hand(full, seen, rule_set, revealed=hands, ev=request))
 
 
 def shanten(hand: str, melds: Any = ()) -> int:
     """Shanten of a hand in text form (−1 when it is complete)."""
-    parsed = parse_hand(_text(hand, "hand", True), "hand")
+    parsed = parse_hand(check_text(hand, "hand"), "hand")
     meld_count = len(parsed.melds) + len(parse_melds(melds))
     return counts_shanten(parsed.concealed, meld_count)

@@ -22,8 +22,8 @@ def revealed_rules(rules: Rules) -> Rules:
     return replace(rules, situation=frozenset({"liang_dao"}))
 
 
-def dealing_in(revealed_hand: Hand, rules: Rules) -> frozenset[int]:
-    """Kinds whose discard completes an opponent's revealed 13-tile hand as an allowed win (包胡)."""
+def check_revealed(revealed_hand: Hand) -> tuple[int, ...]:
+    """Refuse a revealed hand that is not 13 ready tiles (EngineError, field ``revealed``); else the kinds it waits on by shape."""
     if revealed_hand.tile_count != 13:
         raise EngineError(
             gettext_noop("A revealed (亮倒) hand has 13 tiles (each meld counts 3); this one has %(count)d."),
@@ -37,6 +37,12 @@ def dealing_in(revealed_hand: Hand, rules: Rules) -> frozenset[int]:
             gettext_noop("The revealed hand %(hand)s is not ready (听牌); a 亮倒 hand always is."),
             "revealed", hand=format_hand(revealed_hand),
         )
+    return kinds
+
+
+def dealing_in(revealed_hand: Hand, rules: Rules) -> frozenset[int]:
+    """Kinds whose discard completes an opponent's revealed 13-tile hand as an allowed win (包胡)."""
+    kinds = check_revealed(revealed_hand)
     situation = revealed_rules(rules)
     found = set()
     for kind in kinds:

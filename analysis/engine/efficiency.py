@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .rules import Rules
 from .scoring import WinValue, score_wins
 from .shapes import pairs_of
 from .tables import DRAGON_IDS, KIND_BLOCK, KIND_STEP, MERGED, SUIT_IDS, VALUES, best_of_ids, block_draws, block_indices
 from .tiles import COPIES, NUM_KINDS, Counts, Hand, Meld, add
+
+if TYPE_CHECKING:
+    from .ev import Estimate
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +67,17 @@ class Efficiency:
 
 @dataclass(frozen=True, slots=True)
 class DiscardOption:
-    """One discard of a 14-tile hand and the 13-tile hand it leaves."""
+    """One discard of a 14-tile hand: the 13-tile hand it leaves and, when asked for, its danger and EV.
+
+    The one shape of a discard option: the API body, the analyzer's table and the
+    puzzle banks all serialise it (``analysis.engine.serial``). ``deals_in`` is None
+    unless revealed (亮倒) hands were given; ``estimate`` is None without ``depth: ev``.
+    """
 
     discard: int
     result: Efficiency
+    deals_in: bool | None = None
+    estimate: Estimate | None = None
 
     @property
     def rank_key(self) -> tuple[int, int, int, int]:

@@ -561,8 +561,13 @@ def evaluate_hand(hand: Hand, visible: Counts, rules: Rules, params: EVParams, b
 
 
 def ev_best(options: tuple[DiscardEV, ...], tolerance: float = 1e-9) -> tuple[int, ...]:
-    """The discards tied first in the EV ranking (lowest shanten, then expected score), for drills."""
-    if not options:
+    """The discards tied first in the EV ranking (``options`` best first), the one rule the API, page and drills use.
+
+    Tied: the same shanten as the first and an expected score within ``tolerance`` of
+    it. None when the first deals in to a revealed hand (every discard does) or is
+    worth nothing (no discard is better than another).
+    """
+    if not options or options[0].deals_in or options[0].estimate.expected_score <= 0:
         return ()
     first = options[0]
     top = first.estimate.expected_score

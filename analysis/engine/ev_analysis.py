@@ -1,6 +1,6 @@
-"""The issue-9 additions to ``analyze()``: ``depth: ev`` figures and danger against 亮倒 hands.
+"""The issue-9 parts of ``analyze()``: ``depth: ev`` figures and danger against 亮倒 hands.
 
-``analyze()`` calls ``extend`` only when one of the new request fields is given, so
+``analysis.analyze_hand`` asks for them only when one of these request fields is given, so
 the plain answer stays exactly as it was. With ``revealed`` the opponents' revealed
 tiles count as visible (do not also list them in ``visible``); each 14-tile option
 gains ``deals_in`` and a discard that deals in is moved after every safe one (their
@@ -11,19 +11,22 @@ then expected score); a 13-tile hand gains the same figures at the top level.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .danger import dealing_in
 from .errors import EngineError, gettext_noop
-from .ev import Budget, Estimate, EVParams, check_draws, evaluate_discards, evaluate_hand
+from .ev import Budget, DiscardEV, Estimate, EVParams, check_draws, evaluate_discards, evaluate_hand
 from .notation import parse_hand
 from .rules import Rules, validate_hand
-from .tiles import KIND_OF_ID, TILE_IDS, Counts, Hand, add
+from .tiles import Counts, Hand, add
 
 DEPTHS = ("plain", "ev")
 FIELDS = ("depth", "draws_left", "liang_dao_when_ready", "revealed")
 """The request fields of the expected-value analysis, in ``analyze()`` and the API."""
 MAX_REVEALED = 2
+MAX_REVEALED_TEXT = 60
+"""Longest revealed hand text accepted (13 tiles with melds fit easily)."""
 
 
 def parse_depth(depth: Any) -> str:
@@ -45,13 +48,13 @@ def parse_revealed(revealed: Any) -> tuple[Hand, ...]:
         raise EngineError(gettext_noop("At most 2 opponents can have revealed hands."), "revealed")
     hands = []
     for item in revealed:
-        if not isinstance(item, str) or len(item) > 60:
+        if not isinstance(item, str) or len(item) > MAX_REVEALED_TEXT:
             raise EngineError(gettext_noop('revealed must be a list of hands such as ["4556p123789sZZZ"].'), "revealed")
         hands.append(parse_hand(item, "revealed"))
     return tuple(hands)
 
 
-def _revealed_seen(hands: tuple[Hand, ...], full: Hand, seen: Counts) -> Counts:
+def with_revealed(hands: tuple[Hand, ...], full: Hand, seen: Counts) -> Counts:
     """Visible tiles plus every revealed tile, checked against four copies per kind."""
     for hand in hands:
         seen = add(seen, hand.held)
@@ -64,91 +67,52 @@ def _revealed_seen(hands: tuple[Hand, ...], full: Hand, seen: Counts) -> Counts:
     return seen
 
 
-def _rounded(value: float) -> float:
-    return round(value, 4)
-
-
-def estimate_json(estimate: Estimate) -> dict[str, Any]:
-    """The API form of one estimate."""
-    out: dict[str, Any] = {
-        "ready_probability": _rounded(estimate.ready_probability),
-        "win_probability": _rounded(estimate.win_probability),
-        "expected_score": _rounded(estimate.expected_score),
-        "method": estimate.method,
-    }
-    if estimate.method == "monte_carlo":
-        out["samples"] = estimate.samples
-        out["stderr"] = {
-            "ready_probability": _rounded(estimate.ready_stderr or 0.0),
-            "win_probability": _rounded(estimate.win_stderr or 0.0),
-            "expected_score": _rounded(estimate.score_stderr or 0.0),
-        }
-    return out
-
-
 def prepare(full: Hand, seen: Counts, revealed: Any) -> tuple[tuple[Hand, ...], Counts]:
     """Parse the revealed hands and add their tiles to the visible ones."""
     hands = parse_revealed(revealed)
-    return hands, _revealed_seen(hands, full, seen) if hands else seen
+    return hands, with_revealed(hands, full, seen) if hands else seen
 
 
-def extend(
-    body: dict[str, Any],
-    full: Hand,
-    seen: Counts,
-    rules: Rules,
-    *,
-    depth: Any = None,
-    draws_left: Any = None,
-    liang_dao_when_ready: Any = None,
-    revealed: tuple[Hand, ...] = (),
-    budget: Budget | None = None,
-) -> dict[str, Any]:
-    """Add danger and EV figures to a plain analysis body (see the module docstring).
+@dataclass(frozen=True, slots=True)
+class EVRequest:
+    """A checked ``depth: ev`` request: own draws still to come and whether 亮倒 is declared when ready."""
 
-    The EV figures are worked out within ``budget`` (a fresh ``Budget()``, the request
-    limit, when none is given); ``ev_complete`` says whether every figure got the
-    precision planned for it.
-    """
+    draws_left: int
+    liang_dao: bool
+
+
+def check_request(depth: Any, draws_left: Any, liang_dao_when_ready: Any, rules: Rules) -> EVRequest | None:
+    """The EV request the fields make (None for a plain analysis); raises EngineError naming the field at fault."""
     depth = parse_depth(depth)
     if liang_dao_when_ready is not None and not isinstance(liang_dao_when_ready, bool):
         raise EngineError(gettext_noop("liang_dao_when_ready must be true or false."), "liang_dao_when_ready")
     if depth == "ev":
         if draws_left is None:
             raise EngineError(gettext_noop("draws_left is required with depth ev."), "draws_left")
-        check_draws(draws_left, 1)
-    elif draws_left is not None or liang_dao_when_ready is not None:
+        return EVRequest(check_draws(draws_left, 1), bool(liang_dao_when_ready) or "liang_dao" in rules.situation)
+    if draws_left is not None or liang_dao_when_ready is not None:
         name = "draws_left" if draws_left is not None else "liang_dao_when_ready"
         raise EngineError(gettext_noop("%(name)s only applies with depth ev."), name, name=name)
-    danger: frozenset[int] = frozenset()
-    if revealed:
-        per_hand = [dealing_in(hand, rules) for hand in revealed]
-        danger = frozenset().union(*per_hand)
-        body["danger"] = [
-            {"opponent": i + 1, "tiles": [TILE_IDS[k] for k in sorted(kinds)]} for i, kinds in enumerate(per_hand)
-        ]
-    liang_dao = bool(liang_dao_when_ready) or "liang_dao" in rules.situation
-    work = budget if budget is not None else Budget()  # read only with depth ev
-    if full.tile_count == 13:
-        if revealed:
-            body["deals_in"] = [TILE_IDS[k] for k in sorted(danger) if full.concealed[k]]
-        if depth == "ev":
-            body.update(estimate_json(evaluate_hand(full, seen, rules, EVParams(draws_left, liang_dao), work)))
-            body["draws_left"] = draws_left
-            body["ev_complete"] = not work.cut
-        return body
-    by_tile = {o["discard"]: o for o in body["options"]}
-    if depth == "ev":
-        ranked = evaluate_discards(full, seen, rules, draws_left, liang_dao=liang_dao, danger=danger, budget=work)
-        order = [TILE_IDS[o.discard] for o in ranked]
-        for o in ranked:
-            by_tile[TILE_IDS[o.discard]].update(estimate_json(o.estimate))
-        body["draws_left"] = draws_left
-        body["ev_complete"] = not work.cut
-    else:
-        order = [t for t in by_tile if KIND_OF_ID[t] not in danger] + [t for t in by_tile if KIND_OF_ID[t] in danger]
-    if revealed:
-        for tile, option in by_tile.items():
-            option["deals_in"] = KIND_OF_ID[tile] in danger
-    body["options"] = [by_tile[tile] for tile in order]
-    return body
+    return None
+
+
+def danger_of(revealed: tuple[Hand, ...], rules: Rules) -> tuple[frozenset[int], ...]:
+    """The kinds that deal in to each revealed hand (包胡), in the order given."""
+    return tuple(dealing_in(hand, rules) for hand in revealed)
+
+
+def new_budget() -> Budget:
+    """The work limit of one request (``Budget`` read here at call time, so a benchmark or test may swap it)."""
+    return Budget()
+
+
+def ranked(full: Hand, seen: Counts, rules: Rules, request: EVRequest, danger: frozenset[int],
+           budget: Budget) -> tuple[DiscardEV, ...]:
+    """Every discard of a 14-tile hand with its estimate, in the EV ranking (deal-ins last)."""
+    return evaluate_discards(full, seen, rules, request.draws_left, liang_dao=request.liang_dao, danger=danger,
+                             budget=budget)
+
+
+def hand_estimate(full: Hand, seen: Counts, rules: Rules, request: EVRequest, budget: Budget) -> Estimate:
+    """The estimate of a 13-tile hand just after its discard."""
+    return evaluate_hand(full, seen, rules, EVParams(request.draws_left, request.liang_dao), budget)

@@ -39,6 +39,9 @@ class Fan:
     examples: tuple[Example, ...]
     situational: bool = False
     sides: tuple[Side, ...] = SIDES
+    event: bool = False
+    """A situational fan of the moment the winning tile comes (a kong's replacement, a robbed kong, the
+    wall's last tile), as against 亮倒, a declaration the hand carries to every win."""
     excludes: tuple[str, ...] = field(default=())
 
     def multiplier(self, preset: str) -> int:
@@ -131,28 +134,28 @@ FANS: tuple[Fan, ...] = (
         "自己开杠后补摸的那张牌自摸和牌。",
         "Self-draw on the replacement tile after one's own kong.",
         (Example("123456789p1146s", "5s", situation=("gang_shang_kai_hua",)),),
-        situational=True, sides=("self_draw",),
+        situational=True, event=True, sides=("self_draw",),
     ),
     Fan(
         "gang_shang_pao", "杠上炮", "Discard after a kong", _same(2),
         "别人开杠补牌后打出的那张牌被和（点炮）；连续杠上杠也只算 ×2。",
         "A discard win on the tile thrown right after the discarder's kong; ×2 however many kongs were chained before it.",
         (Example("123456789p1146s", "5s", side="discard", situation=("gang_shang_pao",)),),
-        situational=True, sides=("discard",),
+        situational=True, event=True, sides=("discard",),
     ),
     Fan(
         "qiang_gang_hu", "抢杠胡", "Robbing a kong", _same(2),
         "别人把一张牌加到碰上蓄杠时，正好和这张牌（算点炮）。规则选项可关闭。",
         "A discard-type win on the tile another player adds to a pong; can be turned off by a rule option.",
         (Example("123456789p1178s", "6s", side="discard", situation=("qiang_gang_hu",)),),
-        situational=True, sides=("discard",),
+        situational=True, event=True, sides=("discard",),
     ),
     Fan(
         "hai_di_lao", "海底捞", "Last tile of the wall", _same(2),
         "摸牌墙最后一张牌自摸和牌。",
         "Self-draw of the last tile of the wall.",
         (Example("123456789p1146s", "5s", situation=("hai_di_lao",)),),
-        situational=True, sides=("self_draw",),
+        situational=True, event=True, sides=("self_draw",),
     ),
     Fan(
         "liang_dao", "亮倒", "Revealed hand", _same(2),
@@ -167,6 +170,8 @@ FAN_BY_KEY: Mapping[str, Fan] = MappingProxyType({f.key: f for f in FANS})
 HAND_FANS: tuple[Fan, ...] = tuple(f for f in FANS if not f.situational)
 SITUATIONAL_FANS: tuple[Fan, ...] = tuple(f for f in FANS if f.situational)
 SITUATION_KEYS: frozenset[str] = frozenset(f.key for f in SITUATIONAL_FANS)
+EVENT_KEYS: frozenset[str] = frozenset(f.key for f in FANS if f.event)
+"""The situational fans of the winning tile's moment (``Fan.event``)."""
 
 
 def fan(key: str) -> Fan:

@@ -52,6 +52,11 @@ class RuleOptions:
     si_gui_yi_big_hand: bool = False
 
 
+HAND_SIZES: tuple[int, ...] = (13, 14)
+"""A hand to analyse holds 13 tiles (its waits) or 14 (what to discard), each meld counting 3."""
+MAX_TILES = HAND_SIZES[-1]
+MAX_MELDS = 4
+"""A hand declares at most four melds (碰 and 杠)."""
 OPTION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(RuleOptions))
 CONFLICTING_SITUATIONS: tuple[frozenset[str], ...] = (frozenset({"gang_shang_pao", "qiang_gang_hu"}),)
 
@@ -111,7 +116,7 @@ def make_rules(
 def validate_hand(hand: Hand, visible: Counts, check_size: bool = True) -> None:
     """Refuse a hand of the wrong size (unless the caller checks it) or with a fifth copy of any kind."""
     count = hand.tile_count
-    if check_size and count not in (13, 14):
+    if check_size and count not in HAND_SIZES:
         raise EngineError(
             gettext_noop(
                 "The hand has %(count)d tiles (each meld counts 3): it needs 13 to see its waits "

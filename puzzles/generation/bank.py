@@ -21,6 +21,7 @@ from analysis.engine.fans import PRESET_KEYS
 from analysis.engine.notation import format_counts, format_hand
 from analysis.engine.rules import Rules, make_rules
 from analysis.engine.scoring import WinValue, score_win
+from analysis.engine.serial import option_row
 from analysis.engine.tiles import TILE_IDS, Hand
 
 from .filters import Verdict, judge
@@ -46,28 +47,6 @@ def _clamp(value: float) -> int:
 def hand_fields(hand: Hand) -> dict[str, Any]:
     """The concealed tiles (canonical text) and the melds (API form) of a hand."""
     return {"hand": format_counts(hand.concealed), "melds": [m.as_dict() for m in hand.melds]}
-
-
-def compact_option(option: DiscardOption) -> dict[str, Any]:
-    """One row of a puzzle's option table: discard, shanten, effective tiles, waits and value."""
-    r = option.result
-    return {
-        "discard": TILE_IDS[option.discard],
-        "shanten": r.shanten,
-        "ukeire": r.ukeire,
-        "tiles": [[TILE_IDS[e.kind], e.remaining] for e in r.effective],
-        "waits": [
-            {
-                "tile": TILE_IDS[w.kind],
-                "remaining": w.remaining,
-                "self_draw": w.self_draw.total if w.self_draw.allowed else 0,
-                "discard": w.discard.total if w.discard.allowed else 0,
-                "fans": [h.key for h in w.self_draw.fans if not h.key.startswith(("gang_", "hai_", "qiang_"))],
-            }
-            for w in r.waits
-        ],
-        "value": r.value,
-    }
 
 
 def puzzle_rating(verdict: Verdict, options: tuple[DiscardOption, ...], hand: Hand) -> int:
@@ -103,7 +82,7 @@ def puzzle_record(position: Position, verdict: Verdict) -> dict[str, Any]:
     return {
         **position_fields(position),
         "accepted": [TILE_IDS[k] for k in verdict.accepted],
-        "options": [compact_option(o) for o in position.options],
+        "options": [option_row(o) for o in position.options],
         "margin": {"measure": verdict.measure, "best": verdict.best, "runner_up": verdict.runner_up},
         "themes": list(tag(position.hand, position.options)),
         "rating": puzzle_rating(verdict, position.options, position.hand),

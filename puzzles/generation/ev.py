@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analysis.engine.ev import DiscardEV, RankingComparison, compare_rankings
+from analysis.engine.ev import RankingComparison, compare_rankings
 from analysis.engine.fans import PRESET_KEYS
 from analysis.engine.rules import make_rules
+from analysis.engine.serial import estimate_row, option_row
 from analysis.engine.tiles import TILE_IDS
 
-from .bank import PRESET_WEIGHTS, Stats, _clamp, compact_option, position_fields, position_key
+from .bank import PRESET_WEIGHTS, Stats, _clamp, position_fields, position_key
 from .simulate import Position, play_deal
 from .themes import EV_THEME
 
@@ -81,19 +82,6 @@ def judge_ev(comparison: RankingComparison) -> EVVerdict | None:
     return EVVerdict(comparison.ev_best, best, runner_up)
 
 
-def ev_row(option: DiscardEV) -> dict[str, Any]:
-    """One row of the EV ranking: discard, shanten, ready and win chance, expected score (4 decimals)."""
-    e = option.estimate
-    return {
-        "discard": TILE_IDS[option.discard],
-        "shanten": e.shanten,
-        "ready": round(e.ready_probability, 4),
-        "win": round(e.win_probability, 4),
-        "score": round(e.expected_score, 4),
-        "method": e.method,
-    }
-
-
 def ev_rating(verdict: EVVerdict, position: Position) -> int:
     """A first difficulty estimate: these go against the plain count, so they start high; a thin margin is harder."""
     relative = verdict.margin / max(verdict.best, 1e-9)
@@ -108,9 +96,9 @@ def ev_record(position: Position, draws_left: int, comparison: RankingComparison
         **position_fields(position),
         "draws_left": draws_left,
         "accepted": [TILE_IDS[k] for k in verdict.accepted],
-        "options": [compact_option(o) for o in comparison.plain_options],
+        "options": [option_row(o) for o in comparison.plain_options],
         "ev": {
-            "options": [ev_row(o) for o in comparison.ev_options],
+            "options": [estimate_row(o.discard, o.estimate) for o in comparison.ev_options],
             "plain_best": [TILE_IDS[k] for k in comparison.plain_best],
         },
         "margin": {"measure": "expected_score", "best": round(verdict.best, 4), "runner_up": round(verdict.runner_up, 4)},

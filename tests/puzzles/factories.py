@@ -10,8 +10,9 @@ from analysis.engine.ev import compare_rankings
 from analysis.engine.notation import format_counts
 from analysis.engine.rules import make_rules
 from analysis.engine.scoring import score_win
+from analysis.engine.serial import option_row
 from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
-from puzzles.generation.bank import compact_option, load_bank
+from puzzles.generation.bank import load_bank
 from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev
 from puzzles.generation.simulate import Position
 from puzzles.generation.themes import tag
@@ -51,7 +52,7 @@ def discard_puzzle(notation: str, visible: str = "", rules: str = "standard", ra
     return Puzzle.objects.create(
         key=f"t{next(_serial):05d}", kind=Puzzle.DISCARD, hand=format_counts(hand.concealed),
         melds=[m.as_dict() for m in hand.melds], visible=format_counts(seen), rules=rules,
-        accepted=[TILE_IDS[k] for k in best_discards(options)], options=[compact_option(o) for o in options],
+        accepted=[TILE_IDS[k] for k in best_discards(options)], options=[option_row(o) for o in options],
         themes=" " + " ".join(tag(hand, options)) + " ", rating=rating,
     )
 

@@ -10,8 +10,9 @@ from analysis.engine import build_hand
 from analysis.engine.efficiency import best_discards, discard_options
 from analysis.engine.rules import make_rules
 from analysis.engine.scoring import score_win
+from analysis.engine.serial import option_row
 from analysis.engine.tiles import KIND_OF_ID, TILE_IDS, Hand
-from puzzles.generation.bank import compact_option, read_bank
+from puzzles.generation.bank import read_bank
 from puzzles.generation.filters import judge
 from puzzles.generation.themes import TAGGERS, tag
 
@@ -39,7 +40,7 @@ def test_every_shipped_puzzle_matches_the_engine():
         hand, seen = _hand(r)
         options = discard_options(hand, seen, make_rules(r["rules"], r["situation"]))
         assert r["accepted"] == [TILE_IDS[k] for k in best_discards(options)], r["key"]
-        assert r["options"] == [compact_option(o) for o in options], r["key"]
+        assert r["options"] == [option_row(o) for o in options], r["key"]
         assert judge(hand.concealed, options) is not None, r["key"]
         assert r["themes"] == list(tag(hand, options)), r["key"]
     elapsed = time.perf_counter() - started

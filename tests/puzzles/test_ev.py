@@ -9,14 +9,14 @@ import pytest
 from analysis.engine import build_hand
 from analysis.engine.ev import compare_rankings
 from analysis.engine.rules import make_rules
+from analysis.engine.serial import estimate_row, option_row
 from analysis.engine.tiles import TILE_IDS
-from puzzles.generation.bank import compact_option, load_bank, read_bank
+from puzzles.generation.bank import load_bank, read_bank
 from puzzles.generation.ev import (
     EV_BANK_PATH,
     MAX_EV_ACCEPTED,
     clear_ev_margin,
     draws_left_at,
-    ev_row,
     generate_ev,
     judge_ev,
 )
@@ -99,8 +99,8 @@ def test_every_shipped_ev_puzzle_matches_the_engine():
         assert r["accepted"] == [TILE_IDS[k] for k in comparison.ev_best], r["key"]
         assert len(r["accepted"]) <= MAX_EV_ACCEPTED, r["key"]
         assert r["ev"]["plain_best"] == [TILE_IDS[k] for k in comparison.plain_best], r["key"]
-        assert r["ev"]["options"] == [ev_row(o) for o in comparison.ev_options], r["key"]
-        assert r["options"] == [compact_option(o) for o in comparison.plain_options], r["key"]
+        assert r["ev"]["options"] == [estimate_row(o.discard, o.estimate) for o in comparison.ev_options], r["key"]
+        assert r["options"] == [option_row(o) for o in comparison.plain_options], r["key"]
         assert judge_ev(comparison) is not None, r["key"]
     elapsed = time.perf_counter() - started
     print(f"{len(EV_RECORDS)} 期望值 puzzles re-evaluated in {elapsed:.1f} s")

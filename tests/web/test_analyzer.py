@@ -11,12 +11,12 @@ from django.http import QueryDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from analysis.board import apply_edit, canonical_query, read_board
 from analysis.engine import analyze
 from analysis.engine.efficiency import best_discards, discard_options
 from analysis.engine.notation import parse_hand
 from analysis.engine.rules import make_rules
 from analysis.engine.tiles import EMPTY, TILE_IDS
-from analysis.views.analyzer import apply_edit, canonical_query, read_board
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.django_db
@@ -253,3 +253,33 @@ def test_own_css_and_js_stay_small():
     own = ["static/css/site.css", "static/css/analyzer.css", "static/js/analyzer.js"]
     assert sum((ROOT / name).stat().st_size for name in own) < 100_000
     assert isinstance(ROOT, Path)
+
+
+@pytest.mark.parametrize(("query", "tiles"), [
+    ("hand=4556p123789sZZZ", 13),
+    ("hand=34556p123789sZZZ", 14),
+    ("hand=34556p123789sZZZ&rev1=46p11456789sFFF", 14),
+    ("hand=34556p123789sZZZ&ev=1&draws=3", 14),
+    ("hand=4556p123789sZZZ&ev=1&draws=3&rev1=46p11456789sFFF", 13),
+    ("hand=123456789p11s{5555s}", 14),
+])
+def test_a_page_asks_the_engine_once(client, monkeypatch, query, tiles):
+    """One ``analyze_hand`` per request, and inside it one ``discard_options``: nothing re-run by the view."""
+    from analysis.engine import analysis as engine_analysis
+    from analysis.views import analyzer as view
+
+    calls = {"analyze_hand": 0, "discard_options": 0}
+
+    def counted(name, module):
+        real = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return real(*args, **kwargs)
+        monkeypatch.setattr(module, name, wrapper)
+
+    counted("analyze_hand", view)
+    counted("discard_options", engine_analysis)
+    response = client.get("/analyze/?" + query)
+    assert response.status_code == 200
+    assert calls == {"analyze_hand": 1, "discard_options": 1 if tiles == 14 else 0}

@@ -9,13 +9,13 @@ from django.http import QueryDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from analysis.board import canonical_query, read_board
 from analysis.engine import analyze
 from analysis.engine.danger import dealing_in
 from analysis.engine.ev import ASSUMPTIONS, EVParams, evaluate_discards, evaluate_hand
 from analysis.engine.notation import parse_hand
 from analysis.engine.rules import make_rules
 from analysis.engine.tiles import EMPTY, TILE_IDS
-from analysis.views.analyzer import canonical_query, read_board
 from tests.ev_limits import low_ev_limits
 
 pytestmark = pytest.mark.django_db

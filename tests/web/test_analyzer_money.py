@@ -7,12 +7,12 @@ import re
 import pytest
 from django.http import QueryDict
 
+from analysis.board import canonical_query, read_board
 from analysis.engine import build_hand
 from analysis.engine.rules import make_rules
 from analysis.engine.scoring import score_win
 from analysis.engine.settlement import win_money
 from analysis.engine.tiles import KIND_OF_ID
-from analysis.views.analyzer import canonical_query, read_board
 
 pytestmark = pytest.mark.django_db
 
