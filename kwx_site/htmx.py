@@ -14,9 +14,12 @@ def wants_fragment(request: HttpRequest) -> bool:
     return bool(htmx) and not htmx.history_restore_request
 
 
-def render_page(request: HttpRequest, template: str, partial: str, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    """The whole page, or its ``partial`` (``{% partialdef %}``) for htmx; ``Vary: HX-Request`` either way."""
-    name = f"{template}#{partial}" if wants_fragment(request) else template
+def render_page(request: HttpRequest, template: str, partial: str | None, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """The whole page, or its ``partial`` (``{% partialdef %}``) for htmx; ``Vary: HX-Request`` either way.
+
+    ``partial=None``: this request has no fragment (e.g. the GET of a form whose POST has one): the page.
+    """
+    name = f"{template}#{partial}" if partial and wants_fragment(request) else template
     response = render(request, name, context, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response

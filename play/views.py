@@ -11,12 +11,12 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_http_methods, require_POST
 
 from analysis.engine.rules import PRESETS
 from analysis.engine.settlement import PIAO_CHOICES
 from analysis.text import preset_label
+from kwx_site.htmx import render_page, wants_fragment
 from puzzles.services import player_for
 
 from . import review as reviewing
@@ -74,10 +74,7 @@ def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: st
     })
     if hint and not hand.over:
         context["analysis"] = selectors.hint(context["state"], hand.seat)
-    template = "play/table.html#table" if request.htmx else "play/table.html"
-    response = render(request, template, context, status=status)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    return render_page(request, "play/table.html", "table", context, status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -91,7 +88,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             hand, _changed, state = services.act(game.player, game.pk, data.get("seen", ""), choice)
         except PlayError as exc:
             return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
-        if not request.htmx:
+        if not wants_fragment(request):
             return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
         return _render_table(request, hand, state=state)
     return _render_table(request, selectors.current_hand(game))
@@ -105,7 +102,7 @@ def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
         hand = services.next_hand(game.player, game.pk, request.POST.get("number", ""), request.POST.get("piao", ""))
     except PlayError as exc:
         return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
-    if request.htmx:
+    if wants_fragment(request):
         return _render_table(request, hand)
     return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
 
@@ -121,10 +118,7 @@ def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse
         if not shared:
             services.store_review(hand, figures)
     context = selectors.review_view(hand, figures, request.GET.get("step", ""), request.GET.get("item", ""), shared)
-    template = "play/review.html#review" if request.htmx else "play/review.html"
-    response = render(request, template, context)
-    patch_vary_headers(response, ("HX-Request",))
-    return response
+    return render_page(request, "play/review.html", "review", context)
 
 
 def review(request: HttpRequest, hand_id: int) -> HttpResponse:

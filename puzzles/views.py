@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from analysis.engine.fans import fan
 from analysis.engine.rules import PRESETS
+from kwx_site.htmx import render_page
 from play import selectors as play_selectors
 
 from . import selectors
@@ -114,9 +115,7 @@ def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpRes
         except AnswerError as exc:
             context["error"] = exc.message
             status = 400
-    if request.htmx:
-        return render(request, f"{template}#board", context, status=status)
-    return render(request, template, context, status=status)
+    return render_page(request, template, "board", context, status)
 
 
 @require_http_methods(["GET"])

@@ -16,6 +16,7 @@ from analysis.engine import EngineError
 from analysis.engine.settlement import Settlement, parse_input, settle
 from analysis.engine.tiles import TILE_IDS, Hand, kinds_of
 from analysis.text import preset_label
+from kwx_site.htmx import render_page, wants_fragment
 
 from .forms import KONG_ROWS, HandForm, SetupForm, SheetForm
 from .selectors import SheetTable, get_hand, get_sheet, sheet_table, sheets_for
@@ -118,10 +119,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
     players = [p | {"name_field": setup[f"name_{p['seat']}"]} for p in form.players()]
     context = {"setup": setup, "form": form, "players": players, "result": result, "error": error,
                "kongs_open": _kongs_given(form)}
-    template = TEMPLATES + "calculator.html"
-    if request.htmx and request.method == "POST":
-        template += "#result"
-    return render(request, template, context)
+    return render_page(request, TEMPLATES + "calculator.html", "result" if request.method == "POST" else None, context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -214,7 +212,7 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
             data = form.to_data()
             try:
                 result = present(settle(parse_input(full_input(sheet, data))))
-                if request.POST.get("action") == "save" and not request.htmx:
+                if request.POST.get("action") == "save" and not wants_fragment(request):
                     if hand is None:
                         add_hand(sheet, data, token)
                     else:
@@ -230,10 +228,7 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
     context = {"sheet": sheet, "hand": hand, "form": form, "players": form.players(), "result": result, "error": error,
                "token": token, "number": number, "kongs_open": _kongs_given(form),
                "piao_carried": _piao_carried(form, names, number) if hand is None and request.method == "GET" else None}
-    template = TEMPLATES + "hand_form.html"
-    if request.htmx and request.method == "POST":
-        template += "#result"
-    return render(request, template, context)
+    return render_page(request, TEMPLATES + "hand_form.html", "result" if request.method == "POST" else None, context)
 
 
 def _hand_number(sheet: Any, hand: Any) -> int:
