@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from analysis.board import analyzer_url
 from analysis.engine.analysis import analyze
 from analysis.engine.fans import FANS, Example, Side
 from analysis.engine.notation import format_hand, parse_hand, parse_tile
@@ -58,14 +58,6 @@ def drawn_hand(hand: str, win: str | None = None) -> DrawnHand:
     )
     concealed = tuple(TILE_IDS[k] for k in kinds_of(parsed.concealed))
     return DrawnHand(concealed, melds, TILE_IDS[parse_tile(win)] if win else None, format_hand(parsed))
-
-
-def analyzer_url(hand: str, rules: str = "standard", situation: tuple[str, ...] = ()) -> str:
-    """The analyzer link of a 13-tile hand: ``/analyze/?hand=…&rules=…&situation=…``."""
-    query = {"hand": format_hand(parse_hand(hand)), "rules": rules}
-    if situation:
-        query["situation"] = ",".join(situation)
-    return "/analyze/?" + urlencode(query, safe="[]{},")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +123,7 @@ class Worked:
     @property
     def url(self) -> str:
         """The analyzer link of this hand."""
-        return analyzer_url(self.hand, self.rules, self.situation)
+        return analyzer_url(self.hand, rules=self.rules, situation=self.situation)
 
 
 COMBINATION_EXAMPLES: tuple[Worked, ...] = (
@@ -207,7 +199,7 @@ class PresetRow:
     def cells(self) -> list[dict[str, Any]]:
         """One cell per preset, in the order of PRESETS: preset key, claimed total, analyzer link."""
         claimed = dict(self.totals)
-        return [{"preset": p, "total": claimed[p], "url": analyzer_url(self.hand, p, self.situation)} for p in PRESETS]
+        return [{"preset": p, "total": claimed[p], "url": analyzer_url(self.hand, rules=p, situation=self.situation)} for p in PRESETS]
 
 
 PRESET_ROWS: tuple[PresetRow, ...] = (
@@ -403,7 +395,7 @@ def fan_examples(fan_key: str) -> tuple[FanExampleView, ...]:
         FanExampleView(
             e, drawn_hand(e.hand, e.win),
             win_result(e.hand, e.win, e.side, e.situation, e.rules),
-            analyzer_url(e.hand, e.rules, e.situation),
+            analyzer_url(e.hand, rules=e.rules, situation=e.situation),
         )
         for e in fan.examples
     )

@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from analysis import board
 from analysis.engine.fans import fan
 from analysis.engine.rules import PRESETS
 from kwx_site.htmx import render_page
@@ -45,16 +46,10 @@ def _next_url(mode: str, theme: str | None) -> str:
     return reverse("drills") + "?" + urlencode(query)
 
 
-def analyzer_url(puzzle: Puzzle, discard: str | None = None) -> str:
-    """The analyzer link for a puzzle: its notation, visible tiles and rules."""
-    query = {"hand": puzzle.notation, "rules": puzzle.rules}
-    if puzzle.visible:
-        query["visible"] = puzzle.visible
-    if puzzle.situation:
-        query["situation"] = ",".join(puzzle.situation)
-    if puzzle.is_ev:
-        query |= {"ev": "1", "draws": str(puzzle.draws_left)}
-    return "/analyze/?" + urlencode(query)
+def analyzer_url(puzzle: Puzzle) -> str:
+    """The analyzer's canonical link of a puzzle: its hand, visible tiles, rules, situation (and the EV columns)."""
+    return board.analyzer_url(puzzle.notation, visible=puzzle.visible, rules=puzzle.rules, situation=puzzle.situation,
+                                ev=puzzle.is_ev, draws=puzzle.draws_left if puzzle.is_ev else board.DEFAULT_DRAWS)
 
 
 def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
-from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
@@ -27,6 +26,7 @@ from analysis.board import (
     MODES,
     REVEALED_KEYS,
     Board,
+    analyzer_url,
     apply_edit,
     canonical_query,
     copies_left,
@@ -269,7 +269,7 @@ def page_context(board: Board, request: HttpRequest, with_ev: bool = True) -> di
         "chosen": chosen,
         "play_chosen": play_chosen,
         "rows": _rows(board, base, result),
-        "examples": [(base + "?" + urlencode({"hand": text}, safe="[]"), text, _(label)) for text, label in EXAMPLES],
+        "examples": [(analyzer_url(text), text, _(label)) for text, label in EXAMPLES],
         **_ev_context(board, result, query, base),
     }
 

@@ -136,6 +136,3 @@ def test_glossary_links_point_at_learn_pages_and_fan_terms_use_the_fan_table():
             assert term.term == FAN_BY_KEY[anchor].name
 
 
-def test_analyzer_url_carries_hand_rules_and_situation():
-    url = lc.analyzer_url("1p [ZZZ][FFF][BBB][444p]", "shiyan", ("liang_dao", "hai_di_lao"))
-    assert url == "/analyze/?hand=1p[ZZZ][FFF][BBB][444p]&rules=shiyan&situation=liang_dao,hai_di_lao"

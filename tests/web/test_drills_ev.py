@@ -6,7 +6,9 @@ import re
 import pytest
 from django.test import Client
 from django.utils import translation
+from django.utils.html import escape
 
+from analysis.board import analyzer_url
 from puzzles.models import Puzzle
 from puzzles.text import ev_explanation
 from tests.puzzles.factories import aid, ensure_bank, ev_puzzle
@@ -54,7 +56,7 @@ def test_feedback_fragment_shows_both_rankings_and_why(puzzle):
     with translation.override("en"):
         sentences = ev_explanation(puzzle)
     assert all(sentence in html for sentence in sentences) and "Why the rankings differ" in html
-    assert "/analyze/?hand=34556p123789sZZZ&amp;rules=standard&amp;ev=1&amp;draws=3" in html
+    assert escape(analyzer_url("34556p123789sZZZ", ev=True, draws=3)) in html
     top = puzzle.ev["options"][0]
     assert f"{top['score']:.2f}" in html and f"{100 * top['win']:.0f}%" in html
 
