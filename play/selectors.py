@@ -7,12 +7,13 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from django.db.models import QuerySet
-from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from analysis.board import Board, canonical_query
+from analysis.engine.ev_analysis import MAX_REVEALED
 from analysis.engine.notation import format_hand
 from analysis.engine.record import replay
 from analysis.engine.selfplay import visible_to
@@ -47,12 +48,9 @@ def seat_name(seat: int, me: int = PERSON) -> str:
     return _(SEAT_NAMES[(seat - me) % 3])
 
 
-def game_for(player: Player | None, game_id: int) -> Game:
-    """The player's game (404 for anyone else, or an unknown id)."""
-    game = Game.objects.filter(pk=game_id, player=player).first() if player else None
-    if game is None:
-        raise Http404("no such game")
-    return game
+def game_for(player: Player | None, game_id: int) -> Game | None:
+    """The player's game (None for anyone else's, or an unknown id)."""
+    return Game.objects.filter(pk=game_id, player=player).first() if player else None
 
 
 def current_hand(game: Game) -> Hand:
@@ -62,20 +60,14 @@ def current_hand(game: Game) -> Hand:
     return hand
 
 
-def hand_for(player: Player | None, hand_id: int) -> Hand:
-    """The player's own hand (404 for anyone else)."""
-    hand = Hand.objects.filter(pk=hand_id, player=player).select_related("game").first() if player else None
-    if hand is None:
-        raise Http404("no such hand")
-    return hand
+def hand_for(player: Player | None, hand_id: int) -> Hand | None:
+    """The player's own hand (None for anyone else's)."""
+    return Hand.objects.filter(pk=hand_id, player=player).select_related("game").first() if player else None
 
 
-def shared_hand(token: str) -> Hand:
-    """The hand shared under ``token`` (404 when there is none)."""
-    hand = Hand.objects.filter(share_token=token).select_related("game").first() if token else None
-    if hand is None:
-        raise Http404("no such shared hand")
-    return hand
+def shared_hand(token: str) -> Hand | None:
+    """The hand shared under ``token`` (None when there is none)."""
+    return Hand.objects.filter(share_token=token).select_related("game").first() if token else None
 
 
 def meld_tiles(meld: Any) -> list[str]:
@@ -259,12 +251,9 @@ def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: 
     }
 
 
-def item_for(player: Player | None, item_id: int) -> ReviewItem:
-    """The player's review item (404 for anyone else)."""
-    item = ReviewItem.objects.filter(pk=item_id, player=player).select_related("hand").first() if player else None
-    if item is None:
-        raise Http404("no such review item")
-    return item
+def item_for(player: Player | None, item_id: int) -> ReviewItem | None:
+    """The player's review item (None for anyone else's)."""
+    return ReviewItem.objects.filter(pk=item_id, player=player).select_related("hand").first() if player else None
 
 
 def decision_at(hand: Hand, step: int) -> dict[str, Any] | None:
@@ -287,17 +276,17 @@ def hint(state: Table, seat: int = PERSON) -> dict[str, Any] | None:
     visible = list(visible_to(state, seat))
     for other in revealed:
         visible = [max(0, v - h) for v, h in zip(visible, other.held)]
-    texts = [format_hand(h) for h in revealed] + [""] * (analyzer.MAX_REVEALED - len(revealed))
+    texts = [format_hand(h) for h in revealed] + [""] * (MAX_REVEALED - len(revealed))
     draws = max(1, state.wall_left // 3)  # the seat's own draws still to come
-    board = analyzer.Board(
+    board = Board(
         hand=s.hand, visible=tuple(visible), rules=state.rules.preset.key, options={},
-        revealed_texts=tuple(texts), revealed=tuple(revealed) + (None,) * (analyzer.MAX_REVEALED - len(revealed)),
-        draws_text=str(draws), draws=draws,
+        revealed_texts=tuple(texts), revealed=tuple(revealed) + (None,) * (MAX_REVEALED - len(revealed)),
+        draws_text=str(draws), draws=draws, rule_set=state.rules,
     )
     page = SimpleNamespace(path=reverse("analyzer"))
     context = analyzer.page_context(board, page, with_ev=False)  # type: ignore[arg-type]
     # the EV controls submit to the analyzer, which computes them for this position
-    context["fields"] = [(k, v) for k, v in parse_qsl(analyzer.canonical_query(board)) if k not in ("draws", "ev", "ldwr")]
+    context["fields"] = [(k, v) for k, v in parse_qsl(canonical_query(board)) if k not in ("draws", "ev", "ldwr")]
     context["analyzer_url"] = page.path
     return context
 
