@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from django.db import IntegrityError, OperationalError, connection, transaction
-from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 
 from analysis.engine.record import DEFAULT_PLAYERS, Header, RecordError, record_json, replay
@@ -153,13 +152,13 @@ def bot_outcome(seed: int, header: Header, level: str) -> dict[str, Any]:
 
 
 def _current(player: Player, game_id: int) -> Hand:
-    """The game's latest hand, locked (404 unless the game is the player's)."""
+    """The game's latest hand, locked (Game.DoesNotExist unless the game is the player's)."""
     hand = (
         Hand.objects.select_for_update().select_related("game")
         .filter(game_id=game_id, game__player=player).order_by("-number").first()
     )
     if hand is None:
-        raise Http404("no such game")
+        raise Game.DoesNotExist("no such game")
     return hand
 
 
@@ -278,7 +277,7 @@ def share(player: Player, hand_id: int) -> Hand:
     with transaction.atomic():
         hand = Hand.objects.select_for_update().filter(pk=hand_id, player=player).first()
         if hand is None:
-            raise Http404("no such hand")
+            raise Hand.DoesNotExist("no such hand")
         if not hand.share_token:
             hand.share_token = secrets.token_urlsafe(16)
             hand.save(update_fields=["share_token"])
@@ -306,7 +305,7 @@ def answer_review(player: Player, item_id: int, correct: bool, now: datetime | N
     with transaction.atomic():
         item = ReviewItem.objects.select_for_update().filter(pk=item_id, player=player).first()
         if item is None:
-            raise Http404("no such review item")
+            raise ReviewItem.DoesNotExist("no such review item")
         item.card, item.due = fsrs_review(item.card, correct, now)
         item.save(update_fields=["card", "due"])
         return item

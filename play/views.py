@@ -17,16 +17,17 @@ from analysis.engine.rules import PRESETS
 from analysis.engine.settlement import PIAO_CHOICES
 from analysis.text import preset_label
 from kwx_site.htmx import render_page, wants_fragment
+from kwx_site.shortcuts import found
 from puzzles.services import player_for
 
 from . import review as reviewing
 from . import selectors, services
-from .models import Hand
+from .models import Game, Hand
 from .services import PlayError
 
 
 def _player(request: HttpRequest, create: bool = False) -> Any:
-    return player_for(request, create=create)
+    return player_for(request.user, request.session, create=create)
 
 
 def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, values: dict[str, str] | None = None) -> dict[str, Any]:
@@ -80,12 +81,14 @@ def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: st
 @require_http_methods(["GET", "POST"])
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     """/play/<game>/: the table; a POST is one action (verb, tile, liang_dao) with ``seen``, the actions the page showed."""
-    game = selectors.game_for(_player(request), game_id)
+    game = found(selectors.game_for(_player(request), game_id), "no such game")
     if request.method == "POST":
         data = request.POST
         try:
             choice = services.parse_choice(data.get("move"))
             hand, _changed, state = services.act(game.player, game.pk, data.get("seen", ""), choice)
+        except Game.DoesNotExist:
+            raise Http404("no such game") from None
         except PlayError as exc:
             return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
         if not wants_fragment(request):
@@ -97,9 +100,11 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     """Deal the next hand (with the 漂 chosen for it) once the current one is over."""
-    game = selectors.game_for(_player(request), game_id)
+    game = found(selectors.game_for(_player(request), game_id), "no such game")
     try:
         hand = services.next_hand(game.player, game.pk, request.POST.get("number", ""), request.POST.get("piao", ""))
+    except Game.DoesNotExist:
+        raise Http404("no such game") from None
     except PlayError as exc:
         return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
     if wants_fragment(request):
@@ -123,24 +128,27 @@ def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse
 
 def review(request: HttpRequest, hand_id: int) -> HttpResponse:
     """/play/<hand>/review/?step=N: the hand action by action, each decision beside the advice bot's."""
-    return _review_page(request, selectors.hand_for(_player(request), hand_id), shared=False)
+    return _review_page(request, found(selectors.hand_for(_player(request), hand_id), "no such hand"), shared=False)
 
 
 def shared_review(request: HttpRequest, token: str) -> HttpResponse:
     """A review opened by its share link (read-only, for anyone with the link)."""
-    return _review_page(request, selectors.shared_hand(token), shared=True)
+    return _review_page(request, found(selectors.shared_hand(token), "no such shared hand"), shared=True)
 
 
 @require_POST
 def share(request: HttpRequest, hand_id: int) -> HttpResponse:
     """Make (or keep) the hand's share link and go back to its review, which shows it."""
-    hand = services.share(_player(request), hand_id)
+    try:
+        hand = services.share(_player(request), hand_id)
+    except Hand.DoesNotExist:
+        raise Http404("no such hand") from None
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]) + "?shared=1")
 
 
 def record(request: HttpRequest, hand_id: int) -> HttpResponse:
     """The finished hand's kwx-hand/1 record as a JSON file."""
-    hand = selectors.hand_for(_player(request), hand_id)
+    hand = found(selectors.hand_for(_player(request), hand_id), "no such hand")
     if not hand.over:
         raise Http404("the hand is not over")
     response = JsonResponse(hand.record, json_dumps_params={"ensure_ascii": False, "indent": 1})
@@ -170,7 +178,7 @@ def upload(request: HttpRequest) -> HttpResponse:
 def review_item(request: HttpRequest, item_id: int) -> HttpResponse:
     """Answer a review item (a costly decision tried again): right moves it on, wrong brings it back soon."""
     player = _player(request)
-    item = selectors.item_for(player, item_id)
+    item = found(selectors.item_for(player, item_id), "no such review item")
     decision = selectors.decision_at(item.hand, item.step)
     data = request.POST
     try:

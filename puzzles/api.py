@@ -105,7 +105,7 @@ class NextPuzzleView(APIView):
             return error_response("theme", _('Unknown theme "%(theme)s": use %(themes)s.') % {"theme": theme[:30], "themes": ", ".join(THEME_KEYS)})
         if mode == "theme" and theme is None:
             return error_response("theme", _("The theme mode needs a theme."))
-        puzzle = selectors.next_puzzle(player_for(request, create=False), mode, theme)
+        puzzle = selectors.next_puzzle(player_for(request.user, request.session, create=False), mode, theme)
         if puzzle is None:
             return error_response("mode", _("No puzzle for this mode right now (nothing due for review?)."), status.HTTP_404_NOT_FOUND)
         return Response(puzzle_json(puzzle))
@@ -144,7 +144,7 @@ class AnswerView(APIView):
             return error_response(name, _('Unknown field "%(name)s".') % {"name": name})
         mode = body.get("mode", "quiz" if puzzle.kind == Puzzle.QUIZ else "rated")
         try:
-            result = answer_puzzle(lambda: player_for(request), puzzle, body.get(field), body.get("attempt"), mode)
+            result = answer_puzzle(lambda: player_for(request.user, request.session), puzzle, body.get(field), body.get("attempt"), mode)
         except AnswerError as exc:
             return error_response(exc.field, str(exc.message))
         return Response(result_json(result))
@@ -155,4 +155,4 @@ class ProgressView(APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Your progress")
     def get(self, request: Request) -> Response:
-        return Response(selectors.progress(player_for(request, create=False)).as_json())
+        return Response(selectors.progress(player_for(request.user, request.session, create=False)).as_json())

@@ -10,14 +10,13 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.dispatch import Signal
-from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -88,15 +87,14 @@ class AnswerResult:
         }
 
 
-def player_for(request: HttpRequest, create: bool = True) -> Player | None:
-    """The request's player: the account's, or the anonymous session's (made on first need)."""
-    user = getattr(request, "user", None)
+def player_for(user: Any, session: MutableMapping[str, Any], create: bool = True) -> Player | None:
+    """The player of a user (logged in) or else of a session: the account's, or the anonymous session's (made on first need)."""
     if user is not None and user.is_authenticated:
         player = Player.objects.filter(user=user).first()
         if player is None and create:
             player, _created = Player.objects.get_or_create(user=user)
         return player
-    pk = request.session.get(SESSION_KEY)
+    pk = session.get(SESSION_KEY)
     player = Player.objects.filter(pk=pk, user__isnull=True).first() if pk else None
     if player is not None and player.merged_into_id is not None:
         # The session was folded into an account (a log-in or sign-up in another tab) while this
@@ -108,7 +106,7 @@ def player_for(request: HttpRequest, create: bool = True) -> Player | None:
         player = None
     if player is None and create:
         player = Player.objects.create()
-        request.session[SESSION_KEY] = player.pk
+        session[SESSION_KEY] = player.pk
     return player
 
 
@@ -305,9 +303,9 @@ def merge_players(source: Player, target: Player) -> Player:
         return dst
 
 
-def merge_session_into_account(request: HttpRequest, user: Any) -> None:
+def merge_session_into_account(session: MutableMapping[str, Any], user: Any) -> None:
     """On log-in or sign-up: fold the session's anonymous player into the account's."""
-    pk = request.session.pop(SESSION_KEY, None) if hasattr(request, "session") else None
+    pk = session.pop(SESSION_KEY, None)
     anonymous = Player.objects.filter(pk=pk, user__isnull=True).first() if pk else None
     if anonymous is None:
         return

@@ -98,13 +98,13 @@ def _feedback(result: Any) -> dict[str, Any]:
 
 def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpResponse:
     mode, theme = _mode(request, puzzle.kind)
-    player = player_for(request, create=False)
+    player = player_for(request.user, request.session, create=False)
     context = _puzzle_context(request, puzzle, mode, theme, player)
     status = 200
     if request.method == "POST":
         field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
         try:
-            result = answer_puzzle(lambda: player_for(request), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
+            result = answer_puzzle(lambda: player_for(request.user, request.session), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
             context.update(_feedback(result))
             context.update(_sidebar(request, result.player))
         except AnswerError as exc:
@@ -121,7 +121,7 @@ def drills(request: HttpRequest) -> HttpResponse:
     mode = mode if mode in selectors.MODES and mode != "quiz" else "rated"
     if mode == "theme" and theme is None:
         theme = THEME_KEYS[0]
-    player = player_for(request, create=False)
+    player = player_for(request.user, request.session, create=False)
     if mode == "review":  # the queue holds missed puzzles and costly decisions of played hands, soonest due first
         item = play_selectors.first_due(player)
         card = selectors.due_reviews(player).first()
@@ -145,7 +145,7 @@ def drill(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def quiz_next(request: HttpRequest) -> HttpResponse:
     """/learn/quiz/: the next 算番 quiz item."""
-    player = player_for(request, create=False)
+    player = player_for(request.user, request.session, create=False)
     puzzle = selectors.next_puzzle(player, "quiz")
     if puzzle is None:
         return render(request, "puzzles/drill.html", {"mode": "quiz", "mode_name": MODES["quiz"], **_sidebar(request, player)})
@@ -161,7 +161,7 @@ def quiz(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def progress(request: HttpRequest) -> HttpResponse:
     """/progress/: the request's own player only: attempts, accuracy, rating chart, themes, streak, reviews."""
-    player = player_for(request, create=False)
+    player = player_for(request.user, request.session, create=False)
     figures = selectors.progress(player)
     context = {
         "progress": figures,

@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, QuerySet
-from django.http import Http404
 
 from analysis.engine import EngineError
 from analysis.engine.settlement import Settlement, next_dealer, parse_input, settle
@@ -47,20 +46,14 @@ def sheets_for(owner: Owner) -> QuerySet[ScoreSheet]:
     return mine.annotate(hand_count=Count("hands"))
 
 
-def get_sheet(owner: Owner, sheet_id: int) -> ScoreSheet:
-    """The owner's sheet, or 404 (also for another player's sheet)."""
-    sheet = sheets_for(owner).filter(pk=sheet_id).first()
-    if sheet is None:
-        raise Http404("No such score sheet.")
-    return sheet
+def get_sheet(owner: Owner, sheet_id: int) -> ScoreSheet | None:
+    """The owner's sheet; None for an unknown id and for another player's sheet alike."""
+    return sheets_for(owner).filter(pk=sheet_id).first()
 
 
-def get_hand(sheet: ScoreSheet, hand_id: int) -> SheetHand:
-    """A hand of the sheet, or 404."""
-    hand = sheet.hands.filter(pk=hand_id).first()
-    if hand is None:
-        raise Http404("No such hand.")
-    return hand
+def get_hand(sheet: ScoreSheet, hand_id: int) -> SheetHand | None:
+    """A hand of the sheet (None if the sheet has no such hand)."""
+    return sheet.hands.filter(pk=hand_id).first()
 
 
 def sheet_table(sheet: ScoreSheet) -> SheetTable:

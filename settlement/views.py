@@ -17,8 +17,10 @@ from analysis.engine.settlement import Settlement, parse_input, settle
 from analysis.engine.tiles import TILE_IDS, Hand, kinds_of
 from analysis.text import preset_label
 from kwx_site.htmx import render_page, wants_fragment
+from kwx_site.shortcuts import found
 
 from .forms import KONG_ROWS, HandForm, SetupForm, SheetForm
+from .models import ScoreSheet
 from .selectors import SheetTable, get_hand, get_sheet, sheet_table, sheets_for
 from .services import Owner, add_hand, create_sheet, delete_hand, delete_sheet, edit_hand, full_input, update_sheet
 from .signals import SESSION_KEY
@@ -36,6 +38,11 @@ def owner_of(request: HttpRequest, create: bool = False) -> Owner:
         key = secrets.token_urlsafe(24)
         request.session[SESSION_KEY] = key
     return Owner(anon_key=key)
+
+
+def _sheet(request: HttpRequest, sheet_id: int) -> ScoreSheet:
+    """The visitor's sheet, or 404 (also for another player's sheet)."""
+    return found(get_sheet(owner_of(request), sheet_id), "No such score sheet.")
 
 
 def _hand_tiles(hand: Hand) -> dict[str, Any]:
@@ -166,14 +173,14 @@ def _table_context(table: SheetTable) -> dict[str, Any]:
 
 def sheet_detail(request: HttpRequest, sheet_id: int) -> HttpResponse:
     """A game night: hands, running totals, the next dealer."""
-    sheet = get_sheet(owner_of(request), sheet_id)
+    sheet = _sheet(request, sheet_id)
     return render(request, TEMPLATES + "sheet.html", _table_context(sheet_table(sheet)))
 
 
 @require_http_methods(["GET", "POST"])
 def sheet_edit(request: HttpRequest, sheet_id: int) -> HttpResponse:
     """Rename players, change the base, rules or first dealer (totals follow)."""
-    sheet = get_sheet(owner_of(request), sheet_id)
+    sheet = _sheet(request, sheet_id)
     initial = {f"name_{i}": sheet.players[i] for i in range(3)} | {
         "base": sheet.base, "rules": sheet.rules, "first_dealer": sheet.first_dealer, "title": sheet.title,
     }
@@ -193,15 +200,15 @@ def sheet_edit(request: HttpRequest, sheet_id: int) -> HttpResponse:
 @require_POST
 def sheet_delete(request: HttpRequest, sheet_id: int) -> HttpResponse:
     """Delete a whole sheet."""
-    delete_sheet(get_sheet(owner_of(request), sheet_id))
+    delete_sheet(_sheet(request, sheet_id))
     return redirect("settle-sheets")
 
 
 @require_http_methods(["GET", "POST"])
 def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -> HttpResponse:
     """Add a hand to a sheet, or edit one: preview live (htmx) or with the Preview button, then save."""
-    sheet = get_sheet(owner_of(request), sheet_id)
-    hand = get_hand(sheet, hand_id) if hand_id is not None else None
+    sheet = _sheet(request, sheet_id)
+    hand = found(get_hand(sheet, hand_id), "No such hand.") if hand_id is not None else None
     names = list(sheet.players)
     result, error = None, ""
     if request.method == "POST":
@@ -255,7 +262,7 @@ def _piao_carried(form: HandForm, names: list[str], number: int) -> dict[str, An
 @require_POST
 def hand_delete(request: HttpRequest, sheet_id: int, hand_id: int) -> HttpResponse:
     """Remove a hand from a sheet."""
-    sheet = get_sheet(owner_of(request), sheet_id)
+    sheet = _sheet(request, sheet_id)
     delete_hand(sheet, hand_id)
     return redirect(reverse("settle-sheet", args=[sheet.pk]) + "#totals")
 
@@ -273,7 +280,7 @@ def csv_cell(value: Any) -> Any:
 
 def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
     """The sheet as CSV: one row a hand, each player's net and running total; then the totals and the next dealer."""
-    table = sheet_table(get_sheet(owner_of(request), sheet_id))
+    table = sheet_table(_sheet(request, sheet_id))
     names = table.sheet.players
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="kwx-sheet-{table.sheet.pk}.csv"'

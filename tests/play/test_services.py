@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.http import Http404
 
 from analysis.engine.record import replay
 from analysis.engine.tiles import TILE_IDS
@@ -91,11 +90,11 @@ def test_another_players_game_is_not_found():
     me, other = Player.objects.create(), Player.objects.create()
     game = services.start_game(me, "basic", "standard", "1", "0")
     hand = game.hands.get()
-    with pytest.raises(Http404):
+    with pytest.raises(Game.DoesNotExist):
         services.act(other, game.pk, hand.action_count, services.parse_choice("pass"))
-    with pytest.raises(Http404):
+    with pytest.raises(Game.DoesNotExist):
         services.next_hand(other, game.pk, 1, "0")
-    with pytest.raises(Http404):
+    with pytest.raises(Hand.DoesNotExist):
         services.share(other, hand.pk)
 
 
