@@ -23,7 +23,7 @@ from analysis.engine.rules import PRESETS
 from analysis.engine.tiles import TILE_IDS, MeldType, kinds_of
 
 KOUQUE_FILE = Path(__file__).resolve().parent / "data" / "kouque.txt"
-"""Theme keys of the drills pages (``/drills/?theme=<key>``) the 口诀 page links to."""
+"""The 口诀, one couplet a pair of lines (a copy of ../shared/kouque.txt, checked by tests/test_shared_copies.py)."""
 
 
 # ---------------------------------------------------------------- hands as tiles and links
