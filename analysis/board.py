@@ -6,8 +6,12 @@ included), ``visible``, ``rules``, ``situation`` (repeated), each rule option as
 ``to`` (what a palette tap adds: the hand, a 碰, a 明杠 or an 暗杠), ``rev1`` / ``rev2``
 (opponents' revealed 亮倒 hands), ``base`` and ``piao`` (the stakes of the money lines) and,
 for the expected-value columns, ``ev=1``, ``draws`` (own draws left) and ``ldwr=1`` (亮倒 as
-soon as ready). One edit parameter (``add``, ``remove_tile``, ``remove_meld``,
-``add_visible``, ``remove_visible``, ``clear``, ``random``) changes that state.
+soon as ready). The table of a position (rivers, melds, 亮倒 tiles, wall, offered and drawn
+tile) and the estimate at the table are ``analysis.table_form``'s keys (``r0``–``r2``,
+``m1``/``m2``, ``l1``/``l2``, ``wall``, ``offer``/``by``/``kind``, ``drawn``, ``tto``, ``seed``,
+``advice=1``), written after all the others. One edit parameter (``add``, ``remove_tile``,
+``remove_meld``, ``add_visible``, ``remove_visible``, ``clear``, ``random``, or the table's
+``tadd``, ``tdel``, ``tundo``) changes that state.
 (Not ``remove``: a form control of that name would hide the form's own ``remove()`` from htmx.)
 Every limit (tiles, melds, copies, text lengths) is the engine's; this module only reads the form.
 """
@@ -33,6 +37,7 @@ from analysis.engine.notation import format_counts, format_hand, parse_hand, par
 from analysis.engine.rules import MAX_MELDS, MAX_TILES, OPTION_KEYS, RuleOptions, Rules, make_rules
 from analysis.engine.settlement import check_stakes
 from analysis.engine.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from analysis.table_form import TABLE_EDIT_KEYS, TableForm, TableRequest, edit_table, read_request
 from analysis.text import tile_label
 
 DEFAULT_DRAWS = 12
@@ -44,7 +49,7 @@ MODES: tuple[str, ...] = ("hand",) + tuple(t.value for t in MeldType)
 TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
 DEFAULT_OPTIONS = RuleOptions()
 SITUATION_ORDER: tuple[str, ...] = tuple(f.key for f in SITUATIONAL_FANS)
-EDIT_KEYS = ("add", "remove_tile", "remove_meld", "add_visible", "remove_visible", "clear", "random")
+EDIT_KEYS = ("add", "remove_tile", "remove_meld", "add_visible", "remove_visible", "clear", "random", *TABLE_EDIT_KEYS)
 
 
 @dataclass(frozen=True)
@@ -73,15 +78,17 @@ class Board:
     piao: int = 0
     rule_set: Rules | None = None
     """The engine's rules for ``rules``, ``situation`` and ``options`` (None when they are refused)."""
+    table: TableRequest = TableRequest(TableForm())
+    """The table (rivers, melds, 亮倒, wall, offered tile) and the estimate's keys (``analysis.table_form``)."""
 
     @property
     def seen(self) -> Counts:
-        """Copies in the hand, its melds, the visible tiles and revealed hands (what a tap may not exceed)."""
+        """Copies in the hand, its melds, the visible tiles, revealed hands and the table (what a tap may not exceed)."""
         seen = add(self.hand.held if self.hand else EMPTY, self.visible or EMPTY)
         for hand in self.revealed:
             if hand is not None:
                 seen = add(seen, hand.held)
-        return seen
+        return add(seen, self.table.table.seen)
 
     @property
     def tile_count(self) -> int:
@@ -130,6 +137,7 @@ def read_board(query: QueryDict) -> Board:
         mode=mode if mode in MODES else "hand", discard=query.get("discard", "")[:10], errors=errors,
         ev=ev, draws_text=draws_text, draws=draws, liang_dao_when_ready=query.get("ldwr", "") in TRUE_WORDS,
         revealed_texts=revealed_texts, revealed=revealed, base_text=base_text, base=base, piao=piao, rule_set=rule_set,
+        table=read_request(query),
     )
 
 
@@ -202,6 +210,8 @@ def _edited(board: Board, query: QueryDict, rng: random.Random) -> Board:
             return replace(board, notice=_("Not enough tiles are left in the wall for a random hand."))
         return replace(board, hand=Hand(dealt), visible=board.visible or EMPTY, discard="", mode="hand",
                        errors=_rule_errors(board))
+    if any(key in query for key in TABLE_EDIT_KEYS) and not ("tadd" in query and board.table.target == "hand"):
+        return replace(board, table=edit_table(board.table, query, board.seen))
     if hand is None or board.visible is None:
         return replace(board, notice=_("Correct the text first: it is not a hand yet."))
     if "remove_meld" in query:
@@ -210,7 +220,7 @@ def _edited(board: Board, query: QueryDict, rng: random.Random) -> Board:
             melds = hand.melds[: int(index)] + hand.melds[int(index) + 1:]
             return replace(board, hand=Hand(hand.concealed, melds), discard="")
         return board
-    for key in ("add", "remove_tile", "add_visible", "remove_visible"):
+    for key in ("add", "remove_tile", "add_visible", "remove_visible", "tadd"):
         if key not in query:
             continue
         kind = _tile_kind(query.get(key, ""))
@@ -225,10 +235,11 @@ def _edited(board: Board, query: QueryDict, rng: random.Random) -> Board:
             if not copies_left(board, kind):
                 return replace(board, notice=_("All four %(tile)s are already used.") % {"tile": tile_label(TILE_IDS[kind])})
             return replace(board, visible=with_tile(board.visible, kind))
-        refused = refusal(board, kind, board.mode)
+        mode = "hand" if key == "tadd" else board.mode  # a table tap aimed at the hand adds one tile
+        refused = refusal(board, kind, mode)
         if refused:
             return replace(board, notice=refused)
-        if board.mode == "hand":
+        if mode == "hand":
             return replace(board, hand=hand.with_tile(kind), discard="")
         meld = Meld(MeldType(board.mode), kind)
         return replace(board, hand=Hand(hand.concealed, hand.melds + (meld,)), mode="hand", discard="")
@@ -279,6 +290,7 @@ def canonical_query(board: Board) -> str:
         pairs += [("ev", "1"), ("draws", board.draws_text)]
         if board.liang_dao_when_ready:
             pairs.append(("ldwr", "1"))
+    pairs += board.table.pairs()
     return urlencode(pairs, safe="[]")
 
 

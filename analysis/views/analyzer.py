@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -28,6 +29,7 @@ from analysis.board import (
     Board,
     analyzer_url,
     apply_edit,
+    board_url,
     canonical_query,
     copies_left,
     draws_error,
@@ -53,6 +55,7 @@ from analysis.engine.rules import MAX_TILES, OPTION_KEYS, PRESETS, Rules, valida
 from analysis.engine.settlement import PIAO_CHOICES, win_money
 from analysis.engine.tiles import EMPTY, KIND_OF_ID, TILE_IDS, Hand, MeldType, with_tile
 from analysis.ev_limits import EVRefused, ev_slot
+from analysis.table_page import ADVICE_TRIGGER, table_context
 from analysis.text import english, preset_label
 from kwx_site.htmx import render_page
 
@@ -328,23 +331,39 @@ def _limited_context(board: Board, request: HttpRequest, with_ev: bool) -> dict[
         return {**page_context(board, request, False), "ev_pending": False, "ev_refused": refused.message}
 
 
+def _with_table(context: dict[str, Any], board: Board, request: HttpRequest, with_estimate: bool) -> dict[str, Any]:
+    """The page context with the table's part (``analysis.table_page``), outside any EV slot the EV figures held."""
+    table = table_context(board.table, board.hand, board.seen, board.rules, board.options, board.base, board.piao,
+                          request, with_estimate)
+    table["advice_off_url"] = board_url(replace(board, table=replace(board.table, advice=False)), request.path)
+    table["advice_after_ev"] = table["advice_pending"] and context.get("ev_pending", False)
+    return {**context, **table}
+
+
 def analyzer(request: HttpRequest) -> HttpResponse:
     """The analyzer: full page, or for htmx the region that changed; edits redirect to the canonical link."""
     board, edited = apply_edit(read_board(request.GET), request.GET)
     htmx = request.htmx and not request.htmx.history_restore_request
     ev_request = bool(htmx) and request.htmx.trigger == EV_TRIGGER
-    context = _limited_context(board, request, with_ev=not htmx or ev_request)
+    advice_request = bool(htmx) and request.htmx.trigger == ADVICE_TRIGGER
+    context = _limited_context(board, request, with_ev=(not htmx or ev_request) and not advice_request)
+    context = _with_table(context, board, request, with_estimate=not htmx or advice_request)
     url = context["url"]
-    clean = not context["errors"] and not board.notice
+    clean = not context["errors"] and not board.notice and not board.table.table.errors and not board.table.notice
     if not htmx and clean and _differs(request.GET, url):
         return HttpResponseRedirect(url, status=303) if edited else HttpResponseRedirect(url)
-    if ev_request:
+    typing = False
+    if advice_request:
+        partial = "advice"
+    elif ev_request:
         partial = "results"
     else:
         typing = bool(htmx) and request.htmx.trigger_name in TYPING_FIELDS
         partial = "live" if typing else "app"
     response = render_page(request, "analysis/analyzer.html", partial, context)
-    if htmx and not ev_request and (clean or not typing):
+    if ev_request and context["advice_pending"]:  # the estimate waited for the EV figures (one EV slot): fetch it now
+        response.content += render_to_string("analysis/_advice.html", {**context, "oob": True}, request).encode()
+    if htmx and not ev_request and not advice_request and (clean or not typing):
         (replace_url if typing else push_url)(response, url if clean else False)
     patch_vary_headers(response, ("HX-Trigger",))
     return response

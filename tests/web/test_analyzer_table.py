@@ -1,0 +1,182 @@
+"""The analyzer with a table: the link's table keys, tapping without JS, htmx, the estimate, errors and refusal."""
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.http import QueryDict
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analysis.views.analyzer import canonical_query, page_context, read_board
+from tests.ev_limits import low_ev_limits
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+PONG = "/analyze/?hand=5566p123456789s&r0=ZB&r1=F9p1s5p&r2=BF&offer=5p"
+DEFEND = "/analyze/?hand=23456p11678999sZ&r0=Z1p&r1=ZB9p1s2p&r2=FB8p&l2=46p123456789sFF"
+FORM_DEFAULTS = "&by=1&kind=discard&tto=r1&r0=&r1=&m1=&l1=&r2=&m2=&l2=&offer=&drawn=&wall="
+"""What the table input sends when nothing is entered in it."""
+
+
+def html(response) -> str:
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def section(page: str, ident: str) -> str:
+    """The <section> with that id, nested sections included."""
+    start = page.rindex("<section", 0, page.index(f'id="{ident}"'))
+    depth, at = 0, start
+    for match in re.finditer(r"<section\b|</section>", page[start:]):
+        depth += 1 if match.group().startswith("<section") else -1
+        if depth == 0:
+            at = start + match.end()
+            break
+    return page[start:at]
+
+
+def text(fragment: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", fragment))
+
+
+@pytest.mark.parametrize("query", ["", "hand=4556p123s789sZZZ", "hand=4556p123s789sZZZ8p&discard=8p", "hand=46p11s[555p][FFF][BBB]&ev=1&draws=9"])
+def test_without_table_keys_the_link_and_the_answer_are_as_before(client, query):
+    url = "/analyze/" + ("?" + query if query else "")
+    page = html(client.get(url, follow=True))
+    assert 'id="advice"' not in page and 'id="table-input"' in page and " open" not in page[page.index('id="table-input"') - 40:page.index('id="table-input"')]
+    # the form's empty table fields change nothing: the same canonical link
+    sent = client.get(url + ("&" if query else "?") + FORM_DEFAULTS.lstrip("&"))
+    canonical = "/analyze/" + ("?" + canonical_query(read_board(QueryDict(query))) if query else "")
+    assert sent.status_code == 302 and sent["Location"] == canonical
+    # the answer region is exactly what the plain analyzer renders for the board
+    request = RequestFactory().get(url)
+    plain = render_to_string("analysis/analyzer.html#results", page_context(read_board(QueryDict(query)), request), request)
+    assert section(page, "results") == section(plain, "results")
+
+
+def test_a_table_link_is_canonical_and_round_trips(client):
+    messy = "/analyze/?hand=5566p123456789s&r1=F 9p 1s 五筒&r0=中白&r2=BF&offer=5p&by=1&kind=discard&tto=r1"
+    response = client.get(messy)
+    assert response.status_code == 302
+    assert response["Location"] == PONG
+    assert client.get(response["Location"]).status_code == 200  # the canonical link is kept as it is
+
+
+def test_the_estimate_shows_each_choice_with_its_figures(client):
+    page = html(client.get(PONG + "&advice=1"))
+    advice = section(page, "advice")
+    rows = re.findall(r'<tr class="(az-best)?" data-verb="(\w+)"', advice)
+    assert {verb for _best, verb in rows} == {"pong", "pass"} and rows[0][0] == "az-best"
+    assert re.search(r"<strong>-?\d+\.\d\d</strong><small class=\"az-pm\">±\d+\.\d\d</small>", advice)
+    assert 'id="advice-clear"' in advice
+    # the plain analysis of the 13 tiles is still there
+    assert "az-verdict-row" in section(page, "results")
+
+
+def test_defence_marks_the_revealed_wait_as_certain(client):
+    advice = section(html(client.get(DEFEND + "&advice=1")), "advice")
+    row = re.search(r'<tr data-tile="5p" class="az-deals-in">(.*?)</tr>', advice, re.S)
+    assert row and "100%" in row.group(1) and "包胡" in row.group(1)
+    assert re.search(r'<tr data-tile="Z"><td>.*?</td><td class="az-num">\d+%</td>', advice, re.S)
+
+
+def test_the_same_link_gives_the_same_figures(client):
+    def figures(url):
+        return re.findall(r'data-verb="\w+".*?<strong>(-?[\d.]+)</strong>', section(html(client.get(url)), "advice"), re.S)
+    assert figures(PONG + "&advice=1") == figures(PONG + "&advice=1")
+    assert figures(PONG + "&advice=1&seed=5") != []
+
+
+def test_htmx_shows_the_table_then_fetches_the_estimate(client):
+    response = client.get(PONG + "&advice=1", **HTMX)
+    page = html(response)
+    assert response["HX-Push-Url"] == PONG + "&advice=1"
+    assert 'id="advice-load"' in page and "净输赢" not in text(section(page, "advice"))
+    fragment = html(client.get(PONG + "&advice=1", HTTP_HX_TRIGGER="advice-load", **HTMX))
+    assert fragment.lstrip().startswith("<section id=\"advice\"") and 'data-verb="pong"' in fragment
+
+
+def test_with_ev_too_the_estimate_waits_for_the_ev_figures(client):
+    url = PONG + "&ev=1&draws=12&advice=1"
+    page = html(client.get(url, **HTMX))
+    assert 'id="ev-load"' in page and 'id="advice-load"' not in page
+    ev = html(client.get(url, HTTP_HX_TRIGGER="ev-load", **HTMX))
+    assert 'id="advice-load"' in ev and 'hx-swap-oob="true"' in ev
+    plain = html(client.get(url))  # without JS both come at once, one EV slot after the other
+    assert 'data-verb="pong"' in plain and "az-ev-refused" not in plain and "az-advice-refused" not in plain
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("r1", "F9p1x", "(r1)"), ("m2", "55p", "(m2)"), ("l1", "4w", "(l1)"), ("wall", "70", "(wall)"),
+    ("offer", "56p", "(offer)"), ("by", "7", "(by)"), ("seed", "x", "(seed)"),
+])
+def test_bad_table_input_is_named_and_the_plain_analysis_stays(client, key, value, words):
+    response = client.get(PONG.replace("?", f"?{key}={value}&") if key not in ("r1", "offer") else re.sub(rf"{key}=[^&]*", f"{key}={value}", PONG))
+    page = html(response)
+    errors = re.findall(r'class="az-error" role="alert">([^<]+)<', page)
+    assert any(words in e for e in errors), errors
+    assert "az-verdict-row" in section(page, "results")
+
+
+def test_a_table_that_does_not_fit_says_so_in_the_estimate(client):
+    advice = section(html(client.get(PONG + "&wall=30&advice=1")), "advice")
+    assert "37" in text(advice) and "(wall)" in text(advice) and "data-verb" not in advice
+
+
+def test_a_refused_estimate_says_when_to_retry_and_the_analysis_stays(client, settings, tmp_path):
+    low_ev_limits(settings, tmp_path, "1/min", "50/min")
+    assert 'data-verb="pong"' in html(client.get(PONG + "&advice=1"))
+    page = html(client.get(PONG + "&advice=1"))
+    advice = section(page, "advice")
+    assert "az-advice-refused" in advice and 'id="advice-retry"' in advice and "60" in text(advice)
+    assert "az-verdict-row" in section(page, "results")
+
+
+def follow_taps(client, url: str, taps: list[str]) -> str:
+    """Tap as a browser without JS does: each tap is the form's GET, answered by a redirect to the canonical link."""
+    for tap in taps:
+        response = client.get(url + ("&" if "?" in url else "?") + tap)
+        assert response.status_code == 303, (tap, response.status_code)
+        url = response["Location"]
+    return url
+
+
+def test_tapping_without_javascript_builds_the_position(client):
+    url = follow_taps(client, "/analyze/?hand=5566p123456789s", [
+        "tto=r1&tadd=F", "tto=r1&tadd=9p", "tto=r1&tadd=1s", "tto=r2&tadd=B", "tto=r2&tadd=F",
+        "tto=r0&tadd=Z", "tto=r0&tadd=B", "tto=offer&tadd=5p", "tto=m1&tadd=Z", "tto=m1&tundo=1",
+    ])
+    query = parse_qs(urlsplit(url).query)
+    assert query["r1"] == ["F9p1s5p"] and query["r2"] == ["BF"] and query["r0"] == ["ZB"] and query["offer"] == ["5p"]
+    assert "m1" not in query
+    url = follow_taps(client, url, ["tdel=r2.0"])
+    assert parse_qs(urlsplit(url).query)["r2"] == ["F"]
+
+
+def test_a_tap_to_the_hand_adds_to_the_hand(client):
+    url = follow_taps(client, "/analyze/?hand=5566p", ["tto=hand&tadd=7p"])
+    assert parse_qs(urlsplit(url).query)["hand"] == ["55667p"]
+
+
+def test_a_fifth_copy_cannot_be_tapped(client):
+    page = html(client.get("/analyze/?hand=5555p&r1=Z&tto=r1&tadd=5p"))
+    assert 'id="table-notice"' in page
+    assert re.search(r'id="tadd-5p"[^>]*disabled', page)
+
+
+def test_the_discard_links_keep_the_table(client):
+    page = html(client.get(DEFEND))
+    link = re.search(r'id="discard-Z" href="([^"]+)"', page).group(1)
+    assert "r1=ZB9p1s2p" in link.replace("&amp;", "&") and "l2=" in link
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["r0", "r1", "m1", "l1", "r2", "m2", "l2", "wall", "offer", "by", "kind", "drawn", "seed", "tdel", "tadd"]),
+       st.text(max_size=30))
+def test_any_table_input_is_answered_without_a_server_error(client, key, value):
+    response = client.get("/analyze/", {"hand": "5566p123456789s", "r1": "5p", key: value, "advice": "1"})
+    assert response.status_code in (200, 302, 303)
