@@ -16,10 +16,11 @@
   }
   function usable(el) { return el && !el.disabled && el.offsetParent !== null; }
   function sameKind(id) {
-    var m = /^(add|seen|hand|meld|visible|discard)-/.exec(id);
+    var m = /^(add|seen|hand|meld|visible|discard|tadd|tdel)-/.exec(id);
     if (!m) return [];
     var selector = { add: "#palette .az-pal", seen: "#visible-view .az-pal", hand: "#hand-view .tile-button",
-      meld: "#hand-view .az-meld", visible: "#visible-view [name=remove_visible]", discard: ".az-discard" }[m[1]];
+      meld: "#hand-view .az-meld", visible: "#visible-view [name=remove_visible]", discard: ".az-discard",
+      tadd: "#table-palette .az-pal", tdel: "#table-input [name=tdel]" }[m[1]];
     return Array.prototype.slice.call(document.querySelectorAll(selector));
   }
   function replacement(state) {

@@ -180,3 +180,19 @@ def test_the_discard_links_keep_the_table(client):
 def test_any_table_input_is_answered_without_a_server_error(client, key, value):
     response = client.get("/analyze/", {"hand": "5566p123456789s", "r1": "5p", key: value, "advice": "1"})
     assert response.status_code in (200, 302, 303)
+
+
+def test_kong_or_not_and_liang_dao_now_or_not_are_choices(client):
+    kong = section(html(client.get("/analyze/?hand=45556p234789sZZ&r1=F5p&r2=B&offer=5p&advice=1")), "advice")
+    assert {"kong", "pass"} <= set(re.findall(r'data-verb="(\w+)"', kong))
+    defend = section(html(client.get(DEFEND + "&advice=1")), "advice")
+    choices = re.findall(r'<span class="az-choice">([^<]+)</span>', defend)
+    assert any("亮倒" in c for c in choices) and any(c.startswith("打") and "亮倒" not in c for c in choices)
+
+
+def test_the_table_and_the_estimate_in_english(client):
+    client.cookies["django_language"] = "en"
+    page = html(client.get(PONG + "&advice=1&r1=F9p1x5p"))
+    assert "下家&#x27;s river (r1)" in page and "Unknown character &quot;x&quot;" in page
+    advice = section(html(client.get(PONG + "&advice=1")), "advice")
+    assert "Net money" in advice and "Pass (过)" in advice and "±" in advice
