@@ -39,6 +39,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from analysis.drawing import meld_faces
 from analysis.engine import EngineError
 from analysis.engine.notation import format_counts, format_hand, format_meld, parse_hand, parse_sequence, parse_tile, parse_tiles
 from analysis.engine.position import Opponent, Position, table_of
@@ -458,10 +459,7 @@ TARGET_NAMES: dict[str, str] = {
 
 
 def _meld_tiles(meld: Meld) -> list[str]:
-    tiles = [TILE_IDS[meld.kind]] * meld.type.size
-    if meld.type is MeldType.CONCEALED_KONG:
-        tiles[0] = tiles[-1] = "back"
-    return tiles
+    return list(meld_faces(meld.type, meld.tile))
 
 
 def display(request: TableRequest, hand: Hand | None, seen: Counts, errors: dict[str, str]) -> dict[str, Any]:

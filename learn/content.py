@@ -16,49 +16,18 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from analysis.board import analyzer_url
+from analysis.drawing import DrawnHand, drawn_hand
 from analysis.engine.analysis import analyze
 from analysis.engine.fans import FANS, Example, Side
-from analysis.engine.notation import format_hand, parse_hand, parse_tile
+from analysis.engine.notation import parse_tile
 from analysis.engine.rules import PRESETS
-from analysis.engine.tiles import TILE_IDS, MeldType, kinds_of
+from analysis.engine.tiles import TILE_IDS
 
 KOUQUE_FILE = Path(__file__).resolve().parent / "data" / "kouque.txt"
 """The 口诀, one couplet a pair of lines (a copy of ../shared/kouque.txt, checked by tests/test_shared_copies.py)."""
 
 
 # ---------------------------------------------------------------- hands as tiles and links
-
-@dataclass(frozen=True, slots=True)
-class DrawnMeld:
-    """A declared meld to draw: its tiles and its type (pong, kong, concealed_kong)."""
-
-    tiles: tuple[str, ...]
-    type: str
-
-
-@dataclass(frozen=True, slots=True)
-class DrawnHand:
-    """A hand ready to draw as tiles: concealed tile ids, melds, the winning tile (if any)."""
-
-    concealed: tuple[str, ...]
-    melds: tuple[DrawnMeld, ...]
-    win: str | None
-    text: str
-
-
-def drawn_hand(hand: str, win: str | None = None) -> DrawnHand:
-    """Split a hand text into tiles to draw (concealed in canonical order, then melds)."""
-    parsed = parse_hand(hand)
-    melds = tuple(
-        DrawnMeld(
-            tuple("back" if m.type is MeldType.CONCEALED_KONG and i in (0, 3) else m.tile for i in range(m.type.size)),
-            m.type.value,
-        )
-        for m in parsed.melds
-    )
-    concealed = tuple(TILE_IDS[k] for k in kinds_of(parsed.concealed))
-    return DrawnHand(concealed, melds, TILE_IDS[parse_tile(win)] if win else None, format_hand(parsed))
-
 
 @dataclass(frozen=True, slots=True)
 class WinResult:

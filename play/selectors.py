@@ -13,12 +13,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from analysis.board import Board, canonical_query
+from analysis.drawing import meld_faces
 from analysis.engine.ev_analysis import MAX_REVEALED
 from analysis.engine.notation import format_hand
 from analysis.engine.record import replay
 from analysis.engine.selfplay import visible_to
 from analysis.engine.table import Action, Table
-from analysis.engine.tiles import TILE_IDS, MeldType, kinds_of
+from analysis.engine.tiles import TILE_IDS, kinds_of
 from analysis.engine.tiles import Hand as EngineHand
 from analysis.text import tile_label
 from analysis.views import analyzer
@@ -71,10 +72,8 @@ def shared_hand(token: str) -> Hand | None:
 
 
 def meld_tiles(meld: Any) -> list[str]:
-    """A meld as the tiles a table shows: three or four faces, a concealed kong with its outer two face down."""
-    if meld.type is MeldType.CONCEALED_KONG:
-        return ["back", meld.tile, meld.tile, "back"]
-    return [meld.tile] * meld.type.size
+    """A meld as the tiles a table shows (``analysis.drawing.meld_faces``)."""
+    return list(meld_faces(meld.type, meld.tile))
 
 
 def _tiles(counts: tuple[int, ...]) -> list[str]:

@@ -12,9 +12,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from analysis.drawing import drawn_hand
 from analysis.engine import EngineError
 from analysis.engine.settlement import Settlement, parse_input, settle
-from analysis.engine.tiles import TILE_IDS, Hand, kinds_of
+from analysis.engine.tiles import TILE_IDS
 from analysis.text import preset_label
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.shortcuts import found
@@ -45,14 +46,6 @@ def _sheet(request: HttpRequest, sheet_id: int) -> ScoreSheet:
     return found(get_sheet(owner_of(request), sheet_id), "No such score sheet.")
 
 
-def _hand_tiles(hand: Hand) -> dict[str, Any]:
-    """Concealed tile ids and melds of a winner's hand, for drawing."""
-    return {
-        "concealed": [TILE_IDS[k] for k in kinds_of(hand.concealed)],
-        "melds": [{"tiles": [m.tile] * m.type.size, "name": m.type.name_zh} for m in hand.melds],
-    }
-
-
 def present(result: Settlement) -> dict[str, Any]:
     """A settlement as the templates show it: wins with tiles and fans, payments with reasons, nets."""
     names = result.input.players
@@ -66,7 +59,7 @@ def present(result: Settlement) -> dict[str, Any]:
             "capped": win.value.product > win.value.total,
             "product": win.value.product,
             "value": win.amount(result.input.base),
-            "tiles": _hand_tiles(winner.hand),
+            "tiles": drawn_hand(winner.hand),
             "tile": TILE_IDS[winner.tile],
         })
     return {

@@ -1,14 +1,19 @@
 """Template helpers for drawing tiles and naming fans in the page's language."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from analysis.drawing import BACK, DrawnHand, DrawnMeld, drawn_hand, drawn_meld
 from analysis.engine.fans import FAN_BY_KEY
 from analysis.engine.rules import PRESETS
-from analysis.engine.tiles import KIND_OF_ID
+from analysis.engine.tiles import KIND_OF_ID, Hand, Meld
 from analysis.text import (
     english,
     fan_label,
@@ -25,6 +30,8 @@ from analysis.text import (
 )
 
 register = template.Library()
+MELD_NAMES = {"pong": gettext_noop("碰"), "kong": gettext_noop("明杠"), "concealed_kong": gettext_noop("暗杠")}
+"""A meld's name as players say it (its title; the analyzer labels its melds the same way)."""
 
 
 @register.filter
@@ -35,12 +42,25 @@ def tile_name(tile: str) -> str:
 
 @register.simple_tag
 def tile(tile_id: str, css: str = "") -> str:
-    """An <img> of a tile drawn by the project's SVGs, with its name as alt text."""
-    name = tile_name(tile_id)
+    """An <img> of a tile drawn by the project's SVGs, with its name as alt text (none for a face-down tile)."""
+    name = "" if tile_id == BACK else tile_name(tile_id)
     return format_html(
         '<img class="tile {}" src="{}" alt="{}" title="{}" width="60" height="80">',
         css, static(f"tiles/{tile_id}.svg"), name, name,
     )
+
+
+@register.inclusion_tag("partials/hand.html")
+def hand(value: str | Hand | DrawnHand, win: str | None = None, size: str = "") -> dict[str, Any]:
+    """A whole hand, drawn one way on every page: concealed tiles, each meld (``{% meld %}``), then the winning tile."""
+    return {"drawn": drawn_hand(value, win or None), "size": size}
+
+
+@register.inclusion_tag("partials/meld.html")
+def meld(value: Meld | Mapping[str, Any] | DrawnMeld, size: str = "") -> dict[str, Any]:
+    """One declared meld (engine value, API form or drawn): a concealed kong with its outer two tiles face down."""
+    drawn = drawn_meld(value)
+    return {"meld": drawn, "name": _(MELD_NAMES[drawn.type]), "size": size}
 
 
 @register.filter

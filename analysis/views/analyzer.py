@@ -51,9 +51,9 @@ from analysis.engine.ev import (
 from analysis.engine.ev_analysis import check_request, with_revealed
 from analysis.engine.fans import SITUATIONAL_FANS
 from analysis.engine.notation import format_counts, format_hand
-from analysis.engine.rules import MAX_TILES, OPTION_KEYS, PRESETS, Rules, validate_hand
+from analysis.engine.rules import MAX_TILES, OPTION_KEYS, PRESETS, Rules, make_rules, validate_hand
 from analysis.engine.settlement import PIAO_CHOICES, win_money
-from analysis.engine.tiles import EMPTY, KIND_OF_ID, TILE_IDS, Hand, MeldType, with_tile
+from analysis.engine.tiles import EMPTY, KIND_OF_ID, TILE_IDS, Hand, with_tile
 from analysis.ev_limits import EVRefused, ev_slot
 from analysis.table_page import ADVICE_TRIGGER, table_context
 from analysis.text import english, preset_label
@@ -155,9 +155,9 @@ def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
     """
     out: dict[str, Any] = {"analysis": None, "body": None, "best": (), "ev_best": (), "chosen": None, "errors": {},
                            "missing": 0, "danger": frozenset(), "wins": []}
-    rules = board.rule_set
-    if set(board.errors) - SIDE_FIELDS or board.hand is None or board.visible is None or rules is None:
+    if set(board.errors) - SIDE_FIELDS or board.hand is None or board.visible is None:
         return out
+    rules = board.rule_set if board.rule_set is not None else make_rules(board.rules, list(board.situation), board.options)
     count = board.tile_count
     if count < 13:
         out["missing"] = 13 - count
@@ -220,10 +220,7 @@ def _palette_blocked(board: Board, palette: list[dict[str, Any]]) -> str:
 def _melds(hand: Hand | None) -> list[dict[str, Any]]:
     out = []
     for index, meld in enumerate(hand.melds if hand else ()):
-        tiles = [meld.tile] * meld.type.size
-        if meld.type is MeldType.CONCEALED_KONG:
-            tiles[0] = tiles[-1] = "back"
-        out.append({"index": index, "type": meld.type.value, "tile": meld.tile, "tiles": tiles})
+        out.append({"index": index, "type": meld.type.value, "tile": meld.tile})
     return out
 
 

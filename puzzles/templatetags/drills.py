@@ -34,12 +34,6 @@ def signed(value: float) -> str:
 
 
 @register.filter
-def meld_size(meld: dict) -> range:
-    """How many tiles to draw for a meld (3 for a pong, 4 for a kong)."""
-    return range(3 if meld.get("type") == "pong" else 4)
-
-
-@register.filter
 def percent(value: float) -> str:
     """A probability as a whole percent (0.4567 → 46%)."""
     return f"{100 * (value or 0):.0f}%"
