@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from analysis.engine.fans import FANS, PRESET_KEYS
 from analysis.engine.tiles import KIND_OF_ID
 from analysis.text import tile_label
 
@@ -15,13 +16,31 @@ from .generation.themes import THEME_KEYS
 
 @dataclass(frozen=True)
 class ThemeInfo:
-    """A theme's name, the idea behind it, a couplet of the 口诀 and where to read more."""
+    """A theme's name, the idea behind it, a couplet of the 口诀 and where to read more.
+
+    ``idea_text`` names the fans' multipliers by placeholders (``%(qi_dui)d``); ``idea`` fills
+    them from the engine's fan table (standard preset, or ``key_preset`` for another), so the
+    prose never states a value of its own.
+    """
 
     key: str
     name: Promise
-    idea: Promise
+    idea_text: Promise
     couplet: str
     link: str
+
+    @property
+    def idea(self) -> str:
+        """The idea in the active language, its multipliers read from the fan table."""
+        text = str(self.idea_text)
+        return text % MULTIPLIERS if "%(" in text else text
+
+
+MULTIPLIERS: dict[str, int] = {
+    **{f.key: f.multiplier("standard") for f in FANS},
+    **{f"{f.key}_{preset}": f.multiplier(preset) for f in FANS for preset in PRESET_KEYS},
+}
+"""Each fan's multiplier under the standard preset (``key``) and under every preset (``key_preset``)."""
 
 
 THEMES: dict[str, ThemeInfo] = {
@@ -29,25 +48,25 @@ THEMES: dict[str, ThemeInfo] = {
     for t in (
         ThemeInfo(
             "ka_wu_xing", _("卡五星 wait choice"),
-            _("A 5 won between 4 and 6 doubles the win (×4 under 十堰 rules). When ready shapes compete, "
+            _("A 5 won between 4 and 6 is worth ×%(ka_wu_xing)d (×%(ka_wu_xing_shiyan)d under 十堰 rules). When ready shapes compete, "
               "count the 卡五星 in: the narrow 5 is often worth more than a wider wait."),
             "五星卡的好，证明有头脑；五星卡的精，说明思路清。", "/learn/fans/#ka_wu_xing",
         ),
         ThemeInfo(
             "seven_pairs", _("七对 vs 碰碰胡"),
-            _("Many pairs point two ways: seven pairs (×4, no calls) or all triplets (×2, pongs allowed). "
+            _("Many pairs point two ways: seven pairs (×%(qi_dui)d, no calls) or all triplets (×%(peng_peng_hu)d, pongs allowed). "
               "Count which route is closer and which tiles are still live."),
             "七对不开杠，思想最开放；单吊敢亮倒，魄力真不小。", "/learn/fans/#qi_dui",
         ),
         ThemeInfo(
             "pure_suit", _("清一色 route"),
-            _("With most tiles in one suit, 清一色 (×4) is near. Weigh keeping the off-suit tiles for speed "
+            _("With most tiles in one suit, 清一色 (×%(qing_yi_se)d) is near. Weigh keeping the off-suit tiles for speed "
               "against the value of a pure hand."),
             "一色去求杠，思路跟不上；听牌就亮倒，境界真是高。", "/learn/fans/#qing_yi_se",
         ),
         ThemeInfo(
             "dragons", _("三元 (dragons)"),
-            _("Two dragon pairs or pongs make 小三元 (×4) or 大三元 (×8) possible: dragons never form runs, "
+            _("Two dragon pairs or pongs make 小三元 (×%(xiao_san_yuan)d) or 大三元 (×%(da_san_yuan)d) possible: dragons never form runs, "
               "so they only help as pairs and triplets."),
             "三元要注意，单张不放弃；即使吊不上，别家也瞎忙。", "/learn/fans/#xiao_san_yuan",
         ),

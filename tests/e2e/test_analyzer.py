@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from analysis.engine.fans import fan
+
 HAND = ["4p", "5p", "5p", "6p", "1s", "2s", "3s", "7s", "8s", "9s", "Z", "Z", "Z"]
 
 
@@ -38,7 +40,7 @@ def read_wait(page, tile):
 def check_ready_hand(page):
     expect(page.locator("#results .az-shanten")).to_have_text("听牌")
     wait = read_wait(page, "5p")
-    expect(wait.locator(".az-total").first).to_have_text("×2")
+    expect(wait.locator(".az-total").first).to_have_text(f"×{fan('ka_wu_xing').multiplier('standard')}")
     expect(wait.locator(".formula a")).to_have_text("卡五星")
     expect(page.locator(".az-wait")).to_have_count(1)
 
@@ -93,7 +95,8 @@ def test_typing_updates_tiles_and_shows_errors_inline(desktop_page):
 def test_situation_toggles_and_no_fifth_copy(page):
     page.goto(page.base + "/?hand=4556p123789sZZZ&visible=Z")
     page.locator('label.az-chip:has(input[value="liang_dao"])').click()
-    expect(read_wait(page, "5p").locator(".az-total").first).to_have_text("×4")
+    both = fan("ka_wu_xing").multiplier("standard") * fan("liang_dao").multiplier("standard")
+    expect(read_wait(page, "5p").locator(".az-total").first).to_have_text(f"×{both}")
     assert "situation=liang_dao" in page.url
     expect(page.locator("#add-Z")).to_be_disabled()
 

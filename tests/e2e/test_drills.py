@@ -28,10 +28,12 @@ def test_quiz_pick_a_multiplier_on_desktop(desktop_page):
     page = desktop_page
     quiz = quiz_puzzle("4556p123789sZZZ", "5p", side="discard", situation=("liang_dao",))
     page.goto(f"{page.base}/learn/quiz/{quiz.pk}/")
-    page.locator('button.choice[value="8"]').click()
+    total = quiz.options["total"]  # the engine's total (the factory scores the win)
+    wrong = next(c for c in quiz.options["choices"] if c != total)
+    page.locator(f'button.choice[value="{wrong}"]').click()
     page.wait_for_selector(".feedback")
     assert page.locator("#board.is-wrong").count() == 1
-    assert page.locator("table.breakdown tr.total").inner_text().replace("\t", " ").strip().endswith("×4")
+    assert page.locator("table.breakdown tr.total").inner_text().replace("\t", " ").strip().endswith(f"×{total}")
     page.goto(f"{page.base}/progress/")
     assert page.get_by_test_id("attempts").inner_text() == "1"
 
@@ -50,7 +52,8 @@ def _make_due(*puzzles):
 def test_review_takes_a_missed_quiz_item_then_a_missed_puzzle(page):
     drill, quiz = discard_puzzle("34556p123789sZZZ"), quiz_puzzle("4556p123789sZZZ", "5p")
     page.goto(f"{page.base}/learn/quiz/{quiz.pk}/")
-    page.locator('button.choice[value="4"]').click()  # ×2 is right
+    total = quiz.options["total"]  # the engine's total
+    page.locator(f'button.choice[value="{next(c for c in quiz.options["choices"] if c != total)}"]').click()
     page.wait_for_selector("#board.is-wrong")
     page.goto(f"{page.base}/drills/{drill.pk}/?mode=rated")
     page.locator('button.tile-button[value="Z"]').first.click()
@@ -58,9 +61,9 @@ def test_review_takes_a_missed_quiz_item_then_a_missed_puzzle(page):
     _make_due(quiz, drill)
     page.goto(f"{page.base}/progress/")
     page.get_by_role("link", name="现在复习").click()
-    page.wait_for_selector('button.choice[value="2"]')
+    page.wait_for_selector(f'button.choice[value="{total}"]')
     assert f"/learn/quiz/{quiz.pk}/?mode=review" in page.url and page.locator("#board .badge").first.inner_text().startswith("复习")
-    page.locator('button.choice[value="2"]').click()
+    page.locator(f'button.choice[value="{total}"]').click()
     page.wait_for_selector("#board.is-right")
     page.locator("a.next").click()
     page.wait_for_selector("button.tile-button")
@@ -76,7 +79,7 @@ def test_signing_up_keeps_the_streak_and_the_quiz_rating_is_shown_apart(page):
         page.locator('button.tile-button[value="3p"]').click()
         page.wait_for_selector("#board.is-right")
     page.goto(f"{page.base}/learn/quiz/{quiz.pk}/")
-    page.locator('button.choice[value="2"]').click()
+    page.locator(f'button.choice[value="{quiz.options["total"]}"]').click()
     page.wait_for_selector("#board.is-right")
     page.goto(f"{page.base}/accounts/signup/")
     page.fill("#id_username", "streaker")

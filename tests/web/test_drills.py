@@ -8,6 +8,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from analysis.board import analyzer_url
+from analysis.engine.fans import fan
 from puzzles.models import Attempt, Puzzle
 from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, quiz_puzzle
 
@@ -87,10 +88,12 @@ def test_quiz_page_and_answer():
     client = Client()
     assert client.get("/learn/quiz/")["Location"] == f"/learn/quiz/{quiz.pk}/"
     html = client.get(f"/learn/quiz/{quiz.pk}/").content.decode()
-    assert 'name="choice" value="4"' in html
-    r = client.post(f"/learn/quiz/{quiz.pk}/", {"choice": "4", "attempt": aid("q1")}, HTTP_HX_REQUEST="true")
+    total = quiz.options["total"]  # the engine's total (the factory scores the win)
+    assert total == fan("ka_wu_xing").multiplier("standard") * fan("liang_dao").multiplier("standard")
+    assert f'name="choice" value="{total}"' in html
+    r = client.post(f"/learn/quiz/{quiz.pk}/", {"choice": str(total), "attempt": aid("q1")}, HTTP_HX_REQUEST="true")
     body = r.content.decode()
-    assert "is-right" in body and "×4" in body and "breakdown" in body
+    assert "is-right" in body and f"×{total}" in body and "breakdown" in body
 
 
 def test_progress_page_counts_only_this_visitors_attempts(puzzle):

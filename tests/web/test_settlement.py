@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from analysis.engine.fans import fan
+from analysis.engine.settlement import WIN_PARTS
 from settlement.models import ScoreSheet
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +40,9 @@ def test_calculator_without_javascript(client):
     page = client.post("/settle/", CALCULATOR).content.decode()
     assert "<html" in page
     # 包胡 2 × (卡五星 ×2 · 亮倒 ×2) + 漂 1+0 = 9 from 阿张; 暗杠 发 2 from each to 小李
-    assert "包胡 ×4 × 2 = 8 · 漂 1+0 = 1" in page
+    value = fan("ka_wu_xing").multiplier("standard") * fan("liang_dao").multiplier("standard")
+    factor = WIN_PARTS["bao_hu"]
+    assert f"包胡 ×{value} × {factor} = {value * factor} · 漂 1+0 = 1" in page
     assert "+7" in page and "+4" in page and "-11" in page
 
 
