@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from urllib.parse import urlencode
 
 from django.http import QueryDict
@@ -81,7 +82,7 @@ class Board:
     table: TableRequest = TableRequest(TableForm())
     """The table (rivers, melds, 亮倒, wall, offered tile) and the estimate's keys (``analysis.table_form``)."""
 
-    @property
+    @cached_property
     def seen(self) -> Counts:
         """Copies in the hand, its melds, the visible tiles, revealed hands and the table (what a tap may not exceed)."""
         seen = add(self.hand.held if self.hand else EMPTY, self.visible or EMPTY)
@@ -292,6 +293,25 @@ def canonical_query(board: Board) -> str:
             pairs.append(("ldwr", "1"))
     pairs += board.table.pairs()
     return urlencode(pairs, safe="[]")
+
+
+def discard_links(board: Board, base: str, discards: Iterable[str]) -> dict[str, str]:
+    """The canonical link of each discard row of a 14-tile board (``canonical_query`` with that ``discard``), built once."""
+    out: dict[str, str] = {}
+    template: list[str] | None = None
+    at = -1
+    for tile in discards:
+        if template is None:
+            template = canonical_query(replace(board, discard=tile)).split("&")
+            at = template.index(f"discard={tile}") if f"discard={tile}" in template else -1
+            out[tile] = base + "?" + "&".join(template)
+            continue
+        if at < 0:
+            out[tile] = base + "?" + canonical_query(replace(board, discard=tile))
+            continue
+        template[at] = f"discard={tile}"
+        out[tile] = base + "?" + "&".join(template)
+    return out
 
 
 def draws_error(exc: EngineError) -> str:

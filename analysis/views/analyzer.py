@@ -32,6 +32,7 @@ from analysis.board import (
     board_url,
     canonical_query,
     copies_left,
+    discard_links,
     draws_error,
     read_board,
     refusal,
@@ -309,10 +310,10 @@ def _rows(board: Board, base: str, result: dict[str, Any]) -> list[dict[str, Any
         return []
     options = body["options"]
     least = min(o["shanten"] for o in options)
+    links = discard_links(board, base, [o["discard"] for o in options])
     return [
         {**o, "best": o["discard"] in result["best"], "ev_best": o["discard"] in result["ev_best"],
-         "reference": "win_probability" in o and o["shanten"] > least,
-         "link": base + "?" + canonical_query(replace(board, discard=o["discard"]))}
+         "reference": "win_probability" in o and o["shanten"] > least, "link": links[o["discard"]]}
         for o in options
     ]
 

@@ -287,3 +287,19 @@ def test_a_page_asks_the_engine_once(client, monkeypatch, query, tiles):
     response = client.get("/analyze/?" + query)
     assert response.status_code == 200
     assert calls == {"analyze_hand": 1, "discard_options": 1 if tiles == 14 else 0}
+
+
+@pytest.mark.parametrize("query", [
+    "hand=34556p123789sZZZ",
+    "hand=34556p123789sZZZ&discard=3p&to=kong&rev1=46p11456789sFFF&ev=1&draws=4&base=3",
+    "hand=44556p11s8p[555s]{BBBB}&situation=liang_dao&rules=shiyan",
+])
+def test_discard_links_are_each_rows_canonical_link(query):
+    from dataclasses import replace
+
+    from analysis.board import discard_links
+
+    board = read_board(QueryDict(query))
+    tiles = [TILE_IDS[k] for k, n in enumerate(board.hand.concealed) if n]
+    links = discard_links(board, "/analyze/", tiles)
+    assert links == {t: "/analyze/?" + canonical_query(replace(board, discard=t)) for t in tiles}
