@@ -145,6 +145,9 @@ def analyze_hand(
     expected-value figures, worked out within ``budget`` (a fresh request limit when
     none is given).
     """
+    if ev is None and not revealed and full.tile_count == 13:  # the common request, kept short
+        result = efficiency(full, add(full.held, seen) if any(seen) else full.held, rules)
+        return Analysis(full, seen, rules, result.shanten, result)
     danger = ev_analysis.danger_of(revealed, rules) if revealed else ()
     unsafe: frozenset[int] = frozenset().union(*danger)
     work = (budget if budget is not None else ev_analysis.new_budget()) if ev is not None else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .rules import Rules
 from .scoring import WinValue, score_wins
@@ -29,9 +29,8 @@ class Effective:
     remaining: int
 
 
-@dataclass(frozen=True, slots=True)
-class Wait:
-    """A winning tile of a ready hand, with what a self-draw and a discard win are worth."""
+class Wait(NamedTuple):
+    """A winning tile of a ready hand, with what a self-draw and a discard win are worth (immutable; a NamedTuple, built fast)."""
 
     kind: int
     remaining: int
@@ -44,9 +43,8 @@ class Wait:
         return self.remaining * (self.self_draw.total + self.discard.total)
 
 
-@dataclass(frozen=True, slots=True)
-class Efficiency:
-    """A 13-tile hand's shanten, effective tiles and (when ready) waits.
+class Efficiency(NamedTuple):
+    """A 13-tile hand's shanten, effective tiles and (when ready) waits (immutable; a NamedTuple, built fast).
 
     ``kinds`` are the effective kinds and ``left`` the remaining copies of every kind; ``ukeire`` counts the effective tiles by remaining copies; ``value`` is
     Σ over waits of remaining × (self-draw + discard total), None unless ready.
@@ -178,8 +176,10 @@ def winning(hand: Hand, kinds: tuple[int, ...], rules: Rules) -> list[tuple[int,
 
 def _ready(hand: Hand, kinds: tuple[int, ...], left: Counts, rules: Rules) -> Efficiency:
     """The Efficiency of a ready 13-tile hand whose winning kinds are ``kinds`` (scored together)."""
-    waits = tuple(Wait(k, left[k], self_draw, discard) for k, self_draw, discard in winning(hand, kinds, rules))
-    return Efficiency(0, kinds, left, waits, sum([left[k] for k in kinds]), sum(w.value for w in waits))
+    found = winning(hand, kinds, rules)
+    waits = tuple([Wait(k, left[k], self_draw, discard) for k, self_draw, discard in found])
+    value = sum([left[k] * (self_draw.total + discard.total) for k, self_draw, discard in found])  # each Wait.value
+    return Efficiency(0, kinds, left, waits, sum([left[k] for k in kinds]), value)
 
 
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:

@@ -57,7 +57,8 @@ def remaining_entries(left: Counts) -> list[dict[str, Any]]:
 def ukeire_json(result: Efficiency, entries: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The effective tiles: their total and one entry per kind (from ``entries`` when given)."""
     if entries is None:
-        return {"total": result.ukeire, "tiles": [{"tile": TILE_IDS[k], "remaining": result.left[k]} for k in result.kinds]}
+        left = result.left
+        return {"total": result.ukeire, "tiles": [{"tile": TILE_IDS[k], "remaining": left[k]} for k in result.kinds]}
     return {"total": result.ukeire, "tiles": [entries[k] for k in result.kinds]}
 
 
