@@ -188,11 +188,15 @@ def run_advice(request: Request, body: Any) -> dict[str, Any]:
         raise EVThrottled(exc) from exc
 
 
-def advice_json(state: Table, position: Position, money: dict[str, Any]) -> dict[str, Any]:
-    """The advice answer of a checked position (``money``: seed, base, piao); the analyzer shows the same."""
+def advice_json(state: Table, position: Position, money: dict[str, Any], cpu_budget: float = CPU_BUDGET) -> dict[str, Any]:
+    """The advice answer of a checked position (``money``: seed, base, piao); the analyzer shows the same.
+
+    ``cpu_budget`` is the CPU backstop of the rollouts; the work budget ``WORK_BUDGET`` decides
+    how many are played whenever the backstop is not reached.
+    """
     strong = StrongBot()
     advice = advise(
-        state, 0, lambda: [strong, strong, strong], seed=money["seed"], cpu_budget=CPU_BUDGET, max_actions=WORK_BUDGET,
+        state, 0, lambda: [strong, strong, strong], seed=money["seed"], cpu_budget=cpu_budget, max_actions=WORK_BUDGET,
         base=money["base"], piao=money["piao"],
     )
     deal_in: list[dict[str, Any]] = []
