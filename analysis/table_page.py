@@ -24,7 +24,7 @@ ADVICE_TRIGGER = "advice-load"
 def _seat(table: Any, number: int, last: bool) -> dict[str, Any]:
     """One opponent as ``partials/seat.html`` shows it."""
     melds, revealed = table.melds[number - 1], table.revealed[number - 1]
-    tiles = [TILE_IDS[k] for k in range(NUM_KINDS) for _n in range((revealed or ())[k] if revealed else 0)]
+    tiles = [TILE_IDS[k] for k in range(NUM_KINDS) for _n in range(revealed[k] if revealed else 0)]
     waits: list[str] = []
     if revealed is not None:
         try:
@@ -48,12 +48,12 @@ def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key
     """
     table = treq.table
     errors: dict[str, str] = dict(table.errors)
-    position = None
+    position = rules = None
     if table.given and hand is not None:
         try:
             rules = make_rules(rules_key, (), options)
         except EngineError:
-            rules = None
+            pass  # the rules' own message shows by the rules field
         if rules is not None:
             position, errors = check_position(hand, table, rules)
     out = display(treq, hand, seen, errors)
@@ -71,7 +71,7 @@ def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key
         return out
     if position is None:
         out["advice_errors"] = list(errors.values()) or [_("Give the table first: at least one river, and the offered tile with a 13-tile hand.")]
-    elif with_estimate:
+    elif with_estimate and rules is not None:
         found = estimate(request, position, rules, base, piao, treq.seed)
         out["advice"] = found.get("advice")
         out["advice_refused"] = found.get("refused", "")
