@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
@@ -78,6 +79,12 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
     ("46p11s[555p][FFF][BBB]", gettext_noop("three melds and 明四归一")),
     ("4556p123s789sZZZ8p", gettext_noop("14 tiles: what to discard")),
 )
+
+
+@cache
+def _example_urls() -> tuple[str, ...]:
+    """The examples' canonical links (the same for every request, so built once)."""
+    return tuple(analyzer_url(text) for text, _label in EXAMPLES)
 
 
 def _checked_revealed(board: Board, errors: dict[str, str]) -> tuple[Hand, ...]:
@@ -270,7 +277,7 @@ def page_context(board: Board, request: HttpRequest, with_ev: bool = True) -> di
         "chosen": chosen,
         "play_chosen": play_chosen,
         "rows": _rows(board, base, result),
-        "examples": [(analyzer_url(text), text, _(label)) for text, label in EXAMPLES],
+        "examples": [(url, text, _(label)) for url, (text, label) in zip(_example_urls(), EXAMPLES)],
         **_ev_context(board, result, query, base),
     }
 

@@ -210,6 +210,8 @@ def test_typing_updates_everything_but_the_text_box(client):
 def test_history_restore_gets_the_full_page(client):
     response = client.get("/?hand=4556p123789sZZZ", HTTP_HX_HISTORY_RESTORE_REQUEST="true", **HTMX)
     assert "<html" in response.content.decode()
+    assert {"HX-Request", "HX-Trigger"} <= {v.strip() for v in response["Vary"].split(",")}
+    assert "HX-Push-Url" not in response  # a restore shows the page the browser already has in its history
 
 
 # --- errors and languages ---------------------------------------------------
