@@ -2,8 +2,10 @@
 
 The figures are ``analysis.api_advice.advice_json``'s, with the same work budget and seed, so a
 link and its ``POST /api/v1/advice/`` body (``analysis.table_form.api_body``) give the same
-numbers whenever the API's CPU backstop is not reached (the page's is higher: ``PAGE_CPU_BUDGET``). The rollouts run inside an expected-value slot (``analysis.ev_limits``); refused, the
-page says why and when to retry, and the cheap analysis still shows.
+numbers whenever the CPU backstop (``api_advice.CPU_BUDGET``, the same for both: no request above
+half a second of CPU) is not reached. The rollouts run inside an expected-value slot
+(``analysis.ev_limits``); refused, the page says why and when to retry, and the cheap analysis
+still shows.
 """
 from __future__ import annotations
 
@@ -18,11 +20,6 @@ from analysis.engine.rules import Rules
 from analysis.engine.tiles import TILE_IDS
 from analysis.ev_limits import EVRefused, ev_slot
 from analysis.text import tile_label
-
-PAGE_CPU_BUDGET = 1.5
-"""The page's CPU backstop for the rollouts: higher than the API's, so that on a busy or cold
-machine the work budget still decides and the same link gives the same figures (the work budget
-itself, the API's, stays about 0.15–0.3 s of CPU)."""
 
 
 def choice_text(action: dict[str, Any]) -> str:
@@ -60,7 +57,7 @@ def estimate(request: HttpRequest, position: Position, rules: Rules, base: int, 
     state = table_of(position, rules)
     try:
         with ev_slot(request) as run:
-            answer = run(advice_json, state, position, {"seed": seed, "base": base, "piao": (piao, piao, piao)}, PAGE_CPU_BUDGET)
+            answer = run(advice_json, state, position, {"seed": seed, "base": base, "piao": (piao, piao, piao)})
     except EVRefused as refused:
         return {"refused": refused.message, "retry": refused.wait}
     return {"advice": shaped(answer)}

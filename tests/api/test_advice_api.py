@@ -27,7 +27,20 @@ def test_pong_or_pass_is_estimated_for_both(client):
     means = [c["mean"] for c in body["choices"]]
     assert means == sorted(means, reverse=True)
     assert all(c["rollouts"] == body["worlds"] >= 2 for c in body["choices"])
-    assert body["cpu_seconds"] < 0.5 and "strong bot" in body["model"]
+    assert body["cpu_seconds"] > 0 and "strong bot" in body["model"]
+
+
+@pytest.mark.django_db
+def test_the_cpu_backstop_keeps_a_request_under_half_a_second_and_cuts_the_rollouts(client, monkeypatch):
+    from analysis import api_advice
+
+    full = post(client, PONG).json()  # the work budget alone
+    monkeypatch.undo()  # the production backstop, not the tests' lifted one
+    assert api_advice.CPU_BUDGET <= 0.5
+    monkeypatch.setattr(api_advice, "CPU_BUDGET", 1e-6)  # a machine so busy that the backstop comes first
+    cut = post(client, PONG, REMOTE_ADDR="10.4.4.4").json()
+    assert cut["worlds"] < full["worlds"] and cut["clear"] is False
+    assert all(c["rollouts"] == cut["worlds"] for c in cut["choices"])
 
 
 @pytest.mark.django_db
