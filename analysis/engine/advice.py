@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields, replace
 
 from .record import DEFAULT_PLAYERS, settle_table
 from .selfplay import Policy, advance, seen_counts
+from .shapes import shanten
 from .table import Action, Table, claim_win, legal_actions, winning_kinds
 from .tiles import COPIES, NUM_KINDS, Hand
 
@@ -48,6 +49,8 @@ class Advice:
     clear: bool
     cpu_seconds: float
     results: tuple[tuple[Action | None, tuple[float, ...]], ...] = ()
+    actions: int = 0
+    """Actions played in all the rollouts (the work budget's measure)."""
 
     @property
     def best(self) -> Action | None:
@@ -68,8 +71,34 @@ def choices(state: Table, seat: int) -> tuple[Action | None, ...]:
     return options if state.turn == seat else ()
 
 
-def sample_world(state: Table, seat: int, rng: random.Random) -> Table:
-    """The state with the tiles ``seat`` cannot see dealt anew from those it has not seen."""
+KEPT_DRAWS = 12
+"""At most this many past draws are replayed when a hidden hand is dealt with ``progress``."""
+
+
+def _kept(counts: list[int], melds: int, draws: int, pool: list[int], rng: random.Random) -> None:
+    """Improve a dealt hidden hand as its owner would have: ``draws`` times take a pool tile and return the worst one."""
+    for _ in range(min(draws, KEPT_DRAWS, len(pool))):
+        counts[pool.pop()] += 1
+        held = [k for k in range(NUM_KINDS) if counts[k]]
+        after = []
+        for k in held:
+            counts[k] -= 1
+            after.append((shanten(tuple(counts), melds), k))
+            counts[k] += 1
+        low = min(a for a, _ in after)
+        worst = rng.choice([k for a, k in after if a == low])
+        counts[worst] -= 1
+        pool.insert(0, worst)  # back under the pile, not drawn again at once
+
+
+def sample_world(state: Table, seat: int, rng: random.Random, progress: bool = False) -> Table:
+    """The state with the tiles ``seat`` cannot see dealt anew from those it has not seen.
+
+    With ``progress`` a hidden hand is not a uniform draw: it is dealt, then improved as its
+    owner would have done over its past turns (one draw and one return to the pool of unseen
+    tiles per tile in its river, at most ``KEPT_DRAWS``, keeping the lowest shanten), so an
+    opponent far into the hand holds a hand about as far on as a real one.
+    """
     seen = seen_counts(state, seat)
     unseen = [k for k in range(NUM_KINDS) for _ in range(COPIES - seen[k])]
     rng.shuffle(unseen)
@@ -85,9 +114,14 @@ def sample_world(state: Table, seat: int, rng: random.Random) -> Table:
         counts = [0] * NUM_KINDS
         for kind in unseen[taken:taken + hidden]:
             counts[kind] += 1
+        taken += hidden
+        if progress:
+            rest = unseen[taken:]
+            _kept(counts, len(s.melds), len(s.river), rest, rng)
+            rng.shuffle(rest)
+            unseen[taken:] = rest
         if state.phase == "rob" and other == state.turn and state.tile is not None:
             counts[state.tile] += 1
-        taken += hidden
         concealed = tuple(counts)
         between_turns = not (state.turn == other and state.phase in ("act", "pong", "rob"))
         ready_on = winning_kinds(Hand(concealed, s.melds)) if between_turns else s.ready_on
@@ -180,11 +214,13 @@ def advise(
     clock: Callable[[], float] = time.process_time,
     candidates: Sequence[Action | None] | None = None,
     max_actions: int | None = None,
+    progress: bool = False,
 ) -> Advice:
     """Estimate each of ``seat``'s choices by rollouts on sampled worlds (see the module docstring).
 
     ``policy_for`` makes the three seats' rollout policies afresh for each world; ``candidates``
-    (default: every choice) limits the choices estimated. Stops when
+    (default: every choice) limits the choices estimated; ``progress`` deals the worlds as
+    :func:`sample_world` says. Stops when
     ``max_worlds`` are played, when the work budget ``max_actions`` (actions played in all rollouts:
     the same answer for the same seed on any machine) or the CPU budget is spent — both checked
     before each rollout once two worlds are complete; a world cut short is dropped —, or,
@@ -202,7 +238,7 @@ def advise(
     work = 0
     clear = False
     while worlds < max_worlds:
-        world = sample_world(state, seat, random.Random(rng.getrandbits(64)))
+        world = sample_world(state, seat, random.Random(rng.getrandbits(64)), progress)
         played = []
         for choice in options:
             spent = max_actions is not None and work > max_actions
@@ -221,7 +257,7 @@ def advise(
             break
     estimates = sorted((_estimate(a, v) for a, v in zip(options, values)), key=lambda e: -e.mean)
     results = tuple((a, tuple(v)) for a, v in zip(options, values))
-    return Advice(seat, tuple(estimates), worlds, clear, clock() - start, results)
+    return Advice(seat, tuple(estimates), worlds, clear, clock() - start, results, work)
 
 
 def _paired(a: list[float], b: list[float]) -> tuple[float, float]:

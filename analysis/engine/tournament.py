@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
 
-from .bots.advised import AdviceBot
+from .bots.advised import AdviceBot, Decision
 from .bots.basic import BasicBot
 from .bots.strong import StrongBot
 from .record import record_json
@@ -86,13 +87,17 @@ def play_game(game: Game, lineup: Sequence[str], rules: str, keep_record: bool, 
     )
 
 
-def _play_chunk(args: tuple[list[Game], tuple[str, ...], str, bool]) -> tuple[list[Outcome], float]:
-    """Play a list of hands in this process; the outcomes and the CPU seconds they took."""
+Chunk = tuple[list[Outcome], float, dict[str, list[Decision]]]
+
+
+def _play_chunk(args: tuple[list[Game], tuple[str, ...], str, bool]) -> Chunk:
+    """Play a list of hands in this process; the outcomes, the CPU seconds they took and the decisions the bots recorded."""
     games, lineup, rules, keep = args
-    policies = {name: BOTS[name]() for name in set(lineup)}
+    policies = {name: BOTS[name]() for name in sorted(set(lineup))}
     start = time.process_time()
     out = [play_game(g, lineup, rules, keep, policies) for g in games]
-    return out, time.process_time() - start
+    cpu = time.process_time() - start
+    return out, cpu, {name: list(getattr(p, "decisions", [])) for name, p in policies.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +111,8 @@ class Run:
     cpu_seconds: float
     wall_seconds: float
     jobs: int
+    decisions: tuple[tuple[str, tuple[Decision, ...]], ...] = ()
+    """Per bot that records them (the advice bot), every decision it made, in hand order."""
 
 
 def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", jobs: int = 1, keep_records: bool = False) -> Run:
@@ -123,8 +130,12 @@ def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", j
         with get_context("fork").Pool(jobs) as pool:
             parts = pool.map(_play_chunk, chunks, chunksize=1)
     wall = time.perf_counter() - start
-    outcomes = tuple(o for part, _ in parts for o in part)
-    return Run((names[0], names[1], names[2]), seed, rules, outcomes, sum(cpu for _, cpu in parts), wall, jobs)
+    outcomes = tuple(o for part, _, _ in parts for o in part)
+    decisions = tuple((name, tuple(d for _, _, made in parts for d in made[name])) for name in sorted(set(names)))
+    return Run(
+        (names[0], names[1], names[2]), seed, rules, outcomes, sum(cpu for _, cpu, _ in parts), wall, jobs,
+        tuple((name, made) for name, made in decisions if made),
+    )
 
 
 # ---------------------------------------------------------------- statistics
@@ -234,8 +245,34 @@ def report(run_: Run, summary: Summary) -> list[str]:
         a, b, m = summary.margin
         lines.append(f"margin {a} − {b}: {m.mean:+.3f} points per hand, 95 % interval [{m.low:+.3f}, {m.high:+.3f}]")
     lines.append("results: " + ", ".join(f"{k} {_pct(v).strip()}" for k, v in summary.results))
+    lines.extend(decision_lines(run_))
     lines.append(
         f"speed: {summary.cpu_rate:.1f} hands per CPU second (time.process_time of the hands, summed over "
         f"{run_.jobs} job{'s' if run_.jobs != 1 else ''}), {summary.wall_rate:.1f} hands per wall second"
     )
+    return lines
+
+
+def _quantile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank; 0 when empty)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)] if ordered else 0.0
+
+
+def decision_lines(run_: Run) -> list[str]:
+    """Per bot that records its decisions: how many, of which kind, how many switched, and their CPU time (median, p95)."""
+    lines = []
+    for name, made in run_.decisions:
+        rolled = [d for d in made if d.kind != "plain"]
+        kinds = Counter(d.kind for d in rolled)
+        switched = Counter(d.kind for d in rolled if d.switched)
+        every = [1000 * d.cpu_seconds for d in made]
+        out = [1000 * d.cpu_seconds for d in rolled]
+        lines.append(
+            f"{name} decisions: {len(made)}, rolled out {len(rolled)} ("
+            + ", ".join(f"{k} {n}, {switched[k]} switched" for k, n in sorted(kinds.items()))
+            + f"); CPU per decision median {_quantile(every, 0.5):.1f} ms, p95 {_quantile(every, 0.95):.1f} ms; "
+            f"rolled out median {_quantile(out, 0.5):.0f} ms, p95 {_quantile(out, 0.95):.0f} ms, "
+            f"max {max(out, default=0):.0f} ms; rollout actions max {max((d.actions for d in rolled), default=0)}"
+        )
     return lines

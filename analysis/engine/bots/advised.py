@@ -1,84 +1,143 @@
-"""The advice bot: the strong bot's choice, unless playing the hand out says another is better.
+"""The advice bot: the strong bot's choice, unless playing the hand out says another is clearly better.
 
-On each contested decision — several discards the strong bot scores close together, a kong,
-a pong, 亮倒 or not — it asks ``advice.advise`` to play the strong bot's few best candidates
-out on worlds consistent with what its seat sees (the opponents and every later move played
-by the strong bot), and switches from the strong bot's pick only when another candidate beats
-it by more than ``margin`` standard errors of the paired difference. Clear decisions (a win, a
-single legal action, a strong favourite) cost no rollouts. Deterministic: the worlds are
-seeded from the position.
+On each contested decision — a pong, kong or pass on a tile; an own kong; 亮倒 now or not; a
+discard when a revealed (亮倒) hand is waiting; discards the strong bot scores close together —
+it asks ``advice.advise`` to play the strong bot's choice and its few best alternatives out on
+worlds consistent with what its seat sees (hidden hands dealt with ``progress``, every later
+move by the strong bot), the same worlds for every candidate. It switches from the strong bot's
+choice only when another candidate beats it, world by world, by more than ``margin`` standard
+errors and ``min_gain`` points. Clear decisions (a win, a single legal action, a strong
+favourite, a locked hand) cost no rollouts.
+
+The budget of a decision is work, not time: at most ``worlds`` worlds and ``work`` rollout
+actions, so a seed gives the same play on any machine, loaded or not (``cpu_ceiling``, off by
+default, only guards a page). ``decisions`` records each decision's kind, CPU seconds,
+rollout actions and whether it switched, for the tournament's report.
 """
 from __future__ import annotations
 
+import time
 import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ..advice import PASS, Advice, advise
 from ..table import Action, Table
 from .strong import StrongBot
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the advice bot: its kind (``plain`` when no rollouts ran), CPU seconds, rollout actions, worlds and whether it left the strong bot's choice."""
+
+    kind: str
+    cpu_seconds: float
+    actions: int
+    worlds: int
+    switched: bool
+
+
+DEFAULT_KINDS = frozenset({"declare", "kong"})
+"""The decisions rolled out by default: where rollouts measured better than the strong bot (docs/bots.md)."""
+
+
 class AdviceBot:
-    """Strong bot + rollouts on its close calls (see the module docstring)."""
+    """Strong bot + rollouts on its contested decisions (see the module docstring)."""
 
     name = "advice"
 
-    def __init__(self, cpu_budget: float = 0.25, candidates: int = 3, close: float = 1.5, margin: float = 2.0, max_worlds: int = 60) -> None:
+    def __init__(
+        self,
+        work: int = 4000,
+        worlds: int = 40,
+        min_worlds: int = 12,
+        candidates: int = 2,
+        margin: float = 2.0,
+        min_gain: float = 0.5,
+        kinds: frozenset[str] = DEFAULT_KINDS,
+        cpu_ceiling: float = float("inf"),
+        progress: bool = True,
+    ) -> None:
         self.strong = StrongBot()
-        self.cpu_budget = cpu_budget
+        self.work = work
+        self.worlds = worlds
+        self.min_worlds = min_worlds
         self.candidates = candidates
-        self.close = close
+        self.progress = progress
         self.margin = margin
-        self.max_worlds = max_worlds
+        self.min_gain = min_gain
+        self.kinds = kinds
+        self.cpu_ceiling = cpu_ceiling
+        self.decisions: list[Decision] = []
 
     def _seed(self, state: Table, seat: int) -> int:
         s = state.seats[seat]
         return zlib.crc32(repr((seat, state.drawn, state.phase, s.concealed, [o.river for o in state.seats])).encode())
 
-    def _rollouts(self, state: Table, seat: int, prior: Action | None, others: list[Action | None]) -> Action | None:
-        """The prior, or a candidate the rollouts show to be clearly better."""
+    def _rollouts(self, state: Table, seat: int, prior: Action | None, others: Sequence[Action | None]) -> tuple[Action | None, Advice]:
+        """The prior, or a candidate the rollouts show to be clearly better; and the advice."""
         advice = advise(
             state, seat, lambda: [self.strong, self.strong, self.strong], seed=self._seed(state, seat),
-            cpu_budget=self.cpu_budget, max_worlds=self.max_worlds, min_worlds=12, candidates=[prior, *others],
+            cpu_budget=self.cpu_ceiling, max_worlds=self.worlds, min_worlds=self.min_worlds,
+            candidates=[prior, *others], max_actions=self.work, progress=self.progress,
         )
-        return _switch(advice, prior, self.margin)
+        return _switch(advice, prior, self.margin, self.min_gain), advice
+
+    def _decide(self, kind: str, state: Table, seat: int, prior: Action | None, others: Sequence[Action | None], start: float) -> Action | None:
+        """Roll out a contested decision of an allowed kind and record it; the choice."""
+        if kind not in self.kinds or not others:
+            self.decisions.append(Decision("plain", time.process_time() - start, 0, 0, False))
+            return prior
+        choice, advice = self._rollouts(state, seat, prior, others)
+        self.decisions.append(Decision(kind, time.process_time() - start, advice.actions, advice.worlds, choice != prior))
+        return choice
 
     def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
-        """Win when allowed; else the strong bot's pick, checked by rollouts when it is close."""
+        """Win when allowed; else the strong bot's pick, checked by rollouts when it is contested."""
+        start = time.process_time()
         for action in options:
             if action.verb == "win":
                 return action
         prior = self.strong.act(state, seat, options)
-        if len(options) == 1 or state.seats[seat].liang_dao:
-            return prior
         s = state.seats[seat]
+        if len(options) == 1 or s.liang_dao:
+            return prior
         allowed = frozenset(a.kind for a in options if a.verb == "discard")
         may_declare = any(a.liang_dao for a in options)
-        scored = self.strong.discards(state, seat, s.hand, allowed, may_declare)
-        rivals = [Action(seat, "discard", c.kind, c.liang_dao) for c in scored[: self.candidates + 1]]
-        rivals += [a for a in options if a.verb == "kong"]
-        rivals = [a for a in dict.fromkeys(rivals) if a != prior][: self.candidates]
-        contested = prior.verb == "kong" or any(a.verb == "kong" for a in rivals) or (
-            len(scored) > 1 and scored[0].worth - scored[1].worth < self.close
-        )
-        if not rivals or not contested:
-            return prior
-        choice = self._rollouts(state, seat, prior, list(rivals))
-        return choice if choice is not None else prior
+        scored = [Action(seat, "discard", c.kind, c.liang_dao) for c in self.strong.discards(state, seat, s.hand, allowed, may_declare)]
+        kongs = [a for a in options if a.verb == "kong" and a != prior]
+        kind: str | None = None
+        others: list[Action] = []
+        if prior.verb == "kong" or kongs:
+            kind = "kong"
+            others = [*kongs, *([scored[0]] if prior.verb == "kong" else [])]
+        elif may_declare:
+            other_way = [a for a in scored if a.liang_dao != prior.liang_dao]
+            if other_way:  # 亮倒 now or not: the best discard of the other way against the strong bot's
+                kind, others = "declare", other_way[:1]
+        if kind is None and any(o.liang_dao for i, o in enumerate(state.seats) if i != seat):
+            kind, others = "defence", [a for a in scored if a != prior]
+        elif kind is None:
+            kind, others = "close", [a for a in scored if a != prior]
+        choice = self._decide(kind, state, seat, prior, others[: self.candidates], start)
+        assert choice is not None, "an own turn never passes"
+        return choice
 
     def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
-        """Win when allowed; a pong or kong only when the rollouts do not clearly prefer the other answer."""
+        """Win when allowed; a pong, kong or pass checked by rollouts."""
+        start = time.process_time()
         for action in options:
             if action.verb == "win":
                 return action
         prior = self.strong.claim(state, seat, options)
         others = [a for a in (*options, PASS) if a != prior]
-        return self._rollouts(state, seat, prior, others)
+        return self._decide("claim", state, seat, prior, others, start)
 
 
-def _switch(advice: Advice, prior: Action | None, margin: float) -> Action | None:
-    """The best estimate's choice if it beats the prior by more than ``margin`` paired standard errors, else the prior."""
+def _switch(advice: Advice, prior: Action | None, margin: float, min_gain: float = 0.0) -> Action | None:
+    """The best estimate's choice if it beats the prior by more than ``margin`` paired standard errors and ``min_gain``, else the prior."""
     best = advice.estimates[0].action
     if best == prior or advice.worlds < 2:
         return prior
     gain, stderr = advice.difference(best, prior)
-    return best if gain > margin * stderr and stderr > 0 else prior
+    return best if gain > margin * stderr and gain > min_gain and stderr > 0 else prior
