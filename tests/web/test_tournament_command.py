@@ -44,3 +44,13 @@ def test_bad_arguments_are_named(args):
     with pytest.raises(CommandError) as err:
         tournament(*args)
     assert args[0] in str(err.value)
+
+
+def test_the_advice_bot_prints_its_decisions_and_plays_the_same_for_a_seed():
+    first = tournament("--hands", "3", "--seed", "9", "--seats", "advice,strong,strong")
+    second = tournament("--hands", "3", "--seed", "9", "--seats", "advice,strong,strong", "--jobs", "2")
+    decisions = [line for line in first if line.startswith("advice decisions: ")]
+    assert len(decisions) == 1 and "CPU per decision median " in decisions[0] and " p95 " in decisions[0]
+    # everything but the CPU times is fixed by the seed: the figures, the decisions and their kinds
+    assert first[:-2] == second[:-2]
+    assert decisions[0].split("; CPU")[0] == second[-2].split("; CPU")[0]

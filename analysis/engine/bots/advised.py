@@ -1,18 +1,21 @@
 """The advice bot: the strong bot's choice, unless playing the hand out says another is clearly better.
 
-On each contested decision — a pong, kong or pass on a tile; an own kong; 亮倒 now or not; a
-discard when a revealed (亮倒) hand is waiting; discards the strong bot scores close together —
-it asks ``advice.advise`` to play the strong bot's choice and its few best alternatives out on
-worlds consistent with what its seat sees (hidden hands dealt with ``progress``, every later
-move by the strong bot), the same worlds for every candidate. It switches from the strong bot's
-choice only when another candidate beats it, world by world, by more than ``margin`` standard
-errors and ``min_gain`` points. Clear decisions (a win, a single legal action, a strong
-favourite, a locked hand) cost no rollouts.
+On each contested decision of the kinds it is given — by default **亮倒 now or not** (the
+strong bot's discard against the best discard of the other way) and **kongs** (kong or the
+best discard; on a discard, kong or pass) — it asks ``advice.advise`` to play the candidates
+out on worlds consistent with what its seat sees (hidden hands dealt with ``progress``, every
+later move by the strong bot), the same worlds for every candidate. It switches from the strong
+bot's choice only when the other candidate beats it, world by world, by more than ``margin``
+standard errors and ``min_gain`` points. Other decisions (a win, a single legal action, a locked
+hand, and by default pongs, defence and close discards, where rollouts this size measured no
+gain: docs/bots.md) are the strong bot's and cost no rollouts; the kinds ``claim``, ``defence``
+and ``close`` can be switched on.
 
 The budget of a decision is work, not time: at most ``worlds`` worlds and ``work`` rollout
-actions, so a seed gives the same play on any machine, loaded or not (``cpu_ceiling``, off by
-default, only guards a page). ``decisions`` records each decision's kind, CPU seconds,
-rollout actions and whether it switched, for the tournament's report.
+actions (passed by at most one rollout), so a seed gives the same play on any machine, loaded
+or not (``cpu_ceiling``, off by default, only guards a page). ``decisions`` records each
+decision's kind, CPU seconds, rollout actions, worlds and whether it switched, for the
+tournament's report.
 """
 from __future__ import annotations
 
