@@ -183,15 +183,15 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
         "hand": concealed,
         "melds": [m.as_dict() for m in full.melds],
         "notation": format_hand(full) if full.melds else concealed,
-        "visible": format_counts(analysis.seen),
+        "visible": format_counts(analysis.seen) if any(analysis.seen) else "",
         "rules": rules.preset.key,
-        "situation": sorted(rules.situation),
+        "situation": sorted(rules.situation) if rules.situation else [],
         "rule_options": {key: getattr(rules.options, key) for key in OPTION_KEYS},
-        "tile_count": full.tile_count,
+        "tile_count": 13 if analysis.result is not None else 14,  # a 13-tile answer has a result, a 14-tile one options
         "shanten": analysis.shanten,
     }
-    if analysis.result is not None:
-        result = analysis.result
+    result = analysis.result
+    if result is not None:
         body["waits"] = [wait_json(w) for w in result.waits]
         body["ukeire"] = ukeire_json(result)
     else:

@@ -176,10 +176,14 @@ def winning(hand: Hand, kinds: tuple[int, ...], rules: Rules) -> list[tuple[int,
 
 def _ready(hand: Hand, kinds: tuple[int, ...], left: Counts, rules: Rules) -> Efficiency:
     """The Efficiency of a ready 13-tile hand whose winning kinds are ``kinds`` (scored together)."""
-    found = winning(hand, kinds, rules)
-    waits = tuple([Wait(k, left[k], self_draw, discard) for k, self_draw, discard in found])
-    value = sum([left[k] * (self_draw.total + discard.total) for k, self_draw, discard in found])  # each Wait.value
-    return Efficiency(0, kinds, left, waits, sum([left[k] for k in kinds]), value)
+    waits = []
+    value = 0
+    for k, values in zip(kinds, score_wins(hand, kinds, rules)):
+        if values is not None:
+            self_draw, discard = values
+            waits.append(Wait(k, left[k], self_draw, discard))
+            value += left[k] * (self_draw.total + discard.total)  # the Wait's value
+    return Efficiency(0, kinds, left, tuple(waits), sum([left[k] for k in kinds]), value)
 
 
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
