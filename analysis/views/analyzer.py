@@ -384,7 +384,6 @@ def ev_help(request: HttpRequest) -> HttpResponse:
     """The assumptions behind the EV columns, in the active language, with the parameters of the link."""
     board = read_board(request.GET)
     in_english = english()
-    query = canonical_query(replace(board, ev=True))
     return render(request, "analysis/ev_help.html", {
         "assumptions": [(a.key, a.title_en if in_english else a.title, a.text_en if in_english else a.text) for a in ASSUMPTIONS],
         "board": board,
@@ -394,7 +393,7 @@ def ev_help(request: HttpRequest) -> HttpResponse:
         "liang_dao_rate": DEFAULT_LIANG_DAO_DISCARD_RATE,
         "samples": DEFAULT_SAMPLES,
         "exact_max_shanten": EXACT_MAX_SHANTEN,
-        "back_url": reverse("analyze") + "?" + query,
+        "back_url": board_url(replace(board, ev=True)),
     })
 
 
