@@ -22,6 +22,7 @@ from analysis.engine.errors import printable
 from kwx_site.limits import CounterThrottle
 
 from . import selectors
+from .explain import choice_buttons
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
 from .services import AnswerError, AnswerResult, answer_puzzle, player_for
@@ -51,6 +52,9 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
     }
     if puzzle.kind == Puzzle.QUIZ:
         body.update({"win": puzzle.win_tile, "side": puzzle.win_side, "choices": puzzle.options["choices"]})
+    elif puzzle.is_table:
+        body.update({"turn": puzzle.turn, "wall_left": puzzle.wall_left, "table": puzzle.table,
+                     "choices": [c["answer"] for c in choice_buttons(puzzle)]})
     else:
         body.update({"turn": puzzle.turn, "wall_left": puzzle.wall_left})
         if puzzle.is_ev:
@@ -66,8 +70,9 @@ def result_json(result: AnswerResult) -> dict[str, Any]:
         "attempt": result.attempt.attempt_id,
         "answer": result.attempt.answer,
         "correct": result.correct,
-        "best": puzzle.accepted if puzzle.kind == Puzzle.DISCARD else [int(a) for a in puzzle.accepted],
-        "options": puzzle.options if puzzle.kind == Puzzle.DISCARD else puzzle.options["fans"],
+        "best": [int(a) for a in puzzle.accepted] if puzzle.kind == Puzzle.QUIZ else puzzle.accepted,
+        "options": puzzle.options["fans"] if puzzle.kind == Puzzle.QUIZ else puzzle.options,
+        **({"verdict": puzzle.verdict} if puzzle.is_table else {}),
         "rating": result.rating_json(),
         "streak": {"current": result.player.streak, "best": result.player.best_streak},
         "replay": result.replay,
@@ -80,7 +85,9 @@ ANSWER_FIELDS = frozenset({"discard", "choice", "attempt", "mode"})
 
 class AnswerRequestSerializer(serializers.Serializer):
     discard = serializers.CharField(required=False, help_text="何切: the tile to discard, e.g. 4p.")
-    choice = serializers.IntegerField(required=False, help_text="算番 quiz: the total multiplier picked.")
+    choice = serializers.CharField(
+        required=False, help_text="算番 quiz: the total multiplier picked (8); a table drill: one of its choices (pong, pass, kong, declare, hidden, or a tile).",
+    )
     attempt = serializers.UUIDField(help_text="A client-made UUID (hyphens optional): the same id never counts twice.")
     mode = serializers.ChoiceField(choices=["rated", "theme", "review", "streak", "quiz", "puzzle"], required=False)
 
@@ -92,6 +99,7 @@ class NextPuzzleView(APIView):
         parameters=[
             OpenApiParameter("mode", OpenApiTypes.STR, enum=list(selectors.MODES)),
             OpenApiParameter("theme", OpenApiTypes.STR, enum=list(THEME_KEYS)),
+            OpenApiParameter("kind", OpenApiTypes.STR, enum=list(Puzzle.TABLE_KINDS), description="Rated or streak: a table drill of this kind."),
         ],
         responses={200: OpenApiTypes.OBJECT, 400: ErrorSerializer, 404: ErrorSerializer},
         summary="Next puzzle",
@@ -105,7 +113,10 @@ class NextPuzzleView(APIView):
             return error_response("theme", _('Unknown theme "%(theme)s": use %(themes)s.') % {"theme": theme[:30], "themes": ", ".join(THEME_KEYS)})
         if mode == "theme" and theme is None:
             return error_response("theme", _("The theme mode needs a theme."))
-        puzzle = selectors.next_puzzle(player_for(request.user, request.session, create=False), mode, theme)
+        kind = request.query_params.get("kind")
+        if kind is not None and kind not in Puzzle.TABLE_KINDS:
+            return error_response("kind", _('Unknown kind "%(kind)s": use %(kinds)s.') % {"kind": kind[:20], "kinds": ", ".join(Puzzle.TABLE_KINDS)})
+        puzzle = selectors.next_puzzle(player_for(request.user, request.session, create=False), mode, theme, kind=kind)
         if puzzle is None:
             return error_response("mode", _("No puzzle for this mode right now (nothing due for review?)."), status.HTTP_404_NOT_FOUND)
         return Response(puzzle_json(puzzle))
@@ -135,7 +146,7 @@ class AnswerView(APIView):
         body = request.data
         if not isinstance(body, dict):
             return error_response("body", _("The request body must be a JSON object."))
-        field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
+        field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
         unknown = sorted(set(body) - {field, "attempt", "mode"})
         if unknown:
             name = printable(unknown[0][:40])

@@ -12,10 +12,19 @@ from . import rating as glicko
 
 
 class Puzzle(models.Model):
-    """A 何切 puzzle (``discard``) or a 算番 quiz item (``quiz``), with its Glicko-2 rating."""
+    """A drill with its Glicko-2 rating: a 何切 puzzle (``discard``), a 算番 quiz item (``quiz``) or a
+    table decision (碰不碰 ``pong``, 杠不杠 ``kong``, 亮不亮 ``declare``, ``defence`` against a 亮倒 hand)."""
 
     DISCARD, QUIZ = "discard", "quiz"
-    KINDS = [(DISCARD, "What to discard"), (QUIZ, "Count the fans")]
+    PONG, KONG, DECLARE, DEFENCE = "pong", "kong", "declare", "defence"
+    KINDS = [
+        (DISCARD, "What to discard"), (QUIZ, "Count the fans"), (PONG, "Pong or pass"), (KONG, "Kong or not"),
+        (DECLARE, "Declare or not"), (DEFENCE, "Defence"),
+    ]
+    TABLE_KINDS = (PONG, KONG, DECLARE, DEFENCE)
+    """Decisions at the table, answered by choice (not by a tile of a 14-tile hand), verified by rollouts."""
+    DRILL_KINDS = (DISCARD, *TABLE_KINDS)
+    """Every kind the drill page serves; all of them move the 何切 rating."""
 
     key = models.CharField(max_length=12, unique=True, help_text="Stable id in the shipped bank, e.g. d00001.")
     kind = models.CharField(max_length=8, choices=KINDS, default=DISCARD, db_index=True)
@@ -32,6 +41,11 @@ class Puzzle(models.Model):
     options = models.JSONField(help_text="Discard: the option table, best first. Quiz: choices and fans.")
     draws_left = models.PositiveSmallIntegerField(null=True, blank=True, help_text="期望值 puzzles: own draws still to come.")
     ev = models.JSONField(default=dict, blank=True, help_text='期望值 puzzles: {"options": EV ranking rows, "plain_best": [...]}.')
+    table = models.JSONField(
+        default=dict, blank=True,
+        help_text="The table from the player's chair: me/right/left rivers and melds (亮倒: revealed, waits), dealer, wall_left, drawn, offered.",
+    )
+    verdict = models.JSONField(default=dict, blank=True, help_text="Table drills: the rollouts' margin and the tiles that deal into a 亮倒 hand.")
     themes = models.CharField(max_length=120, blank=True, help_text="Space-separated theme keys, padded: ' a b '.")
     rating = models.FloatField(default=glicko.DEFAULT_RATING, db_index=True)
     rating_deviation = models.FloatField(default=glicko.PUZZLE_RD)
@@ -59,6 +73,16 @@ class Puzzle(models.Model):
     def is_ev(self) -> bool:
         """Whether this is a 期望值 puzzle (answers by expected score with ``draws_left`` draws to come)."""
         return self.draws_left is not None and bool(self.ev)
+
+    @property
+    def is_table(self) -> bool:
+        """Whether this is a table decision (碰不碰, 杠不杠, 亮不亮, defence), answered by one of its choices."""
+        return self.kind in self.TABLE_KINDS
+
+    @property
+    def choices(self) -> list[str]:
+        """A table decision's answers, as posted (pong, pass, kong, declare, hidden, or a tile for defence)."""
+        return [o["answer"] for o in self.options] if self.is_table else []
 
     @property
     def theme_list(self) -> list[str]:
@@ -99,18 +123,23 @@ class Player(models.Model):
     merged_at = models.DateTimeField(null=True, blank=True)
 
     TRACKS = {"discard": ("rating", "rating_deviation", "volatility"), "quiz": ("quiz_rating", "quiz_rating_deviation", "quiz_volatility")}
-    """The rating fields of each puzzle kind."""
+    """The rating fields of each track: 何切 (every drill kind) and 算番."""
+
+    @staticmethod
+    def track_of(kind: str) -> str:
+        """The rating track a puzzle kind moves: ``quiz`` for 算番 items, ``discard`` for every drill."""
+        return "quiz" if kind == Puzzle.QUIZ else "discard"
 
     def __str__(self) -> str:
         return f"player {self.pk} ({self.user or 'anonymous'})"
 
     def track(self, kind: str) -> glicko.Rating:
         """The player's rating for puzzles of this kind."""
-        return glicko.Rating(*(getattr(self, name) for name in self.TRACKS[kind]))
+        return glicko.Rating(*(getattr(self, name) for name in self.TRACKS[self.track_of(kind)]))
 
     def set_track(self, kind: str, value: glicko.Rating) -> None:
         """Set the player's rating for puzzles of this kind (not saved)."""
-        for name, number in zip(self.TRACKS[kind], (value.rating, value.rd, value.volatility)):
+        for name, number in zip(self.TRACKS[self.track_of(kind)], (value.rating, value.rd, value.volatility)):
             setattr(self, name, number)
 
 

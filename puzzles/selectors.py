@@ -8,6 +8,11 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from analysis.engine.notation import parse_tiles
+from analysis.engine.tiles import TILE_IDS, kinds_of
 
 from .generation.themes import THEME_KEYS
 from .models import Attempt, Player, Puzzle, ReviewCard
@@ -48,9 +53,13 @@ def due_reviews(player: Player | None, now: datetime | None = None) -> QuerySet[
 
 
 def next_puzzle(
-    player: Player | None, mode: str = "rated", theme: str | None = None, rng: random.Random | None = None
+    player: Player | None, mode: str = "rated", theme: str | None = None, rng: random.Random | None = None,
+    kind: str | None = None,
 ) -> Puzzle | None:
-    """The next puzzle for a mode: near the player's rating, unseen, of the theme; due; or harder each streak step."""
+    """The next puzzle for a mode: near the player's rating, unseen, of the theme; due; or harder each streak step.
+
+    ``kind`` (a table drill kind: pong, kong, declare, defence) draws rated and streak puzzles of that kind instead of 何切 ones.
+    """
     rng = rng or random.Random()
     if mode == "review":
         card = due_reviews(player).select_related("puzzle").first()
@@ -59,12 +68,13 @@ def next_puzzle(
         rating = player.quiz_rating if player else DEFAULT_RATING
         return _near(_unseen(player, Puzzle.QUIZ), rating, rng) or _near(Puzzle.objects.filter(kind=Puzzle.QUIZ), rating, rng)
     rating = player.rating if player else DEFAULT_RATING
-    qs = _unseen(player, Puzzle.DISCARD)
+    drawn = kind if kind in Puzzle.TABLE_KINDS else Puzzle.DISCARD
+    qs = _unseen(player, drawn)
     if mode == "theme" and theme in THEME_KEYS:
         qs = qs.filter(themes__contains=f" {theme} ")
     if mode == "streak":
         return _streak_step(player, qs, rng)
-    return _near(qs, rating, rng) or _near(Puzzle.objects.filter(kind=Puzzle.DISCARD), rating, rng)
+    return _near(qs, rating, rng) or _near(Puzzle.objects.filter(kind=drawn), rating, rng)
 
 
 def _streak_step(player: Player | None, qs: QuerySet[Puzzle], rng: random.Random) -> Puzzle | None:
@@ -107,8 +117,10 @@ class Progress:
     drills: Tally = field(default_factory=Tally)
     quiz: Tally = field(default_factory=Tally)
     themes: dict[str, Tally] = field(default_factory=dict)
+    kinds: dict[str, Tally] = field(default_factory=dict)
+    """Attempts of each table drill kind (碰不碰, 杠不杠, 亮不亮, defence)."""
     history: list[tuple[datetime, float]] = field(default_factory=list)
-    """The 何切 rating after each rated 何切 answer (the chart)."""
+    """The 何切 rating after each rated drill answer (the chart): 何切 puzzles and table drills move the same rating."""
     best_streak: int = 0
     streak: int = 0
     due: int = 0
@@ -139,6 +151,7 @@ class Progress:
                 "rating": {"value": round(self.quiz_rating), "deviation": round(self.quiz_deviation), "provisional": self.quiz_provisional},
             },
             "themes": {k: {"attempts": t.attempts, "accuracy": t.accuracy} for k, t in self.themes.items()},
+            "kinds": {k: {"attempts": t.attempts, "accuracy": t.accuracy} for k, t in self.kinds.items()},
             "history": [{"at": at.isoformat(), "rating": round(r)} for at, r in self.history],
             "streak": {"current": self.streak, "best": self.best_streak},
             "due_reviews": self.due,
@@ -148,7 +161,7 @@ class Progress:
 
 def progress(player: Player | None) -> Progress:
     """A player's progress (an empty one for a visitor who has not answered yet)."""
-    result = Progress(themes={key: Tally() for key in THEME_KEYS})
+    result = Progress(themes={key: Tally() for key in THEME_KEYS}, kinds={key: Tally() for key in Puzzle.TABLE_KINDS})
     if player is None:
         return result
     result.rating, result.deviation = player.rating, player.rating_deviation
@@ -163,7 +176,9 @@ def progress(player: Player | None) -> Progress:
         for key in a.puzzle.theme_list:
             if key in result.themes:
                 result.themes[key].add(a.correct)
-        if a.rated and a.rating_after is not None and a.puzzle.kind == Puzzle.DISCARD:
+        if a.puzzle.kind in result.kinds:
+            result.kinds[a.puzzle.kind].add(a.correct)
+        if a.rated and a.rating_after is not None and a.puzzle.kind in Puzzle.DRILL_KINDS:
             result.history.append((a.created, a.rating_after))
     result.recent = attempts[-10:][::-1]
     return result
@@ -240,3 +255,62 @@ def rating_chart(history: list[tuple[datetime, float]], start: float = DEFAULT_R
         width, height, " ".join(f"{x},{y}" for x, y in coords), low, high, coords[-1] if len(values) > 1 else None, grid,
         left=left, bottom=bottom, right=right, x_ticks=ticks, dots=dots, first=first,
     )
+
+
+SEAT_NAMES = {"me": gettext_noop("You"), "right": gettext_noop("下家 (right)"), "left": gettext_noop("上家 (left)")}
+"""The seats of a drill's table from the player's chair (the same words as the play page)."""
+
+
+def _meld_tiles(meld: dict[str, str]) -> list[str]:
+    """A meld as the table shows it: three or four faces, a concealed kong with its outer two face down."""
+    tile = meld["tile"]
+    if meld["type"] == "concealed_kong":
+        return ["back", tile, tile, "back"]
+    return [tile] * (3 if meld["type"] == "pong" else 4)
+
+
+def _seat(table: dict[str, Any], name: str) -> dict[str, Any]:
+    """One seat of a drill's table in the shape of templates/partials/seat.html."""
+    seat = table.get(name) or {"river": [], "melds": []}
+    revealed = seat.get("revealed")
+    offered = table.get("offered") or {}
+    return {
+        "name": _(SEAT_NAMES[name]),
+        "dealer": table.get("dealer") == name,
+        "river": seat["river"],
+        "melds": [_meld_tiles(m) for m in seat["melds"]],
+        "liang_dao": bool(revealed),
+        "tiles": [TILE_IDS[k] for k in kinds_of(parse_tiles(revealed, "revealed"))] if revealed else [],
+        "waits": seat.get("waits", []),
+        "hidden": 0 if revealed else 13 - 3 * len(seat["melds"]),
+        "last": offered.get("by") == name and offered.get("as") == "discard",
+        "score": None,
+    }
+
+
+def table_view(puzzle: Puzzle) -> dict[str, Any]:
+    """What a drill shows of the table: both opponents, your river and melds, the wall, the drawn tile apart, the offered tile.
+
+    A puzzle without a stored table (a 算番 item) shows the wall count and hidden opponents only.
+    """
+    table = puzzle.table or {}
+    hand = list(puzzle.hand_tiles)
+    drawn = table.get("drawn")
+    if drawn and drawn in hand and len(hand) + 3 * len(puzzle.melds) == 14:
+        hand.remove(drawn)  # the drawn tile is shown apart, as at the table
+    else:
+        drawn = None
+    offered = table.get("offered")
+    me = table.get("me") or {"river": [], "melds": []}
+    return {
+        "known": bool(table),
+        "left": _seat(table, "left"),
+        "right": _seat(table, "right"),
+        "me": {"name": _(SEAT_NAMES["me"]), "river": me["river"], "dealer": table.get("dealer") == "me"},
+        "wall_count": table.get("wall_left", puzzle.wall_left),
+        "hand": hand,
+        "drawn": drawn,
+        "offered": offered["tile"] if offered else None,
+        "offered_by": _(SEAT_NAMES[offered["by"]]) if offered else "",
+        "offered_as": offered["as"] if offered else "",
+    }

@@ -77,7 +77,7 @@ class AnswerResult:
         mine = self.player_rating
         return {
             "rated": self.attempt.rated,
-            "track": self.puzzle.kind,
+            "track": Player.track_of(self.puzzle.kind),
             "before": round(self.attempt.rating_before or mine.rating),
             "after": round(self.attempt.rating_after or mine.rating),
             "change": round(self.rating_change),
@@ -113,9 +113,13 @@ def player_for(user: Any, session: MutableMapping[str, Any], create: bool = True
 def normalise_answer(puzzle: Puzzle, answer: Any) -> str:
     """The answer as stored: a tile id held in the hand, or a multiplier among the quiz's choices."""
     if not isinstance(answer, (str, int)) or isinstance(answer, bool) or str(answer).strip() == "":
-        field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
+        field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
         raise AnswerError(field, _("Give one answer: a tile such as 4p, or a multiplier such as 8."))
     text = str(answer).strip()[:12]
+    if puzzle.is_table:
+        if text not in puzzle.choices:
+            raise AnswerError("choice", _("Pick one of the choices: %(choices)s.") % {"choices": ", ".join(puzzle.choices)})
+        return text
     if puzzle.kind == Puzzle.QUIZ:
         choices = [str(c) for c in puzzle.options["choices"]]
         if text.lstrip("×x") not in choices:
@@ -262,8 +266,11 @@ def merge_players(source: Player, target: Player) -> Player:
         src, dst = locked[source.pk], locked[target.pk]
         if src.merged_into_id is not None:  # merged already (two log-ins at once): nothing is left to move
             return dst
-        kinds = [kind for kind, _label in Puzzle.KINDS]
-        had_rated = {k: Attempt.objects.filter(player=dst, rated=True, puzzle__kind=k).exists() for k in kinds}
+        kinds = list(Player.TRACKS)  # each rating track: 何切 (every drill kind) and 算番
+        drills = Attempt.objects.filter(player=dst, rated=True)
+        had_rated = {
+            "discard": drills.exclude(puzzle__kind=Puzzle.QUIZ).exists(), "quiz": drills.filter(puzzle__kind=Puzzle.QUIZ).exists(),
+        }
         taken_ids = set(Attempt.objects.filter(player=dst).values_list("attempt_id", flat=True))
         rated_puzzles = set(Attempt.objects.filter(player=dst, rated=True).values_list("puzzle_id", flat=True))
         Attempt.objects.filter(player=src, attempt_id__in=taken_ids).delete()
@@ -274,7 +281,7 @@ def merge_players(source: Player, target: Player) -> Player:
                 attempt.rated = False
                 attempt.save(update_fields=["rated"])
             elif attempt.rating_after is not None and attempt.rating_before is not None:
-                gained[attempt.puzzle.kind] += attempt.rating_after - attempt.rating_before
+                gained[Player.track_of(attempt.puzzle.kind)] += attempt.rating_after - attempt.rating_before
         Attempt.objects.filter(player=src).update(player=dst)
         for kind in kinds:
             theirs, mine = src.track(kind), dst.track(kind)

@@ -21,10 +21,18 @@ from kwx_site.htmx import render_page
 from play import selectors as play_selectors
 
 from . import selectors
+from .explain import KIND_NAMES, KIND_PROMPTS, choice_buttons, choice_rows, discard_explanation, table_explanation
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
 from .services import AnswerError, answer_puzzle, player_for
 from .text import MODES, SIDES, THEMES, ev_explanation
+
+
+def _kind(request: HttpRequest) -> str | None:
+    """The table drill kind asked for (``?kind=pong``), or None for 何切 puzzles."""
+    data = request.POST if request.method == "POST" else request.GET
+    kind = data.get("kind")
+    return kind if kind in Puzzle.TABLE_KINDS else None
 
 
 def _mode(request: HttpRequest, kind: str) -> tuple[str, str | None]:
@@ -39,10 +47,10 @@ def _mode(request: HttpRequest, kind: str) -> tuple[str, str | None]:
     return ("theme" if theme and mode in ("theme", "puzzle") else mode), theme
 
 
-def _next_url(mode: str, theme: str | None) -> str:
+def _next_url(mode: str, theme: str | None, kind: str | None = None) -> str:
     if mode == "quiz":
         return reverse("quiz-next")
-    query = {"mode": "rated" if mode == "puzzle" else mode} | ({"theme": theme} if theme else {})
+    query = {"mode": "rated" if mode == "puzzle" else mode} | ({"theme": theme} if theme else {}) | ({"kind": kind} if kind else {})
     return reverse("drills") + "?" + urlencode(query)
 
 
@@ -58,13 +66,20 @@ def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:
         "due": selectors.due_reviews(player).count() + play_selectors.due_items(player).count() if player else 0,
         "theme_choices": [THEMES[k] for k in THEME_KEYS],
         "modes": MODES,
+        "kind_choices": [(k, KIND_NAMES[k]) for k in Puzzle.TABLE_KINDS],
     }
 
 
 def _puzzle_context(request: HttpRequest, puzzle: Puzzle, mode: str, theme: str | None, player: Any) -> dict[str, Any]:
     preset = PRESETS[puzzle.rules]
+    kind = puzzle.kind if puzzle.is_table else None
     return {
         "puzzle": puzzle,
+        "table": selectors.table_view(puzzle),
+        "kind": kind,
+        "kind_name": KIND_NAMES.get(puzzle.kind, ""),
+        "kind_prompt": KIND_PROMPTS.get(puzzle.kind, ""),
+        "choice_buttons": choice_buttons(puzzle) if kind else [],
         "mode": mode,
         "mode_name": MODES.get(mode, ""),
         "theme": theme,
@@ -73,7 +88,7 @@ def _puzzle_context(request: HttpRequest, puzzle: Puzzle, mode: str, theme: str 
         "situation_fans": [fan(k) for k in puzzle.situation],
         "side_name": SIDES.get(puzzle.win_side, ""),
         "attempt_id": uuid.uuid4().hex,
-        "next_url": _next_url(mode, theme),
+        "next_url": _next_url(mode, theme, kind if _kind(request) else None),
         "analyzer_url": analyzer_url(puzzle),
         "puzzle_themes": [THEMES[k] for k in puzzle.theme_list if k in THEMES],
         **_sidebar(request, player),
@@ -83,7 +98,13 @@ def _puzzle_context(request: HttpRequest, puzzle: Puzzle, mode: str, theme: str 
 def _feedback(result: Any) -> dict[str, Any]:
     puzzle = result.puzzle
     context: dict[str, Any] = {"result": result, "answer": result.attempt.answer, "correct": result.correct}
-    if puzzle.kind == Puzzle.DISCARD:
+    if puzzle.is_table:
+        rows = choice_rows(puzzle)
+        context["choice_rows"] = rows
+        context["best_label"] = " / ".join(r["label"] for r in rows if r["right"])
+        context["answer_label"] = next((r["label"] for r in rows if r["answer"] == result.attempt.answer), result.attempt.answer)
+        context["explanation"] = table_explanation(puzzle)
+    elif puzzle.kind == Puzzle.DISCARD:
         context["options"] = puzzle.options
         context["best_shanten"] = puzzle.options[0]["shanten"]
         context["any_ready"] = any(o["waits"] for o in puzzle.options)
@@ -91,6 +112,8 @@ def _feedback(result: Any) -> dict[str, Any]:
             context["ev_options"] = puzzle.ev["options"]
             context["plain_best"] = puzzle.ev["plain_best"]
             context["ev_explanation"] = ev_explanation(puzzle)
+        else:
+            context["explanation"] = discard_explanation(puzzle)
     else:
         context["breakdown"] = [{"fan": fan(f["key"]), **f} for f in puzzle.options["fans"]]
     return context
@@ -102,7 +125,7 @@ def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpRes
     context = _puzzle_context(request, puzzle, mode, theme, player)
     status = 200
     if request.method == "POST":
-        field = "choice" if puzzle.kind == Puzzle.QUIZ else "discard"
+        field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
         try:
             result = answer_puzzle(lambda: player_for(request.user, request.session), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
             context.update(_feedback(result))
@@ -127,19 +150,20 @@ def drills(request: HttpRequest) -> HttpResponse:
         card = selectors.due_reviews(player).first()
         if item is not None and (card is None or item.due < card.due):
             return redirect(play_selectors.item_url(item))
-    puzzle = selectors.next_puzzle(player, mode, theme)
+    kind = _kind(request) if mode in ("rated", "streak") else None
+    puzzle = selectors.next_puzzle(player, mode, theme, kind=kind)
     if puzzle is None:
-        context = {"mode": mode, "mode_name": MODES[mode], "theme": theme, **_sidebar(request, player)}
+        context = {"mode": mode, "mode_name": MODES[mode], "theme": theme, "kind": kind, **_sidebar(request, player)}
         return render(request, "puzzles/drill.html", context)
-    query = {"mode": mode} | ({"theme": theme} if theme else {})
+    query = {"mode": mode} | ({"theme": theme} if theme else {}) | ({"kind": kind} if kind else {})
     page = "quiz" if puzzle.kind == Puzzle.QUIZ else "drill"  # a due review card may be a 算番 item
     return redirect(reverse(page, args=[puzzle.pk]) + "?" + urlencode(query))
 
 
 @require_http_methods(["GET", "POST"])
 def drill(request: HttpRequest, pk: int) -> HttpResponse:
-    """/drills/<id>/: one 何切 puzzle; POST a discard to see the explained answer."""
-    return _answer_page(request, get_object_or_404(Puzzle, pk=pk, kind=Puzzle.DISCARD), "puzzles/drill.html")
+    """/drills/<id>/: one 何切 puzzle or table decision; POST a discard (or a choice) to see the explained answer."""
+    return _answer_page(request, get_object_or_404(Puzzle, pk=pk, kind__in=Puzzle.DRILL_KINDS), "puzzles/drill.html")
 
 
 @require_http_methods(["GET"])
@@ -167,6 +191,7 @@ def progress(request: HttpRequest) -> HttpResponse:
         "progress": figures,
         "chart": selectors.rating_chart(figures.history),
         "theme_rows": [(THEMES[k], figures.themes[k]) for k in THEME_KEYS],
+        "kind_rows": [(k, KIND_NAMES[k], figures.kinds[k]) for k in Puzzle.TABLE_KINDS],
         "modes": MODES,
         "play": play_selectors.play_summary(player),
         "play_due": play_selectors.due_items(player).count(),

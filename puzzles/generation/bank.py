@@ -162,9 +162,13 @@ class Stats:
 
 
 def generate(
-    seed: int, count: int, quiz_count: int, progress: Callable[[int], None] | None = None
+    seed: int, count: int, quiz_count: int, progress: Callable[[int], None] | None = None,
+    kept: Callable[[dict[str, Any], Position], None] | None = None,
 ) -> tuple[list[dict[str, Any]], Stats]:
-    """``count`` 何切 puzzles and ``quiz_count`` quiz items from simulated play, reproducible from ``seed``."""
+    """``count`` 何切 puzzles and ``quiz_count`` quiz items from simulated play, reproducible from ``seed``.
+
+    ``kept`` is told of each 何切 record made and the position it came from (its key is set at the end).
+    """
     rng = random.Random(seed)
     stats = Stats()
     puzzles: list[dict[str, Any]] = []
@@ -194,6 +198,8 @@ def generate(
                 continue
             seen.add(key)
             puzzles.append(puzzle_record(event, verdict))
+            if kept:
+                kept(puzzles[-1], event)
             stats.kept += 1
             if progress:
                 progress(1)
@@ -236,6 +242,7 @@ def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> int
             win_side=r.get("side", ""), accepted=r["accepted"], options=r["options"],
             themes=f" {' '.join(r['themes'])} " if r["themes"] else "", rating=r["rating"],
             **({"draws_left": r["draws_left"], "ev": r["ev"]} if "ev" in r else {}),
+            **({"table": r["table"], "verdict": {"margin": r["margin"], "danger": r["danger"], "source": r["source"]}} if "table" in r else {}),
         )
         for r in read_bank(path)
         if r["key"] not in existing

@@ -114,8 +114,11 @@ def candidate(position: Position) -> int | None:
     return draws if 0 <= shanten <= MAX_EV_SHANTEN and draws >= 1 else None
 
 
-def generate_ev(seed: int, count: int, progress: Callable[[int], None] | None = None) -> tuple[list[dict[str, Any]], Stats]:
-    """``count`` 期望值 puzzles from simulated play, reproducible from ``seed``."""
+def generate_ev(
+    seed: int, count: int, progress: Callable[[int], None] | None = None,
+    kept: Callable[[dict[str, Any], Position], None] | None = None,
+) -> tuple[list[dict[str, Any]], Stats]:
+    """``count`` 期望值 puzzles from simulated play, reproducible from ``seed`` (``kept``: as in ``bank.generate``)."""
     rng = random.Random(seed)
     stats = Stats()
     records: list[dict[str, Any]] = []
@@ -143,6 +146,8 @@ def generate_ev(seed: int, count: int, progress: Callable[[int], None] | None = 
                 stats.rejected[reason] = stats.rejected.get(reason, 0) + 1
                 continue
             records.append(ev_record(event, draws, comparison, verdict))
+            if kept:
+                kept(records[-1], event)
             stats.kept += 1
             if progress:
                 progress(1)

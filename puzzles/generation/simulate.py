@@ -31,6 +31,22 @@ class Position:
     turn: int
     wall_left: int
     options: tuple[DiscardOption, ...]
+    table: SeatsSeen | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsSeen:
+    """The table at a decision, as its player sees it: every seat's river in order and melds, seat 0 first.
+
+    ``seat`` is the deciding seat, ``dealer`` the first to play, ``drawn`` the tile just drawn
+    (None after a pong). The simple bots never declare 亮倒, so no hand is revealed.
+    """
+
+    seat: int
+    dealer: int
+    rivers: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[Meld, ...], ...]
+    drawn: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +109,7 @@ def play_deal(
     seats = [_Seat(list(counts_of(wall[i * HAND_SIZE:(i + 1) * HAND_SIZE])), [], []) for i in range(PLAYERS)]
     wall = wall[PLAYERS * HAND_SIZE:]
     current = rng.randrange(PLAYERS)
+    dealer = current
     drawn: int | None = wall.pop()
     seats[current].concealed[drawn] += 1
     turn = 0
@@ -103,7 +120,8 @@ def play_deal(
             yield Win(hand.with_tile(drawn, -1), drawn, "self_draw", len(wall), rules)
             return
         options = discard_options(hand, _visible(seats, current), rules)
-        yield Position(hand, _visible(seats, current), rules, turn, len(wall), options)
+        seen = SeatsSeen(current, dealer, tuple(tuple(x.discards) for x in seats), tuple(tuple(x.melds) for x in seats), drawn)
+        yield Position(hand, _visible(seats, current), rules, turn, len(wall), options, seen)
         chosen = choose_discard(options, rng, explore)
         tile = chosen.discard
         seat.concealed[tile] -= 1

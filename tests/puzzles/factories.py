@@ -13,6 +13,8 @@ from analysis.engine.scoring import score_win
 from analysis.engine.serial import option_row
 from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
 from puzzles.generation.bank import load_bank
+from puzzles.generation.bank_tables import load_bank_tables
+from puzzles.generation.table_bank import TABLE_BANK_PATH
 from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev
 from puzzles.generation.simulate import Position
 from puzzles.generation.themes import tag
@@ -22,11 +24,21 @@ _serial = count(1)
 
 
 def ensure_bank() -> None:
-    """The shipped bank in the test database (a live-server test flushes what the migration loaded)."""
+    """The shipped banks in the test database (a live-server test flushes what the migration loaded)."""
     if not Puzzle.objects.filter(key__startswith="d").exists():
         load_bank(Puzzle)
     if not Puzzle.objects.filter(key__startswith="e").exists():
         load_bank(Puzzle, EV_BANK_PATH)
+    if not Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).exists():
+        load_bank(Puzzle, TABLE_BANK_PATH)
+    if not Puzzle.objects.exclude(table={}).filter(kind=Puzzle.DISCARD).exists():
+        load_bank_tables(Puzzle)
+
+
+def table_drill(kind: str, n: int = 0) -> Puzzle:
+    """The ``n``-th shipped table drill of ``kind`` (made by the generator and verified by its rollouts)."""
+    ensure_bank()
+    return Puzzle.objects.filter(kind=kind).order_by("key")[n]
 
 
 def ev_puzzle(notation: str, draws_left: int, visible: str = "", rules: str = "standard") -> Puzzle:

@@ -1,0 +1,473 @@
+"""Table drills: decisions met in self-play, kept when playing the hand out shows a clear best choice.
+
+Four kinds (docs/drills.md): 碰不碰 (``pong``: pong an offered tile or pass), 杠不杠 (``kong``:
+kong or not), 亮不亮 (``declare``: with the chosen discard, declare 亮倒 or keep the hand hidden),
+and defence (``defence``: an opponent has declared 亮倒; which safe tile to throw).
+
+Drill ``index`` of a kind comes from its own seeds (:func:`drill_seed`): attempt 0, 1, … each
+deal a hand (:func:`~analysis.engine.selfplay.seeded_deal`) that three strong bots play; every
+decision of the kind met on the way is a candidate, verified by :func:`verify` — the choices
+played out on the same sampled worlds (:func:`~analysis.engine.advice.sample_world`, common
+random numbers) with the strong bot for every seat afterwards — and the first candidate that
+passes the :class:`MarginRule` is the drill. So any drill can be rebuilt alone from its index.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .advice import PASS, rollout, sample_world
+from .bots.basic import after_pong
+from .bots.strong import StrongBot, _after_kong, danger  # _after_kong: the one place the three kong shapes are made
+from .danger import revealed_rules
+from .efficiency import Efficiency, discard_options, efficiency
+from .notation import format_counts
+from .rules import Rules, make_rules
+from .scoring import score_win
+from .selfplay import Waiting, advance, seeded_deal, visible_to
+from .table import Action, Table, deal, legal_actions
+from .tiles import TILE_IDS, Hand, Meld, add, with_tile
+
+KINDS = ("pong", "kong", "declare", "defence")
+PREFIX = {"pong": "p", "kong": "k", "declare": "l", "defence": "f"}
+"""The first letter of a drill's key (``p00001``: 碰不碰 drill 1)."""
+MIN_WALL = 6
+"""Decisions with fewer tiles left in the wall are not asked (the hand is all but over)."""
+MAX_ATTEMPTS = 60
+"""Deals tried for one drill before giving up on that index."""
+CANDIDATES_PER_HAND = 3
+"""Decisions of one hand verified at most (then the next deal), so drills spread over many hands."""
+DEFENCE_CANDIDATES = 4
+"""Safe discards played out in a defence drill: the strong bot's best four."""
+
+
+@dataclass(frozen=True, slots=True)
+class MarginRule:
+    """When a candidate's best choice is clear enough to be a drill (docs/drills.md).
+
+    A choice is *clearly worse* than the best (the highest mean) when the best beats it by at
+    least ``sigmas`` standard errors of the world-by-world (paired) difference and by at least
+    ``money`` base stakes a hand. After ``min_worlds`` worlds and every ``step`` more the
+    candidate is kept once every choice but the best is clearly worse (a defence drill: every
+    dangerous tile and at least one safe one; the safe tiles not clearly worse are accepted
+    answers too). At every look, a choice that must separate but is within
+    ``hopeless`` standard errors of the best ends the candidate, as does reaching ``max_worlds``.
+    """
+
+    sigmas: float = 3.0
+    money: float = 0.25
+    min_worlds: int = 16
+    step: int = 8
+    max_worlds: int = 64
+    hopeless: float = 1.0
+
+
+RULE = MarginRule()
+
+
+def drill_seed(kind: str, index: int, attempt: int) -> int:
+    """The deal seed of attempt ``attempt`` of drill ``index`` of ``kind`` (a stable 63-bit number)."""
+    digest = hashlib.sha256(f"kwx-drill/{kind}/{index}/{attempt}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a − b`` over the same worlds."""
+    diffs = [x - y for x, y in zip(a, b)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
+
+
+def _best(results: Sequence[Sequence[float]]) -> int:
+    """The choice with the highest mean (ties: the earlier one)."""
+    means = [sum(r) / len(r) for r in results]
+    return min(range(len(results)), key=lambda i: (-means[i], i))
+
+
+def clearly_worse(results: Sequence[Sequence[float]], rule: MarginRule = RULE) -> frozenset[int]:
+    """The choices the best beats by the margin rule (``sigmas`` paired standard errors and ``money``)."""
+    best = _best(results)
+    out = set()
+    for i, r in enumerate(results):
+        if i != best:
+            mean, se = paired(results[best], r)
+            if mean >= rule.sigmas * se and mean >= rule.money:
+                out.add(i)
+    return frozenset(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The rollouts of one candidate: each choice's results world by world, and whether it was kept.
+
+    ``dangerous`` are the choices that deal into a revealed hand (defence drills; otherwise none).
+    """
+
+    choices: tuple[Action | None, ...]
+    results: tuple[tuple[float, ...], ...]
+    kept: bool
+    rollouts: int
+    dangerous: frozenset[int] = frozenset()
+
+    @property
+    def worlds(self) -> int:
+        """Worlds played (every choice in each)."""
+        return len(self.results[0]) if self.results else 0
+
+    def order(self) -> list[int]:
+        """Choice indices, highest mean first (ties: the earlier choice)."""
+        means = [sum(r) / len(r) for r in self.results]
+        return sorted(range(len(self.choices)), key=lambda i: (-means[i], i))
+
+    def accepted(self, rule: MarginRule = RULE) -> list[int]:
+        """The right answers, best first: the best and every choice not clearly worse than it."""
+        worse = clearly_worse(self.results, rule)
+        return [i for i in self.order() if i not in worse]
+
+    def margin(self, rule: MarginRule = RULE) -> tuple[float, float]:
+        """The best choice minus the best of the clearly worse ones: mean and standard error of the paired difference."""
+        order = self.order()
+        worse = clearly_worse(self.results, rule)
+        second = next((i for i in order if i in worse), order[1])
+        return paired(self.results[order[0]], self.results[second])
+
+
+def _decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginRule) -> bool | None:
+    """True: clear (keep); False: hopeless or done (reject); None: play more worlds."""
+    n = len(results[0])
+    if n < rule.min_worlds or ((n - rule.min_worlds) % rule.step and n < rule.max_worlds):
+        return None
+    best = _best(results)
+    if best in dangerous:
+        return False if n >= 2 * rule.min_worlds or n >= rule.max_worlds else None
+    worse = clearly_worse(results, rule)
+    others = [i for i in range(len(results)) if i != best]
+    if dangerous:  # defence: every dangerous tile and at least one safe one
+        safe = [i for i in others if i not in dangerous]
+        if dangerous <= worse and any(i in worse for i in safe):
+            return True
+        must = [i for i in dangerous if i not in worse] + ([] if any(i in worse for i in safe) else safe)
+        hopeless = all(paired(results[best], results[i])[0] < rule.hopeless * paired(results[best], results[i])[1] for i in safe)
+    else:
+        if set(others) <= worse:
+            return True
+        must = [i for i in others if i not in worse]
+        hopeless = any(paired(results[best], results[i])[0] < rule.hopeless * paired(results[best], results[i])[1] for i in must)
+    if n >= rule.max_worlds or (must and hopeless):
+        return False
+    return None
+
+
+def verify(
+    state: Table, seat: int, options: tuple[Action | None, ...], seed: int, rule: MarginRule = RULE,
+    dangerous: frozenset[int] = frozenset(),
+) -> Verdict:
+    """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate."""
+    bot = StrongBot()
+    rng = random.Random(seed)
+    results: list[list[float]] = [[] for _ in options]
+    rollouts = 0
+    while True:
+        world = sample_world(state, seat, random.Random(rng.getrandbits(64)))
+        for i, choice in enumerate(options):
+            value, _steps = rollout(world, seat, choice, (bot, bot, bot), 1, (0, 0, 0))
+            results[i].append(round(value, 6))
+            rollouts += 1
+        verdict = _decide(results, dangerous, rule)
+        if verdict is not None:
+            return Verdict(options, tuple(tuple(r) for r in results), verdict, rollouts, dangerous)
+
+
+# ---------------------------------------------------------------- finding the decisions
+
+
+def candidate_options(state: Table, seat: int, kind: str, options: tuple[Action, ...]) -> tuple[Action | None, ...] | None:
+    """The choices a drill of ``kind`` asks at this decision of ``seat``, or None when it is not one."""
+    s = state.seats[seat]
+    if state.wall_left < MIN_WALL or s.liang_dao or any(a.verb == "win" for a in options):
+        return None
+    verbs = {a.verb for a in options}
+    bot = StrongBot()
+    if kind == "pong":
+        if state.phase != "claim" or verbs != {"pong"}:
+            return None
+        return (options[0], PASS)
+    if kind == "kong":
+        kongs = [a for a in options if a.verb == "kong"]
+        if not kongs:
+            return None
+        if state.phase == "claim":
+            return (kongs[0], *[a for a in options if a.verb == "pong"], PASS)
+        rest = tuple(a for a in options if a.verb != "kong")
+        return (kongs[0], bot.act(state, seat, rest))
+    if state.phase != "act" or "kong" in verbs:
+        return None
+    allowed = frozenset(a.kind for a in options if a.verb == "discard")
+    if kind == "declare":
+        scored = bot.discards(state, seat, s.hand, allowed, True)
+        declaring = next((c for c in scored if c.liang_dao), None)
+        if declaring is None:
+            return None
+        return (Action(seat, "discard", declaring.kind, True), Action(seat, "discard", declaring.kind))
+    if kind == "defence":
+        if not any(state.seats[o].liang_dao for o in range(3) if o != seat):
+            return None
+        _costs, bao = danger(state, seat)
+        if not any(s.concealed[k] for k in bao):
+            return None  # nothing dangerous in hand: no defence to play
+        safe = [c.kind for c in bot.discards(state, seat, s.hand, allowed, False) if c.kind not in bao]
+        picks = list(dict.fromkeys(safe))[:DEFENCE_CANDIDATES]
+        if len(picks) < 2:
+            return None
+        return (*(Action(seat, "discard", k) for k in picks), Action(seat, "discard", tempting(state, seat, bao)))
+    raise ValueError(f"unknown drill kind {kind!r}")
+
+
+def tempting(state: Table, seat: int, bao: frozenset[int]) -> int:
+    """The dangerous tile a player who ignored the revealed hand would throw: the §4 best among those held."""
+    s = state.seats[seat]
+    options = discard_options(s.hand, visible_to(state, seat), state.rules)
+    return next(o.discard for o in options if o.discard in bao)
+
+
+def dangerous_choices(state: Table, seat: int, options: tuple[Action | None, ...]) -> frozenset[int]:
+    """The indices of the options that throw a tile a revealed (亮倒) hand wins on (包胡)."""
+    _costs, bao = danger(state, seat)
+    return frozenset(i for i, a in enumerate(options) if a is not None and a.verb == "discard" and a.kind in bao)
+
+
+class _Watch:
+    """The strong bot, except that a decision of the drill's kind not yet seen raises Waiting."""
+
+    def __init__(self, kind: str) -> None:
+        self.bot = StrongBot()
+        self.kind = kind
+        self.seen: set[tuple[Any, ...]] = set()
+        self.waiting = -1
+
+    def _check(self, state: Table, seat: int, options: tuple[Action, ...]) -> None:
+        key = (state.drawn, state.phase, state.turn, state.tile, len(state.kongs), seat)
+        if key not in self.seen and candidate_options(state, seat, self.kind, options) is not None:
+            self.seen.add(key)
+            self.waiting = seat
+            raise Waiting(seat, options)
+
+    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
+        self._check(state, seat, options)
+        return self.bot.act(state, seat, options)
+
+    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
+        self._check(state, seat, options)
+        return self.bot.claim(state, seat, options)
+
+
+def decisions(seed: int, kind: str, rules: Rules) -> Iterator[tuple[Table, int, tuple[Action | None, ...]]]:
+    """Each decision of ``kind`` met when three strong bots play the deal of ``seed``: the state, the seat, the choices."""
+    table_deal = seeded_deal(seed, dealer=seed % 3)
+    state = deal(table_deal.hands, table_deal.dealer, rules, table_deal.wall)
+    watch = _Watch(kind)
+    while True:
+        state, _actions, over = advance(state, (watch, watch, watch))
+        if over:
+            return
+        seat = watch.waiting  # the hand paused at this seat's decision; asked again, the bot answers it
+        options = tuple(a for a in legal_actions(state) if a.seat == seat and a.verb != "draw")
+        choices = candidate_options(state, seat, kind, options)
+        assert choices is not None
+        yield state, seat, choices
+
+
+@dataclass(frozen=True, slots=True)
+class Drill:
+    """A kept drill: where it came from, the position and the verdict of its rollouts."""
+
+    kind: str
+    index: int
+    attempt: int
+    seed: int
+    state: Table
+    seat: int
+    verdict: Verdict
+
+
+def find_drill(kind: str, index: int, rule: MarginRule = RULE, rules: str = "standard") -> Drill | None:
+    """Drill ``index`` of ``kind``: the first candidate of its seeded deals that the margin rule keeps (None: none in MAX_ATTEMPTS deals)."""
+    rule_set = make_rules(rules)
+    for attempt in range(MAX_ATTEMPTS):
+        seed = drill_seed(kind, index, attempt)
+        for n, (state, seat, options) in enumerate(decisions(seed, kind, rule_set)):
+            if n >= CANDIDATES_PER_HAND:
+                break
+            verdict = verify(state, seat, options, seed + n + 1, rule, dangerous_choices(state, seat, options))
+            if verdict.kept:
+                return Drill(kind, index, attempt, seed, state, seat, verdict)
+    return None
+
+
+# ---------------------------------------------------------------- the record a drill page shows
+
+
+def answer_of(choice: Action | None, kind: str) -> str:
+    """A choice as the answer the page posts: pong, kong, pass, declare, hidden, or a tile id (defence)."""
+    if choice is None:
+        return "pass"
+    if kind == "declare":
+        return "declare" if choice.liang_dao else "hidden"
+    if kind == "defence":
+        return choice.tile
+    if choice.verb in ("pong", "kong"):
+        return choice.verb
+    return "pass"  # 杠不杠 on one's own turn: not konging is the strong bot's discard
+
+
+def kong_type(state: Table, seat: int, kind: int) -> str:
+    """Which kong ``seat`` would make of ``kind`` now: 直杠 on a discard, 暗杠 of four held, else 蓄杠."""
+    if state.phase == "claim":
+        return "zhi_gang"
+    return "an_gang" if state.seats[seat].concealed[kind] == 4 else "ming_gang"
+
+
+def _meld(meld: Meld) -> dict[str, str]:
+    return meld.as_dict()
+
+
+def _shape(eff: Efficiency, rules: Rules, hand: Hand, liang: bool) -> dict[str, Any]:
+    """Shanten, effective tiles and, when ready, each wait with its live copies and multipliers."""
+    out: dict[str, Any] = {"shanten": eff.shanten, "ukeire": eff.ukeire}
+    if eff.shanten == 0:
+        waits = []
+        liang_rules = revealed_rules(rules) if liang else None
+        for w in eff.waits:
+            self_total, disc = w.self_draw.total, (w.discard.total if w.discard.allowed else 0)
+            if liang_rules is not None:
+                values = score_win(hand, w.kind, liang_rules)
+                if values is not None:
+                    self_total, disc = values[0].total, values[1].total if values[1].allowed else 0
+            waits.append([TILE_IDS[w.kind], w.remaining, self_total, disc])
+        out["waits"] = waits
+    return out
+
+
+def _after(state: Table, seat: int, choice: Action | None) -> tuple[Hand, Action | None]:
+    """The 13-tile hand a choice leaves (a pong: after the strong bot's discard) and that discard."""
+    s = state.seats[seat]
+    bot = StrongBot()
+    if choice is None:
+        return s.hand, None
+    if choice.verb == "discard":
+        return Hand(with_tile(s.concealed, choice.kind, -1), s.melds), None
+    if choice.verb == "pong":
+        hand = after_pong(s.hand, choice.kind)
+        allowed = frozenset(k for k, n in enumerate(hand.concealed) if n)
+        best = bot.discards(state, seat, hand, allowed, False)[0]
+        return Hand(with_tile(hand.concealed, best.kind, -1), hand.melds), Action(seat, "discard", best.kind)
+    return _after_kong(s.hand, choice.kind), None
+
+
+def figures(state: Table, seat: int, choice: Action | None) -> dict[str, Any]:
+    """The hand a choice leaves, in the engine's figures: shanten, effective tiles, waits (for the explanation)."""
+    hand, then = _after(state, seat, choice)
+    seen = add(hand.held, visible_to(state, seat))
+    eff = efficiency(hand, seen, state.rules)
+    out = _shape(eff, state.rules, hand, bool(choice is not None and choice.liang_dao))
+    if then is not None:
+        out["then"] = then.tile
+    return out
+
+
+def _seat_record(state: Table, seat: int) -> dict[str, Any]:
+    s = state.seats[seat]
+    out: dict[str, Any] = {"river": [TILE_IDS[k] for k in s.river], "melds": [_meld(m) for m in s.melds]}
+    if s.liang_dao:
+        out["revealed"] = format_counts(s.concealed)
+        out["waits"] = [TILE_IDS[k] for k in sorted(s.waits)]
+    return out
+
+
+def table_record(state: Table, seat: int) -> dict[str, Any]:
+    """What the drill's seat sees of the table: rivers in order, melds, 亮倒 hands, the wall, the drawn or offered tile."""
+    right, left = (seat + 1) % 3, (seat + 2) % 3
+    names = {seat: "me", right: "right", left: "left"}
+    out: dict[str, Any] = {
+        "me": _seat_record(state, seat),
+        "right": _seat_record(state, right),
+        "left": _seat_record(state, left),
+        "dealer": names[state.dealer],
+        "wall_left": state.wall_left,
+        "drawn": TILE_IDS[state.tile] if state.phase == "act" and state.turn == seat and state.tile is not None else None,
+        "offered": None,
+    }
+    if state.phase in ("claim", "rob") and state.tile is not None:
+        out["offered"] = {"tile": TILE_IDS[state.tile], "by": names[state.turn], "as": "discard" if state.phase == "claim" else "kong"}
+    return out
+
+
+def danger_record(state: Table, seat: int) -> list[list[Any]]:
+    """Each tile the seat holds that a revealed (亮倒) hand wins on, with what dealing it in costs (包胡)."""
+    costs, bao = danger(state, seat)
+    held = state.seats[seat].concealed
+    return [[TILE_IDS[k], round(costs[k], 3)] for k in sorted(bao) if held[k]]
+
+
+def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
+    """The bank record of a drill (JSON): the position, the table, each choice's mean and figures, the margin."""
+    state, seat, verdict = drill.state, drill.seat, drill.verdict
+    s = state.seats[seat]
+    concealed = s.concealed
+    table = table_record(state, seat)
+    if table["drawn"] is not None:
+        concealed = with_tile(concealed, state.tile, -1)  # type: ignore[arg-type]
+    accepted = set(verdict.accepted(rule))
+    options = []
+    for i in verdict.order():
+        choice, values = verdict.choices[i], verdict.results[i]
+        n = len(values)
+        mean = sum(values) / n
+        se = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n) if n > 1 else 0.0
+        row: dict[str, Any] = {
+            "answer": answer_of(choice, drill.kind), "mean": round(mean, 3), "se": round(se, 3),
+            "right": i in accepted, **figures(state, seat, choice),
+        }
+        if i in verdict.dangerous:
+            row["dangerous"] = True
+        if choice is not None and choice.verb == "kong":
+            row["kong_type"] = kong_type(state, seat, choice.kind)
+        if choice is not None and choice.verb == "discard" and drill.kind != "defence":
+            row["discard"] = choice.tile
+        options.append(row)
+    diff, diff_se = verdict.margin(rule)
+    rating = 1200 + int(400 * max(0.0, 1.0 - min(diff / max(diff_se, 1e-9), 12.0) / 12.0)) + 60 * len(s.melds)
+    return {
+        "kind": drill.kind,
+        "hand": format_counts(concealed),
+        "melds": [_meld(m) for m in s.melds],
+        "visible": format_counts(visible_to(state, seat)),
+        "rules": state.rules.preset.key,
+        "situation": [],
+        "turn": len(s.river) + len(s.melds),
+        "wall_left": state.wall_left,
+        "table": table,
+        "accepted": [o["answer"] for o in options if o["right"]],
+        "options": options,
+        "danger": danger_record(state, seat),
+        "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": verdict.worlds, "rollouts": verdict.rollouts,
+                   "sigmas": rule.sigmas, "money": rule.money},
+        "source": {"index": drill.index, "attempt": drill.attempt, "seed": drill.seed},
+        "themes": [drill.kind],
+        "rating": max(800, min(2400, rating)),
+    }
+
+
+def build(kind: str, index: int, rule: MarginRule = RULE) -> dict[str, Any] | None:
+    """The record of drill ``index`` of ``kind`` (its key included), or None when its deals give none."""
+    drill = find_drill(kind, index, rule)
+    if drill is None:
+        return None
+    return {"key": f"{PREFIX[kind]}{index + 1:05d}", **drill_record(drill, rule)}
+

@@ -1,0 +1,49 @@
+"""``manage.py generate_table_drills``: the table drills' bank (碰不碰, 杠不杠, 亮不亮, defence), rebuilt byte for byte."""
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
+
+from analysis.engine.drills import KINDS, MAX_ATTEMPTS, RULE
+from puzzles.generation.bank import write_bank
+from puzzles.generation.table_bank import TABLE_BANK_PATH, generate_table_drills
+
+DEFAULT_COUNT = 300
+
+
+class Command(BaseCommand):
+    help = "Generate the table drills from self-play, each verified by paired rollouts (docs/drills.md). CPU-heavy: run it with nice."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--count", type=int, default=DEFAULT_COUNT, help=f"Drills of each kind (default {DEFAULT_COUNT}).")
+        parser.add_argument("--kinds", default=",".join(KINDS), help=f"Comma-separated kinds (default {','.join(KINDS)}).")
+        parser.add_argument("--counts", default="", help="Drills of some kinds instead of --count, e.g. pong=200,defence=150 (the shipped bank's meta says which).")
+        parser.add_argument("--jobs", type=int, default=1, help="Worker processes (the bank is the same for any number).")
+        parser.add_argument("--cache", type=Path, default=None, help="A file of finished drills, one JSON a line: a stopped run goes on from it.")
+        parser.add_argument("--output", type=Path, default=TABLE_BANK_PATH, help="Where to write the bank.")
+        parser.add_argument("--no-progress", action="store_true", help="No progress bar.")
+
+    def handle(self, *args, count: int, kinds: str, counts: str, jobs: int, cache: Path | None, output: Path, no_progress: bool, **options) -> None:
+        chosen = [k for k in kinds.split(",") if k]
+        unknown = [k for k in chosen if k not in KINDS]
+        if unknown:
+            raise CommandError(f"Unknown kind {unknown[0]!r}: use {', '.join(KINDS)}.")
+        wanted = dict.fromkeys(chosen, count)
+        for part in filter(None, counts.split(",")):
+            kind, _sep, number = part.partition("=")
+            if kind not in wanted or not number.isdecimal():
+                raise CommandError(f"--counts takes kind=number for the kinds chosen, not {part!r}.")
+            wanted[kind] = int(number)
+        with tqdm(unit="index", disable=no_progress, file=self.stderr._out) as bar:
+            records, stats = generate_table_drills(wanted, chosen, jobs=jobs, cache=cache, progress=bar.update)
+        meta = {"counts": wanted, "kinds": chosen, "rule": asdict(RULE), "max_attempts": MAX_ATTEMPTS}
+        write_bank(records, output, meta)
+        for kind in chosen:
+            self.stdout.write(
+                f"{kind}: {stats.kept[kind]} drills ({stats.empty[kind]} indices gave none), {stats.cpu[kind] / 60:.1f} CPU-minutes"
+            )
+        self.stdout.write(f"{len(records)} drills in {stats.seconds / 60:.1f} minutes of wall time, "
+                          f"{sum(stats.cpu.values()) / 60:.1f} CPU-minutes, written to {output}")

@@ -1,0 +1,97 @@
+"""Table drills: seeds, the margin rule, and a slice of the shipped bank rebuilt byte for byte from its own seeds."""
+from __future__ import annotations
+
+import gzip
+import json
+import random
+
+import pytest
+
+from analysis.engine import drills
+from analysis.engine.drills import KINDS, RULE, MarginRule, Verdict, build, clearly_worse, drill_seed, paired
+from puzzles.generation.bank import read_bank
+from puzzles.generation.table_bank import TABLE_BANK_PATH
+
+BANK = read_bank(TABLE_BANK_PATH)
+
+
+def _series(mean: float, spread: float, n: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    return [mean + rng.uniform(-spread, spread) for _ in range(n)]
+
+
+def test_each_drill_has_its_own_stable_seed():
+    seeds = {drill_seed(kind, i, a) for kind in KINDS for i in range(20) for a in range(3)}
+    assert len(seeds) == len(KINDS) * 20 * 3
+    assert drill_seed("pong", 7, 2) == drill_seed("pong", 7, 2) < 2**63
+
+
+def test_paired_difference_is_world_by_world():
+    base = _series(0.0, 5.0, 40, 1)
+    shifted = [v + 0.5 for v in base]  # the same worlds, half a stake better in each
+    mean, se = paired(shifted, base)
+    assert mean == pytest.approx(0.5) and se == pytest.approx(0.0, abs=1e-9)
+
+
+def test_a_choice_is_clearly_worse_only_past_both_the_sigmas_and_the_money():
+    noise = _series(0.0, 1.0, 64, 2)
+    best = [v + 1.0 for v in noise]
+    close = [v + 1.0 - 0.2 + 0.01 * (i % 3) for i, v in enumerate(noise)]  # 0.2 behind: tiny se, below the money floor
+    far = _series(-1.0, 1.0, 64, 3)  # an independent series far behind
+    worse = clearly_worse([best, close, far], RULE)
+    assert worse == frozenset({2})
+    assert clearly_worse([best, close], MarginRule(money=0.1)) == frozenset({1})
+
+
+def test_the_rule_keeps_a_clear_candidate_and_drops_a_close_one_early():
+    clear = [_series(2.0, 1.0, 16, 4), _series(-2.0, 1.0, 16, 5)]
+    assert drills._decide(clear, frozenset(), RULE) is True
+    level = _series(0.0, 3.0, 16, 6)
+    close = [level, [v + (0.1 if i % 2 else -0.1) for i, v in enumerate(level)]]  # the same on average, world by world
+    assert drills._decide(close, frozenset(), RULE) is False  # within one standard error: hopeless
+    assert drills._decide([r[:12] for r in clear], frozenset(), RULE) is None  # fewer than min_worlds: play on
+
+
+def test_defence_needs_every_dangerous_tile_and_one_safe_tile_clearly_worse():
+    best, same, dealt_in = _series(1.0, 0.5, 16, 8), _series(1.0, 0.5, 16, 9), [-8.0] * 16
+    assert drills._decide([best, same, dealt_in], frozenset({2}), RULE) is not True  # no safe tile separated
+    worse_safe = _series(-2.0, 0.5, 16, 10)
+    assert drills._decide([best, same, worse_safe, dealt_in], frozenset({3}), RULE) is True
+    verdict = Verdict((None, None, None, None), tuple(map(tuple, (best, same, worse_safe, dealt_in))), True, 64, frozenset({3}))
+    assert verdict.accepted() == sorted([0, 1], key=lambda i: -sum(verdict.results[i]))  # the safe tiles not clearly worse are right too
+
+
+def test_the_bank_holds_the_counts_its_meta_names_with_their_keys():
+    with gzip.open(TABLE_BANK_PATH, "rb") as f:
+        counts = json.loads(f.read().decode("utf-8"))["meta"]["counts"]
+    for kind in KINDS:
+        records = [r for r in BANK if r["kind"] == kind]
+        assert len(records) == counts[kind] > 0, kind
+        assert [r["source"]["index"] for r in records] == sorted(r["source"]["index"] for r in records)
+        assert all(r["key"] == f"{drills.PREFIX[kind]}{r['source']['index'] + 1:05d}" for r in records)
+    assert len({r["key"] for r in BANK}) == len(BANK)
+
+
+def test_every_shipped_drill_passes_the_margin_rule_it_records():
+    for r in BANK:
+        m = r["margin"]
+        assert m["diff"] >= m["sigmas"] * m["se"] - 1e-3 and m["diff"] >= m["money"] - 1e-3, r["key"]
+        means = [o["mean"] for o in r["options"]]
+        assert means == sorted(means, reverse=True) and r["options"][0]["right"], r["key"]
+        assert r["accepted"] == [o["answer"] for o in r["options"] if o["right"]]
+        assert not any(o.get("dangerous") and o["right"] for o in r["options"]), r["key"]  # dealing in is never right
+        if r["kind"] != "defence":
+            assert len(r["accepted"]) == 1, r["key"]
+
+
+def _cheapest(kind: str, n: int) -> list[dict]:
+    """The ``n`` drills of a kind that took the fewest deals and worlds to find (the quickest to rebuild)."""
+    records = [r for r in BANK if r["kind"] == kind]
+    return sorted(records, key=lambda r: (r["source"]["attempt"], r["margin"]["rollouts"], r["key"]))[:n]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_slice_of_the_bank_rebuilds_byte_for_byte_from_its_own_seeds(kind):
+    for shipped in _cheapest(kind, 2):
+        rebuilt = build(kind, shipped["source"]["index"])
+        assert json.dumps(rebuilt, sort_keys=True, ensure_ascii=False) == json.dumps(shipped, sort_keys=True, ensure_ascii=False)
