@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 from itertools import count
 
 from analysis.engine import build_hand
@@ -57,11 +58,11 @@ def ev_puzzle(notation: str, draws_left: int, visible: str = "", rules: str = "s
     )
 
 
-def discard_puzzle(notation: str, visible: str = "", rules: str = "standard", rating: float = 1500.0) -> Puzzle:
+def discard_puzzle(notation: str, visible: str = "", rules: str = "standard", rating: float = 1500.0, model: Any = Puzzle) -> Puzzle:
     """A 何切 puzzle whose accepted answers and option table come from the engine."""
     hand, seen = build_hand(notation, visible=visible)
     options = discard_options(hand, seen, make_rules(rules))
-    return Puzzle.objects.create(
+    return model.objects.create(
         key=f"t{next(_serial):05d}", kind=Puzzle.DISCARD, hand=format_counts(hand.concealed),
         melds=[m.as_dict() for m in hand.melds], visible=format_counts(seen), rules=rules,
         accepted=[TILE_IDS[k] for k in best_discards(options)], options=[option_row(o) for o in options],
@@ -69,12 +70,12 @@ def discard_puzzle(notation: str, visible: str = "", rules: str = "standard", ra
     )
 
 
-def quiz_puzzle(notation: str, win: str, side: str = "self_draw", rules: str = "standard", situation: tuple[str, ...] = ()) -> Puzzle:
+def quiz_puzzle(notation: str, win: str, side: str = "self_draw", rules: str = "standard", situation: tuple[str, ...] = (), model: Any = Puzzle) -> Puzzle:
     """A 算番 quiz item whose answer is the engine's total."""
     hand, _ = build_hand(notation)
     sd, dc = score_win(hand, KIND_OF_ID[win], make_rules(rules, situation))
     value = sd if side == "self_draw" else dc
-    return Puzzle.objects.create(
+    return model.objects.create(
         key=f"t{next(_serial):05d}", kind=Puzzle.QUIZ, hand=format_counts(hand.concealed),
         melds=[m.as_dict() for m in hand.melds], rules=rules, situation=list(situation), win_tile=win, win_side=side,
         accepted=[str(value.total)],

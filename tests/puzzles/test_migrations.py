@@ -33,8 +33,9 @@ def old_schema():
 
 @pytest.mark.django_db(transaction=True)
 def test_quiz_attempts_move_to_their_own_track_and_the_puzzle_rating_stays(old_schema):
-    drill_pk, quiz_pk = discard_puzzle("34556p123789sZZZ").pk, quiz_puzzle("4556p123789sZZZ", "5p").pk  # a table the split leaves alone
     Player, Puzzle, Attempt = (old_schema.get_model("puzzles", n) for n in ("Player", "Puzzle", "Attempt"))
+    drill_pk = discard_puzzle("34556p123789sZZZ", model=Puzzle).pk  # a table the split leaves alone, in the schema of then
+    quiz_pk = quiz_puzzle("4556p123789sZZZ", "5p", model=Puzzle).pk
     quiz, drill = Puzzle.objects.get(pk=quiz_pk), Puzzle.objects.get(pk=drill_pk)
     player = Player.objects.create(rating=1430.0, rating_deviation=200.0, streak=2, best_streak=4)
     Attempt.objects.create(player=player, puzzle=drill, attempt_id="d", answer="3p", correct=True, rated=True, rating_before=1500, rating_after=1505, mode="streak")
