@@ -54,7 +54,7 @@ EV_RATE_CLIENT = os.environ.get("EV_RATE_CLIENT", "30/min")
 EV_RATE_SITE = os.environ.get("EV_RATE_SITE", "120/min")
 EV_CONCURRENCY = int(os.environ.get("EV_CONCURRENCY", "1"))
 EV_SLOT_DIR = os.environ.get("EV_SLOT_DIR", "")
-EV_NICE = int(os.environ.get("EV_NICE", "10"))
+EV_NICE = int(os.environ.get("EV_NICE", "19"))
 
 INSTALLED_APPS = [
     "django.contrib.auth",
