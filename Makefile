@@ -31,8 +31,9 @@ test: $(DEV)  ## every test: lint and types, then SQLite, then PostgreSQL, brows
 	$(PY) -m pytest
 	scripts/with-postgres.sh $(PY) -m pytest
 
-lint: $(DEV)  ## ruff (pyproject.toml) over the tree, mypy --strict over the engine
+lint: $(DEV)  ## ruff (pyproject.toml) lint and format check over the tree, mypy --strict over the engine
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
 test-sqlite: $(DEV)

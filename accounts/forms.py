@@ -1,4 +1,5 @@
 """The account forms: sign-up with an optional e-mail address, and the account's e-mail address."""
+
 from __future__ import annotations
 
 from django import forms

@@ -1,4 +1,5 @@
 """Pages of the accounts app: sign-up, log-in, log-out, password change and reset, the e-mail address."""
+
 from django.contrib.auth import views as auth_views
 from django.urls import path
 

@@ -6,6 +6,7 @@ reset mail goes out through ``EMAIL_BACKEND`` (the console by default, see
 docs/deploy.md), in the language of the page that asked for it, is limited per e-mail
 address, and the page after asking says the same whether or not an account has that address.
 """
+
 from __future__ import annotations
 
 from typing import Any

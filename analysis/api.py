@@ -1,4 +1,5 @@
 """``/api/v1/analyze/``: the engine's analysis over HTTP (POST JSON or GET query)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,18 +42,22 @@ class AnalyzeRequestSerializer(serializers.Serializer):
     revealed = serializers.ListField(child=serializers.CharField(max_length=MAX_TEXT), max_length=2, required=False, help_text="Opponents' revealed (亮倒) hands, e.g. 46p456s789sFFF11s.")
 
 
-AnalyzeQuerySerializer = type("AnalyzeQuerySerializer", (serializers.Serializer,), {
-    "__doc__": "The GET form of the request: what the query string may hold, with the server's own bounds.",
-    "hand": serializers.CharField(max_length=MAX_TEXT, help_text="Hand, melds in brackets."),
-    "visible": serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True),
-    "rules": serializers.ChoiceField(choices=sorted(PRESETS), required=False),
-    "situation": serializers.CharField(required=False, help_text="Comma-separated situational fan keys: " + ", ".join(sorted(SITUATION_KEYS))),
-    **{key: serializers.BooleanField(required=False, help_text=f"Rule option {key}: true or false.") for key in OPTION_KEYS},
-    "depth": serializers.ChoiceField(choices=DEPTHS, required=False),
-    "draws_left": serializers.IntegerField(min_value=1, max_value=MAX_DRAWS, required=False, help_text="Own draws still to come (depth ev)."),
-    "liang_dao_when_ready": serializers.BooleanField(required=False),
-    "revealed": serializers.ListField(child=serializers.CharField(max_length=MAX_TEXT), max_length=2, required=False, help_text="A revealed opponent hand; repeat for two."),
-})
+AnalyzeQuerySerializer = type(
+    "AnalyzeQuerySerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "The GET form of the request: what the query string may hold, with the server's own bounds.",
+        "hand": serializers.CharField(max_length=MAX_TEXT, help_text="Hand, melds in brackets."),
+        "visible": serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True),
+        "rules": serializers.ChoiceField(choices=sorted(PRESETS), required=False),
+        "situation": serializers.CharField(required=False, help_text="Comma-separated situational fan keys: " + ", ".join(sorted(SITUATION_KEYS))),
+        **{key: serializers.BooleanField(required=False, help_text=f"Rule option {key}: true or false.") for key in OPTION_KEYS},
+        "depth": serializers.ChoiceField(choices=DEPTHS, required=False),
+        "draws_left": serializers.IntegerField(min_value=1, max_value=MAX_DRAWS, required=False, help_text="Own draws still to come (depth ev)."),
+        "liang_dao_when_ready": serializers.BooleanField(required=False),
+        "revealed": serializers.ListField(child=serializers.CharField(max_length=MAX_TEXT), max_length=2, required=False, help_text="A revealed opponent hand; repeat for two."),
+    },
+)
 
 
 class FanSerializer(serializers.Serializer):
@@ -98,8 +103,7 @@ class EVFieldsMixin(serializers.Serializer):
     win_probability = serializers.FloatField(required=False, help_text="depth ev: chance to win within the draws left, if nobody else wins first.")
     expected_score = serializers.FloatField(
         required=False,
-        help_text="depth ev: expected points received, in base stakes, if nobody else wins (若无人先和): the opponents "
-                  "never win first and dealing in costs nothing, so it is not a net result.",
+        help_text="depth ev: expected points received, in base stakes, if nobody else wins (若无人先和): the opponents never win first and dealing in costs nothing, so it is not a net result.",
     )
     method = serializers.ChoiceField(choices=["exact", "monte_carlo"], required=False, help_text="depth ev: how this figure was found.")
     samples = serializers.IntegerField(required=False, help_text="monte_carlo only.")
@@ -137,7 +141,7 @@ class AnalyzeResponseSerializer(EVFieldsMixin):
     ev_complete = serializers.BooleanField(
         required=False,
         help_text="depth ev only: false when the request's work budget cut the figures short (an exact figure sampled "
-                  "instead, or fewer samples than planned); each figure's method, samples and stderr give its precision.",
+        "instead, or fewer samples than planned); each figure's method, samples and stderr give its precision.",
     )
     danger = DangerSerializer(many=True, required=False, help_text="With revealed: the tiles each revealed hand wins on.")
     deals_in = serializers.ListField(child=serializers.CharField(), required=False, help_text="13 tiles with revealed: held tiles that deal in.")

@@ -1,4 +1,5 @@
 """``/api/v1/advice/``: the table-aware estimate of each choice in a position (碰/过, 杠, 亮倒, discards)."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -154,9 +155,13 @@ def read_position(body: Any) -> tuple[Position, dict[str, Any]]:
         offer = (_whole(offered.get("by"), "offered", 1, 2), parse_tile(_text(offered.get("tile"), "offered", True), "offered"))
     drawn = parse_tile(_text(body["drawn"], "drawn", True), "drawn") if body.get("drawn") is not None else None
     position = Position(
-        hand, parse_sequence(_text(body.get("river"), "river"), "river"),
+        hand,
+        parse_sequence(_text(body.get("river"), "river"), "river"),
         (_opponent(opponents[0], 1), _opponent(opponents[1], 2)),
-        _whole(body["wall_left"], "wall_left", 0, WALL_AFTER_DEAL), offer, offered_as, drawn,  # type: ignore[arg-type]
+        _whole(body["wall_left"], "wall_left", 0, WALL_AFTER_DEAL),
+        offer,
+        offered_as,
+        drawn,  # type: ignore[arg-type]
     )
     piao = body.get("piao", [0, 0, 0])
     if not isinstance(piao, list) or len(piao) != 3 or any(isinstance(p, bool) or p not in PIAO_CHOICES for p in piao):
@@ -198,21 +203,21 @@ def advice_json(state: Table, position: Position, money: dict[str, Any]) -> dict
     """
     strong = StrongBot()
     advice = advise(
-        state, 0, lambda: [strong, strong, strong], seed=money["seed"], cpu_budget=CPU_BUDGET, max_actions=WORK_BUDGET,
-        base=money["base"], piao=money["piao"],
+        state,
+        0,
+        lambda: [strong, strong, strong],
+        seed=money["seed"],
+        cpu_budget=CPU_BUDGET,
+        max_actions=WORK_BUDGET,
+        base=money["base"],
+        piao=money["piao"],
     )
     deal_in: list[dict[str, Any]] = []
     if state.phase == "act":
         chances = deal_in_chances(state, 0, DEAL_IN_WORLDS, money["seed"])
         revealed = {k for s in state.seats[1:] if s.liang_dao for k in s.waits}
-        deal_in = [
-            {"tile": TILE_IDS[k], "probability": round(chances[k], 4), "revealed": k in revealed}
-            for k in range(len(TILE_IDS)) if position.hand.concealed[k]
-        ]
-    choices = [
-        {"action": _action_json(e.action), "mean": round(e.mean, 4), "stderr": round(e.stderr, 4), "rollouts": e.rollouts}
-        for e in advice.estimates
-    ]
+        deal_in = [{"tile": TILE_IDS[k], "probability": round(chances[k], 4), "revealed": k in revealed} for k in range(len(TILE_IDS)) if position.hand.concealed[k]]
+    choices = [{"action": _action_json(e.action), "mean": round(e.mean, 4), "stderr": round(e.stderr, 4), "rollouts": e.rollouts} for e in advice.estimates]
     return {
         "phase": state.phase,
         "choices": choices,
@@ -225,11 +230,16 @@ def advice_json(state: Table, position: Position, money: dict[str, Any]) -> dict
     }
 
 
-_EXAMPLE = OpenApiExample("碰 or 过", value={
-    "hand": "5566p123456789s", "river": "ZB",
-    "opponents": [{"river": "F9p1s5p"}, {"river": "BF"}],
-    "wall_left": 37, "offered": {"tile": "5p", "by": 1},
-})
+_EXAMPLE = OpenApiExample(
+    "碰 or 过",
+    value={
+        "hand": "5566p123456789s",
+        "river": "ZB",
+        "opponents": [{"river": "F9p1s5p"}, {"river": "BF"}],
+        "wall_left": 37,
+        "offered": {"tile": "5p", "by": 1},
+    },
+)
 
 
 class AdviceView(APIView):

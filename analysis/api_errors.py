@@ -4,6 +4,7 @@ Engine errors become 400s with the engine's translated message; bodies too large
 malformed or nested too deep are refused before they reach a view; anything DRF
 raises (404, 405, 429, …) keeps its status and gets the same shape.
 """
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """``/api/v1/hands/replay/``: check a whole-hand record (kwx-hand/1) and give its facts and money."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -101,10 +102,7 @@ def replay_json(done: Replay) -> dict[str, Any]:
             for w in done.final.wins
         ],
         "discarder": s.input.discarder,
-        "kongs": [
-            {"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain}
-            for k in done.final.kongs
-        ],
+        "kongs": [{"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain} for k in done.final.kongs],
         "liang_dao": list(done.final.liang_dao),
         "payments": [payment_json(p, names) for p in s.payments],
         "nets": list(s.nets),

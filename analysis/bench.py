@@ -7,6 +7,7 @@ other hands from another seed, as they do in a running server; its whole-hand
 result caches are cleared before every measured call, so no hand is answered from
 a cache of itself.
 """
+
 from __future__ import annotations
 
 import argparse

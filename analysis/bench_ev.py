@@ -10,6 +10,7 @@ Medians and maxima per class are printed (the figures in docs/performance.md).
 (``ev.Budget``): the costliest request the API takes and random deep hands with 30 draws,
 through ``analyze()`` as the API calls it, CPU time by ``time.process_time``, warm caches.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -86,8 +87,7 @@ def request_costs(seed: int, hands: int, rounds: int) -> None:
         if best_shanten(counts) >= 3:
             texts.append(format_counts(counts))
     ev_analysis.Budget = _Recorded
-    print(f"EV requests under the budget ({REQUEST_WORK} units, backstop {REQUEST_SECONDS} s CPU), "
-          f"30 draws, 亮倒 when ready, {rounds} rounds, warm caches")
+    print(f"EV requests under the budget ({REQUEST_WORK} units, backstop {REQUEST_SECONDS} s CPU), 30 draws, 亮倒 when ready, {rounds} rounds, warm caches")
     print(f"{'hand':<20}{'median ms':>10}{'max ms':>9}{'units':>8}  complete")
     worst = 0.0
     for text in texts:
@@ -131,11 +131,7 @@ def main() -> None:
             if args.verbose:
                 print(f"  {format_counts(counts)}  {seconds * 1000:.0f} ms")
         target = TARGETS.get(cls)
-        print(
-            f"{cls}-shanten".ljust(12)
-            + f"{statistics.median(times) * 1000:>10.0f}{max(times) * 1000:>10.0f}"
-            + (f"{target * 1000:>11.0f}" if target else f"{'-':>11}")
-        )
+        print(f"{cls}-shanten".ljust(12) + f"{statistics.median(times) * 1000:>10.0f}{max(times) * 1000:>10.0f}" + (f"{target * 1000:>11.0f}" if target else f"{'-':>11}"))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ rendering: reading the query into a board and building the page's context. CPU t
 by ``time.process_time``, whole-hand caches cleared before each call as in
 ``analysis.bench``; the median per hand is printed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -69,8 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     for text in hands[:50]:  # warm the per-block caches, as a running server has them
         analyze(text)
         page(text)()
-    print(f"{len(hands)} hands ({args.hands} of 14 tiles, {args.hands} of 13), seed {args.seed}, "
-          f"{args.rounds} rounds, Python {sys.version.split()[0]}; median CPU µs per hand")
+    print(f"{len(hands)} hands ({args.hands} of 14 tiles, {args.hands} of 13), seed {args.seed}, {args.rounds} rounds, Python {sys.version.split()[0]}; median CPU µs per hand")
     print(f"{'analyze() (API body)':32} {_median_us([lambda t=t: analyze(t) for t in hands], args.rounds):8.1f}")
     print(f"{'analyzer page (board + context)':32} {_median_us([page(t) for t in hands], args.rounds):8.1f}")
 

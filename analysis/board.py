@@ -15,6 +15,7 @@ tile) and the estimate at the table are ``analysis.table_form``'s keys (``r0``â€
 (Not ``remove``: a form control of that name would hide the form's own ``remove()`` from htmx.)
 Every limit (tiles, melds, copies, text lengths) is the engine's; this module only reads the form.
 """
+
 from __future__ import annotations
 
 import random
@@ -133,11 +134,26 @@ def read_board(query: QueryDict) -> Board:
     except EngineError as exc:
         errors[exc.field] = exc.translated(_)
     return Board(
-        hand_text=hand_text, hand=hand, visible_text=visible_text, visible=visible,
-        rules=rules, situation=situation, options=options,
-        mode=mode if mode in MODES else "hand", discard=query.get("discard", "")[:10], errors=errors,
-        ev=ev, draws_text=draws_text, draws=draws, liang_dao_when_ready=query.get("ldwr", "") in TRUE_WORDS,
-        revealed_texts=revealed_texts, revealed=revealed, base_text=base_text, base=base, piao=piao, rule_set=rule_set,
+        hand_text=hand_text,
+        hand=hand,
+        visible_text=visible_text,
+        visible=visible,
+        rules=rules,
+        situation=situation,
+        options=options,
+        mode=mode if mode in MODES else "hand",
+        discard=query.get("discard", "")[:10],
+        errors=errors,
+        ev=ev,
+        draws_text=draws_text,
+        draws=draws,
+        liang_dao_when_ready=query.get("ldwr", "") in TRUE_WORDS,
+        revealed_texts=revealed_texts,
+        revealed=revealed,
+        base_text=base_text,
+        base=base,
+        piao=piao,
+        rule_set=rule_set,
         table=read_request(query),
     )
 
@@ -193,7 +209,9 @@ def refusal(board: Board, kind: int, mode: str) -> str:
     need = 1 if mode == "hand" else MeldType(mode).size
     if left < need:
         return _("%(tile)s: %(need)d needed, %(left)d left (4 copies, counting the hand, its melds and the visible tiles).") % {
-            "tile": name, "need": need, "left": left,
+            "tile": name,
+            "need": need,
+            "left": left,
         }
     return ""
 
@@ -209,8 +227,7 @@ def _edited(board: Board, query: QueryDict, rng: random.Random) -> Board:
             dealt = practice_hand(rng, size, board.visible or EMPTY)
         except ValueError:
             return replace(board, notice=_("Not enough tiles are left in the wall for a random hand."))
-        return replace(board, hand=Hand(dealt), visible=board.visible or EMPTY, discard="", mode="hand",
-                       errors=_rule_errors(board))
+        return replace(board, hand=Hand(dealt), visible=board.visible or EMPTY, discard="", mode="hand", errors=_rule_errors(board))
     if any(key in query for key in TABLE_EDIT_KEYS) and not ("tadd" in query and board.table.target == "hand"):
         return replace(board, table=edit_table(board.table, query, board.seen))
     if hand is None or board.visible is None:
@@ -218,7 +235,7 @@ def _edited(board: Board, query: QueryDict, rng: random.Random) -> Board:
     if "remove_meld" in query:
         index = query.get("remove_meld", "")
         if index.isdecimal() and int(index) < len(hand.melds):
-            melds = hand.melds[: int(index)] + hand.melds[int(index) + 1:]
+            melds = hand.melds[: int(index)] + hand.melds[int(index) + 1 :]
             return replace(board, hand=Hand(hand.concealed, melds), discard="")
         return board
     for key in ("add", "remove_tile", "add_visible", "remove_visible", "tadd"):
@@ -319,10 +336,14 @@ def draws_error(exc: EngineError) -> str:
     if exc.field != "draws_left":
         return exc.translated(_)
     if "unseen" in exc.params:
-        return ngettext(
-            "Own draws left: %(draws)d, but only %(unseen)d tile is unseen.",
-            "Own draws left: %(draws)d, but only %(unseen)d tiles are unseen.", exc.params["unseen"],
-        ) % exc.params
+        return (
+            ngettext(
+                "Own draws left: %(draws)d, but only %(unseen)d tile is unseen.",
+                "Own draws left: %(draws)d, but only %(unseen)d tiles are unseen.",
+                exc.params["unseen"],
+            )
+            % exc.params
+        )
     return _("Own draws left must be a whole number from %(low)d to %(limit)d (your own draws still to come).") % exc.params
 
 
@@ -344,7 +365,16 @@ def analyzer_url(
 ) -> str:
     """The analyzer's canonical link of a hand and its state: every link to the analyzer is built here."""
     hand_value = hand if isinstance(hand, Hand) else parse_hand(hand)
-    return board_url(Board(
-        hand_text=format_hand(hand_value), hand=hand_value, visible=parse_tiles(visible), rules=rules,
-        situation=tuple(dict.fromkeys(situation)), discard=discard, ev=ev, draws_text=str(draws), draws=draws,
-    ))
+    return board_url(
+        Board(
+            hand_text=format_hand(hand_value),
+            hand=hand_value,
+            visible=parse_tiles(visible),
+            rules=rules,
+            situation=tuple(dict.fromkeys(situation)),
+            discard=discard,
+            ev=ev,
+            draws_text=str(draws),
+            draws=draws,
+        )
+    )

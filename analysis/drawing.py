@@ -5,6 +5,7 @@ kong) four with its outer two face down (``back``), as a table shows it. The ana
 learn pages, the drills, the settlement calculator and the play pages all draw through here,
 the templates through ``{% hand %}`` and ``{% meld %}`` (``analysis/templatetags/kwx.py``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping

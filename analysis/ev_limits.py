@@ -23,6 +23,7 @@ nice value), so under load the cheap requests of the other workers get the CPU f
 the EV answer takes longer; on an idle host it runs at full speed. Its answer does not
 depend on the priority: the budget counts work, with CPU time only as a backstop.
 """
+
 from __future__ import annotations
 
 import fcntl

@@ -8,6 +8,7 @@ authority for every request it lets through). Only requests whose EV nature show
 reading a body are looked at: ``GET /api/v1/analyze/?depth=ev…`` and every
 ``POST /api/v1/advice/``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

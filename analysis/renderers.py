@@ -1,5 +1,6 @@
 """The API's JSON renderer: orjson, an order of magnitude faster than the standard library
 on analysis bodies (4 µs instead of 65 µs for a 14-tile hand), same output."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -7,6 +7,7 @@ half a second of CPU) is not reached. The rollouts run inside an expected-value 
 (``analysis.ev_limits``); refused, the page says why and when to retry, and the cheap analysis
 still shows.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,10 +42,7 @@ def choice_text(action: dict[str, Any]) -> str:
 
 def shaped(answer: dict[str, Any]) -> dict[str, Any]:
     """The advice answer with what the page shows: each choice's words and whether it is the best, deal-in in percent."""
-    rows = [
-        {**choice, "text": choice_text(choice["action"]), "best": index == 0, "tile": choice["action"].get("tile", "")}
-        for index, choice in enumerate(answer["choices"])
-    ]
+    rows = [{**choice, "text": choice_text(choice["action"]), "best": index == 0, "tile": choice["action"].get("tile", "")} for index, choice in enumerate(answer["choices"])]
     deal_in = sorted(
         ({**d, "percent": 100 * d["probability"]} for d in answer["deal_in"]),
         key=lambda d: (d["revealed"], d["probability"], TILE_IDS.index(d["tile"])),

@@ -30,6 +30,7 @@ that build a table (``tap``, ``untap``), and turns a hand and a table into the e
 analyzer's link and the API describe a position with the same fields. Every error names the
 link key it is about (and, from the notation, the character and its position).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -159,8 +160,16 @@ def read_table(query: QueryDict) -> TableForm:
     if kind not in ("discard", "kong"):
         errors["kind"] = _("%(field)s: “%(text)s” is not discard or kong.") % {"field": label("kind"), "text": kind[:10]}
     return TableForm(
-        texts, rivers, melds, revealed, wall, offer,  # type: ignore[arg-type]
-        int(by) if by in ("1", "2") else 1, kind if kind in ("discard", "kong") else "discard", drawn, errors,
+        texts,
+        rivers,
+        melds,
+        revealed,
+        wall,
+        offer,  # type: ignore[arg-type]
+        int(by) if by in ("1", "2") else 1,
+        kind if kind in ("discard", "kong") else "discard",
+        drawn,
+        errors,
     )
 
 
@@ -228,9 +237,12 @@ def wall_left(hand: Hand, table: TableForm) -> int:
 def position_of(hand: Hand, table: TableForm) -> Position:
     """The engine's position of a hand at this table (the wall the tiles leave when the link gives none)."""
     return Position(
-        hand, table.rivers[0], _opponents(table),
+        hand,
+        table.rivers[0],
+        _opponents(table),
         table.wall if table.wall is not None else wall_left(hand, table),
-        (table.by, table.offer) if table.offer is not None else None, table.kind,  # type: ignore[arg-type]
+        (table.by, table.offer) if table.offer is not None else None,
+        table.kind,  # type: ignore[arg-type]
         table.drawn,
     )
 
@@ -258,7 +270,9 @@ def api_body(hand: Hand, table: TableForm, extra: dict[str, Any] | None = None) 
             item["revealed"] = format_counts(opp.revealed)
         opponents.append(item)
     body: dict[str, Any] = {
-        "hand": format_hand(hand), "river": format_sequence(position.river), "opponents": opponents,
+        "hand": format_hand(hand),
+        "river": format_sequence(position.river),
+        "opponents": opponents,
         "wall_left": position.wall_left,
     }
     if position.offered is not None:
@@ -290,7 +304,7 @@ def tap(table: TableForm, target: str, kind: int, seen: Counts) -> tuple[TableFo
         if left < need:
             return table, _("%(tile)s: %(need)d needed, %(left)d left.") % {"tile": name, "need": need, "left": max(0, left)}
         if pong is not None:
-            melds = melds[:pong] + (Meld(MeldType.KONG, kind),) + melds[pong + 1:]
+            melds = melds[:pong] + (Meld(MeldType.KONG, kind),) + melds[pong + 1 :]
         elif len(melds) >= 4:
             return table, _("A hand has at most 4 melds.")
         else:
@@ -321,12 +335,12 @@ def untap(table: TableForm, target: str, index: int) -> TableForm:
         number = RIVER_KEYS.index(target)
         river = table.rivers[number]
         if 0 <= index < len(river):
-            return _with_river(table, number, river[:index] + river[index + 1:])
+            return _with_river(table, number, river[:index] + river[index + 1 :])
     elif target in MELD_KEYS:
         number = MELD_KEYS.index(target)
         melds = table.melds[number]
         if 0 <= index < len(melds):
-            return _with_melds(table, number, melds[:index] + melds[index + 1:])
+            return _with_melds(table, number, melds[:index] + melds[index + 1 :])
     elif target in REVEALED_KEYS:
         number = REVEALED_KEYS.index(target)
         revealed = table.revealed[number]
@@ -469,20 +483,28 @@ def display(request: TableRequest, hand: Hand | None, seen: Counts, errors: dict
     for number in (1, 2, 0):
         river_key = RIVER_KEYS[number]
         seat: dict[str, Any] = {
-            "number": number, "name": _(SEAT_NAMES[number]),
-            "river_key": river_key, "river_text": table.texts.get(river_key, ""), "river_label": label(river_key),
-            "river": [{"tile": TILE_IDS[k], "remove": f"{river_key}.{i}", "offered": number == table.by and table.offer == k
-                       and table.kind == "discard" and i == len(table.rivers[number]) - 1}
-                      for i, k in enumerate(table.rivers[number])],
+            "number": number,
+            "name": _(SEAT_NAMES[number]),
+            "river_key": river_key,
+            "river_text": table.texts.get(river_key, ""),
+            "river_label": label(river_key),
+            "river": [
+                {"tile": TILE_IDS[k], "remove": f"{river_key}.{i}", "offered": number == table.by and table.offer == k and table.kind == "discard" and i == len(table.rivers[number]) - 1}
+                for i, k in enumerate(table.rivers[number])
+            ],
             "errors": [errors[key] for key in (river_key,) if key in errors],
         }
         if number:
             meld_key, revealed_key = MELD_KEYS[number - 1], REVEALED_KEYS[number - 1]
             revealed = table.revealed[number - 1] or EMPTY
             seat |= {
-                "meld_key": meld_key, "meld_text": table.texts.get(meld_key, ""), "meld_label": label(meld_key),
+                "meld_key": meld_key,
+                "meld_text": table.texts.get(meld_key, ""),
+                "meld_label": label(meld_key),
                 "melds": [{"tiles": _meld_tiles(m), "remove": f"{meld_key}.{i}"} for i, m in enumerate(table.melds[number - 1])],
-                "revealed_key": revealed_key, "revealed_text": table.texts.get(revealed_key, ""), "revealed_label": label(revealed_key),
+                "revealed_key": revealed_key,
+                "revealed_text": table.texts.get(revealed_key, ""),
+                "revealed_label": label(revealed_key),
                 "revealed": [{"tile": TILE_IDS[k], "remove": f"{revealed_key}.{k}"} for k in range(NUM_KINDS) for _n in range(revealed[k])],
             }
             seat["errors"] += [errors[key] for key in (meld_key, revealed_key) if key in errors]

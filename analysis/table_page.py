@@ -3,6 +3,7 @@
 The view reads the table from the link (``table_form.read_request``) next to its own form and
 calls ``table_context`` once; without any table key the page is the plain analyzer.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,14 +33,18 @@ def _seat(table: Any, number: int, last: bool) -> dict[str, Any]:
         except (EngineError, ValueError):
             waits = []
     return {
-        "name": _(SEAT_NAMES[number]), "liang_dao": revealed is not None, "tiles": tiles, "waits": waits,
-        "hidden": 13 - 3 * len(melds), "river": [TILE_IDS[k] for k in table.rivers[number]], "last": last,
+        "name": _(SEAT_NAMES[number]),
+        "liang_dao": revealed is not None,
+        "tiles": tiles,
+        "waits": waits,
+        "hidden": 13 - 3 * len(melds),
+        "river": [TILE_IDS[k] for k in table.rivers[number]],
+        "last": last,
         "melds": [[TILE_IDS[m.kind]] * m.type.size for m in melds],
     }
 
 
-def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key: str, options: dict[str, bool],
-                  base: int, piao: int, request: HttpRequest, with_estimate: bool) -> dict[str, Any]:
+def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key: str, options: dict[str, bool], base: int, piao: int, request: HttpRequest, with_estimate: bool) -> dict[str, Any]:
     """The table's part of the page context: the input, the table view and (asked for with ``advice=1``) the estimate.
 
     ``seen`` counts every copy already placed (the hand, visible tiles and this table);
@@ -60,11 +65,17 @@ def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key
     offered_last = table.offer is not None and table.kind == "discard"
     out |= {
         "table_view": {
-            "left": _seat(table, 2, offered_last and table.by == 2), "right": _seat(table, 1, offered_last and table.by == 1),
+            "left": _seat(table, 2, offered_last and table.by == 2),
+            "right": _seat(table, 1, offered_last and table.by == 1),
             "wall": table.wall if table.wall is not None else (wall_left(hand, table) if hand is not None else None),
-        } if table.given else None,
+        }
+        if table.given
+        else None,
         "advice_asked": treq.advice,
-        "advice": None, "advice_pending": False, "advice_refused": "", "advice_errors": [],
+        "advice": None,
+        "advice_pending": False,
+        "advice_refused": "",
+        "advice_errors": [],
         "advice_trigger": ADVICE_TRIGGER,
     }
     if not treq.advice:

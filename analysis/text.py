@@ -1,4 +1,5 @@
 """Words for analysis figures, shared by the pages and the ``analyze`` command."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,4 +1,5 @@
 """URLs of the analysis app: its API endpoints and the analyzer page."""
+
 from django.urls import path
 
 from . import api, api_advice, api_hands

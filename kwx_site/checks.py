@@ -1,4 +1,5 @@
 """System checks that keep a production deployment from running on development defaults."""
+
 from __future__ import annotations
 
 from django.conf import settings

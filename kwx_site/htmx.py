@@ -1,4 +1,5 @@
 """One rule for every htmx view: when to answer with a fragment, and the header caches need."""
+
 from __future__ import annotations
 
 from typing import Any

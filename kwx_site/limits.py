@@ -9,6 +9,7 @@ not make a new client. DRF's throttles use the same rule (``NUM_PROXIES``).
 Limits count in their own table (``RateCounter``) with one atomic ``UPDATE`` per hit,
 so concurrent requests never both slip under a limit and cache pressure cannot reset one.
 """
+
 from __future__ import annotations
 
 import random

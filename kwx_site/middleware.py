@@ -10,6 +10,7 @@ a database that cannot be reached is a 503 with ``Retry-After``. ``ContentSecuri
 sends a strict policy: the site loads nothing from elsewhere and runs no inline script.
 ``OutageTolerantAuthenticationMiddleware`` lets pages that need no database render during an outage.
 """
+
 from __future__ import annotations
 
 import logging
@@ -30,18 +31,20 @@ API_PREFIX = "/api/"
 RETRY_AFTER = 5
 """Seconds a client is asked to wait before trying again after a database outage."""
 REFUSED_METHODS = frozenset({"TRACE", "TRACK", "CONNECT"})
-CSP = "; ".join([
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-])
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 """The Content-Security-Policy of every answer: only this site's own files, no inline script or style."""
 
 logger = logging.getLogger("kwx.errors")
@@ -156,7 +159,6 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         response.headers.setdefault("Content-Security-Policy", CSP)
         return response
-
 
 
 def _user_or_anonymous(request: HttpRequest) -> object:

@@ -1,4 +1,5 @@
 """Project-wide tables: the rate-limit counters."""
+
 from __future__ import annotations
 
 from django.db import models

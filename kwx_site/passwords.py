@@ -4,6 +4,7 @@ Django 5.2 changed the too-short message's msgid (``%d`` for ``%(min_length)d``)
 its Chinese catalog has no translation for the new one, so the Chinese sign-up said
 "This password is too short" in English. This validator says it in the site's words.
 """
+
 from __future__ import annotations
 
 from django.contrib.auth import password_validation

@@ -6,6 +6,7 @@ environment: ``DATABASE_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``
 TLS proxy, ``SECURE_PROXY=1``. The defaults are
 for development and safe: debug off, local hosts only, an SQLite file here.
 """
+
 from __future__ import annotations
 
 import os
@@ -129,19 +130,23 @@ DB_CONNECT_TIMEOUT = int(os.environ.get("DB_CONNECT_TIMEOUT", "5"))
 DB_STATEMENT_TIMEOUT = int(os.environ.get("DB_STATEMENT_TIMEOUT", "15"))
 DB_BUSY_TIMEOUT = int(os.environ.get("DB_BUSY_TIMEOUT", "20"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "connect_timeout": DB_CONNECT_TIMEOUT,
-        "options": f"-c statement_timeout={DB_STATEMENT_TIMEOUT * 1000}",
-    })
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": DB_CONNECT_TIMEOUT,
+            "options": f"-c statement_timeout={DB_STATEMENT_TIMEOUT * 1000}",
+        }
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts (no upgrade deadlocks) and wait for it;
     # WAL lets readers go on while one writes. Tests get a file too (one per process), because
     # the shared in-memory database locks whole tables and ignores the timeout.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "transaction_mode": "IMMEDIATE",
-        "timeout": DB_BUSY_TIMEOUT,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    })
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": DB_BUSY_TIMEOUT,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
     DATABASES["default"]["TEST"] = {"NAME": f"/tmp/kwx-test-{os.getpid()}.sqlite3"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -188,11 +193,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_MANIFEST = env_bool("STATIC_MANIFEST", False)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if STATIC_MANIFEST
-        else "django.contrib.staticfiles.storage.StaticFilesStorage"
-    },
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if STATIC_MANIFEST else "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 
@@ -242,6 +243,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+
 def _not_a_refusal(record: object) -> bool:
     """False for Django's line about a 429: a refusal is the limit working, and a flood of them would flood the log."""
     return getattr(record, "status_code", None) != 429
@@ -255,4 +257,3 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     "loggers": {"django.request": {"filters": ["not_refusals"]}},
 }
-

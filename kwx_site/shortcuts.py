@@ -1,4 +1,5 @@
 """What views share beyond Django's shortcuts: a selector's "not found" (None) as a 404."""
+
 from __future__ import annotations
 
 from typing import TypeVar

@@ -1,4 +1,5 @@
 """Root URLs: pages, the versioned API, the OpenAPI schema, the language switch and the 500 page."""
+
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 

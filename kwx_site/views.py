@@ -1,4 +1,5 @@
 """Project-wide views: the health check and the 500 page."""
+
 import logging
 import os
 

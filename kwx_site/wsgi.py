@@ -6,6 +6,7 @@ caches before forking, so workers (and the workers gunicorn starts in place of r
 ones) start warm and share those pages of memory; ``gc.freeze()`` then keeps the collector
 from walking (and copying) those long-lived objects in every worker.
 """
+
 import gc
 import os
 import random

@@ -1,4 +1,5 @@
 """Models of the learn pages: one spaced-repetition card per player and 口诀 couplet."""
+
 from __future__ import annotations
 
 from django.conf import settings

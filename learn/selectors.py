@@ -1,4 +1,5 @@
 """The 口诀 memorise mode's reads: which couplet a player recalls next, and a given couplet as a prompt."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -48,8 +49,11 @@ def prompt_for(user, number: int, now: datetime) -> Prompt | None:
         return Prompt(chosen, None, False, 0, 0)
     card = VerseCard.objects.filter(user=user, couplet=number).first()
     return Prompt(
-        chosen, card, bool(card and card.due <= now),
-        VerseCard.objects.filter(user=user, due__lte=now).count(), VerseCard.objects.filter(user=user).count(),
+        chosen,
+        card,
+        bool(card and card.due <= now),
+        VerseCard.objects.filter(user=user, due__lte=now).count(),
+        VerseCard.objects.filter(user=user).count(),
     )
 
 

@@ -3,6 +3,7 @@
 Logged-in players get one ``VerseCard`` per couplet, scheduled by the ``fsrs`` package;
 anonymous visitors walk through the couplets in order and nothing is stored.
 """
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -25,8 +26,13 @@ def _utc(moment: datetime) -> datetime:
 def to_fsrs(card: VerseCard) -> Card:
     """The stored card as an ``fsrs.Card``."""
     return Card(
-        card_id=card.couplet, state=State(card.state), step=card.step, stability=card.stability,
-        difficulty=card.difficulty, due=_utc(card.due), last_review=_utc(card.last_review) if card.last_review else None,
+        card_id=card.couplet,
+        state=State(card.state),
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=_utc(card.due),
+        last_review=_utc(card.last_review) if card.last_review else None,
     )
 
 

@@ -1,4 +1,5 @@
 """Pages of the learn app: the rules, the fans, settlement, the glossary, the 口诀 and its memorise mode."""
+
 from django.urls import path
 
 from . import views

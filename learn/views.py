@@ -1,4 +1,5 @@
 """learn pages: the rules, every fan, settlement, the glossary and the 口诀 with its memorise mode."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -41,24 +42,27 @@ def _fan_items(keys: Any, preset: str) -> list[dict[str, Any]]:
     return [{"key": k, "name": FAN_BY_KEY[k].name, "multiplier": FAN_BY_KEY[k].multiplier(preset)} for k in keys]
 
 
-def _shown(drawn: lc.DrawnHand, *, side: str, situation: tuple[str, ...], rules: str, url: str,
-           allowed: bool, total: int, fans: Any, note: str) -> dict[str, Any]:
+def _shown(drawn: lc.DrawnHand, *, side: str, situation: tuple[str, ...], rules: str, url: str, allowed: bool, total: int, fans: Any, note: str) -> dict[str, Any]:
     """One example hand as the templates draw it: tiles, how it was won, its value and its links."""
     return {
-        "drawn": drawn, "side": SIDE_LABELS[side], "situation": [FAN_BY_KEY[s].name for s in situation],
-        "rules": rules, "rules_label": preset_label(rules), "url": url, "allowed": allowed, "total": total,
-        "fans": _fan_items(fans, rules), "note": note,
+        "drawn": drawn,
+        "side": SIDE_LABELS[side],
+        "situation": [FAN_BY_KEY[s].name for s in situation],
+        "rules": rules,
+        "rules_label": preset_label(rules),
+        "url": url,
+        "allowed": allowed,
+        "total": total,
+        "fans": _fan_items(fans, rules),
+        "note": note,
     }
 
 
 def shown_worked(w: lc.Worked) -> dict[str, Any]:
     """A worked example (the value the page claims, checked by the tests) ready to draw."""
-    item = _shown(w.drawn, side=w.side, situation=w.situation, rules=w.rules, url=w.url,
-                  allowed=w.allowed, total=w.total, fans=w.fans, note=lc.filled(w.note))
+    item = _shown(w.drawn, side=w.side, situation=w.situation, rules=w.rules, url=w.url, allowed=w.allowed, total=w.total, fans=w.fans, note=lc.filled(w.note))
     item["options"] = [k for k, on in w.options if on]
-    item["readings"] = [
-        {"fans": _fan_items(r.fans, w.rules), "product": r.product, "label": r.label} for r in w.readings
-    ]
+    item["readings"] = [{"fans": _fan_items(r.fans, w.rules), "product": r.product, "label": r.label} for r in w.readings]
     return item
 
 
@@ -68,28 +72,37 @@ def _fan_context(f: Any) -> dict[str, Any]:
     for view in lc.fan_examples(f.key):
         e = view.example
         result = view.result
-        examples.append(_shown(
-            view.drawn, side=e.side, situation=e.situation, rules=e.rules, url=view.url,
-            allowed=bool(result and result.allowed), total=result.total if result else 0,
-            fans=[k for k, _m in result.fans] if result else (), note=e.note_en if in_english else e.note_zh,
-        ))
+        examples.append(
+            _shown(
+                view.drawn,
+                side=e.side,
+                situation=e.situation,
+                rules=e.rules,
+                url=view.url,
+                allowed=bool(result and result.allowed),
+                total=result.total if result else 0,
+                fans=[k for k, _m in result.fans] if result else (),
+                note=e.note_en if in_english else e.note_zh,
+            )
+        )
     values = [{"preset": preset_label(p), "key": p, "value": f.multiplier(p)} for p in PRESETS]
     return {
-        "key": f.key, "name": f.name, "name_en": f.name_en,
+        "key": f.key,
+        "name": f.name,
+        "name_en": f.name_en,
         "definition": f.definition_en if in_english else f.definition,
-        "values": values, "same": len({v["value"] for v in values}) == 1,
+        "values": values,
+        "same": len({v["value"] for v in values}) == 1,
         "excludes": [FAN_BY_KEY[k].name for k in f.excludes if k in FAN_BY_KEY],
-        "sides": [SIDE_LABELS[s] for s in f.sides], "situational": f.situational, "examples": examples,
+        "sides": [SIDE_LABELS[s] for s in f.sides],
+        "situational": f.situational,
+        "examples": examples,
     }
 
 
 def _presets() -> list[dict[str, Any]]:
     in_english = english()
-    return [
-        {"key": p.key, "label": preset_label(p.key), "cap": p.cap, "note": p.note_en if in_english else p.note,
-         "ka_wu_xing": FAN_BY_KEY["ka_wu_xing"].multiplier(p.key)}
-        for p in PRESETS.values()
-    ]
+    return [{"key": p.key, "label": preset_label(p.key), "cap": p.cap, "note": p.note_en if in_english else p.note, "ka_wu_xing": FAN_BY_KEY["ka_wu_xing"].multiplier(p.key)} for p in PRESETS.values()]
 
 
 def learn_page(template: str, context: Callable[[], dict[str, Any]] | None = None) -> Callable[[HttpRequest], HttpResponse]:
@@ -114,8 +127,13 @@ def _fans_page() -> dict[str, Any]:
         "preset_keys": [preset_label(p) for p in PRESETS],
         "combination": [shown_worked(w) for w in lc.COMBINATION_EXAMPLES],
         "preset_rows": [
-            {"drawn": r.drawn, "cells": [dict(c, label=preset_label(c["preset"])) for c in r.cells()], "note": lc.filled(r.note), "side": SIDE_LABELS[r.side],
-             "situation": [FAN_BY_KEY[s].name for s in r.situation]}
+            {
+                "drawn": r.drawn,
+                "cells": [dict(c, label=preset_label(c["preset"])) for c in r.cells()],
+                "note": lc.filled(r.note),
+                "side": SIDE_LABELS[r.side],
+                "situation": [FAN_BY_KEY[s].name for s in r.situation],
+            }
             for r in lc.PRESET_ROWS
         ],
     }
@@ -125,9 +143,17 @@ def _settlement_page() -> dict[str, Any]:
     examples = []
     for s in lc.SETTLEMENT_EXAMPLES:
         net = s.net()
-        examples.append({"key": s.key, "kind": s.kind, "title": s.title, "note": lc.filled(s.note), "payments": s.payments,
-                         "net": [(seat, net[seat]) for seat in lc.SEATS],
-                         "wins": [(seat, shown_worked(w)) for seat, w in s.wins]})
+        examples.append(
+            {
+                "key": s.key,
+                "kind": s.kind,
+                "title": s.title,
+                "note": lc.filled(s.note),
+                "payments": s.payments,
+                "net": [(seat, net[seat]) for seat in lc.SEATS],
+                "wins": [(seat, shown_worked(w)) for seat, w in s.wins],
+            }
+        )
     both, feeder = _("both other players"), _("only the player who discarded the fourth tile (放杠)")
     names = {"an_gang": ("暗杠", both), "ming_gang": ("明杠 (蓄杠)", both), "zhi_gang": ("直杠", feeder)}
     return {"examples": examples, "kong_money": [(*names[k], money) for k, money in KONG_MONEY.items()]}
@@ -135,10 +161,7 @@ def _settlement_page() -> dict[str, Any]:
 
 def _koujue_page() -> dict[str, Any]:
     notes = lc.COUPLET_NOTES
-    return {"couplets": [
-        (c, notes[c.number], lc.filled(notes[c.number].text), [THEMES[k] for k in notes[c.number].themes])
-        for c in lc.couplets()
-    ]}
+    return {"couplets": [(c, notes[c.number], lc.filled(notes[c.number].text), [THEMES[k] for k in notes[c.number].themes]) for c in lc.couplets()]}
 
 
 def _int(value: Any) -> int | None:
@@ -193,11 +216,17 @@ def memorise(request: HttpRequest) -> HttpResponse:
 
 def _memorise_response(request: HttpRequest, prompt: Any, reveal: bool, error: str, status: int) -> HttpResponse:
     context = {
-        "toc": TOC, "prompt": prompt, "reveal": reveal, "error": error,
+        "toc": TOC,
+        "prompt": prompt,
+        "reveal": reveal,
+        "error": error,
         "note_text": lc.filled(lc.COUPLET_NOTES[prompt.couplet.number].text),
-        "total": len(lc.couplets()), "ratings": [
-            ("again", _("Again"), _("forgot it")), ("hard", _("Hard"), _("recalled with effort")),
-            ("good", _("Good"), _("recalled")), ("easy", _("Easy"), _("recalled at once")),
+        "total": len(lc.couplets()),
+        "ratings": [
+            ("again", _("Again"), _("forgot it")),
+            ("hard", _("Hard"), _("recalled with effort")),
+            ("good", _("Good"), _("recalled")),
+            ("easy", _("Easy"), _("recalled at once")),
         ],
     }
     return render_page(request, "learn/memorise.html", "card", context, status)

@@ -1,4 +1,5 @@
 """Play: games (a session of hands against two bots), hands (each a kwx-hand/1 record) and review items."""
+
 from __future__ import annotations
 
 from django.db import models

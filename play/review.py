@@ -8,6 +8,7 @@ docs/bots.md); the **cost** of a decision is the worth of the bot's choice minus
 of the seat's choice (never below 0). A decision is **costly** when its cost is at least
 ``COSTLY`` base stakes and it is among the hand's ``MOST`` dearest; docs/play.md says why.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -87,8 +88,14 @@ def decision(state: Table, seat: int, taken: Action, bot: StrongBot) -> dict[str
     mine_key, best_key = _key(mine), _key(best)
     cost = worth[(best_key["verb"], best_key["tile"], best_key["liang_dao"])] - worth[(mine_key["verb"], mine_key["tile"], mine_key["liang_dao"])]
     return {
-        "phase": state.phase, "claim": passing, "tile": TILE_IDS[state.tile] if passing and state.tile is not None else "",
-        "mine": mine_key, "bot": best_key, "same": mine == best, "cost": round(max(0.0, cost), 3), "options": rows,
+        "phase": state.phase,
+        "claim": passing,
+        "tile": TILE_IDS[state.tile] if passing and state.tile is not None else "",
+        "mine": mine_key,
+        "bot": best_key,
+        "same": mine == best,
+        "cost": round(max(0.0, cost), 3),
+        "options": rows,
     }
 
 

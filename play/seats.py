@@ -2,6 +2,7 @@
 
 Pure Python over the engine (no Django): the services store and lock, this module plays.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -1,4 +1,5 @@
 """What play pages read: the table as the person sees it, the score sheet, hints, hands one may see, summaries."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,8 +33,11 @@ from .seats import PERSON
 
 SEAT_NAMES = {0: gettext_noop("You"), 1: gettext_noop("下家 (right)"), 2: gettext_noop("上家 (left)")}
 VERB_WORDS = {
-    "draw": gettext_noop("draw (摸)"), "discard": gettext_noop("discard (打)"), "pong": gettext_noop("pong (碰)"),
-    "kong": gettext_noop("kong (杠)"), "win": gettext_noop("win (胡)"),
+    "draw": gettext_noop("draw (摸)"),
+    "discard": gettext_noop("discard (打)"),
+    "pong": gettext_noop("pong (碰)"),
+    "kong": gettext_noop("kong (杠)"),
+    "win": gettext_noop("win (胡)"),
 }
 LOG_LENGTH = 8
 LEVEL_NAMES = {"basic": gettext_noop("basic"), "strong": gettext_noop("strong")}
@@ -114,8 +118,12 @@ def choices(state: Table, seat: int = PERSON) -> Choices:
     options = seats.options_for(state, seat)
     pick = lambda verb, liang=False: tuple(sorted({a.tile for a in options if a.verb == verb and a.liang_dao == liang}, key=TILE_IDS.index))
     return Choices(
-        discards=frozenset(pick("discard")), wins=pick("win"), kongs=pick("kong"), pongs=pick("pong"),
-        declares=pick("discard", True), may_pass=bool(options) and seats.may_pass(state),
+        discards=frozenset(pick("discard")),
+        wins=pick("win"),
+        kongs=pick("kong"),
+        pongs=pick("pong"),
+        declares=pick("discard", True),
+        may_pass=bool(options) and seats.may_pass(state),
     )
 
 
@@ -196,9 +204,7 @@ def table_view(hand: Hand, state: Table | None = None, step: int | None = None, 
         out["settlement"] = settlement_json(done.settlement, done.next_dealer)
         out["settlement"]["nets"] = [{**n, "name": seat_name(i, me)} for i, n in enumerate(out["settlement"]["nets"])]
         out["settlement"]["payments"] = [
-            {"payer": seat_name(p.payer, me), "payee": seat_name(p.payee, me), "amount": p.amount,
-             "text": " · ".join(part_text(x) for x in p.parts)}
-            for p in done.settlement.payments
+            {"payer": seat_name(p.payer, me), "payee": seat_name(p.payee, me), "amount": p.amount, "text": " · ".join(part_text(x) for x in p.parts)} for p in done.settlement.payments
         ]
         for win, made in zip(out["settlement"]["wins"], done.final.wins):
             win["player"] = seat_name(made.seat, me)
@@ -278,9 +284,15 @@ def hint(state: Table, seat: int = PERSON) -> dict[str, Any] | None:
     texts = [format_hand(h) for h in revealed] + [""] * (MAX_REVEALED - len(revealed))
     draws = max(1, state.wall_left // 3)  # the seat's own draws still to come
     board = Board(
-        hand=s.hand, visible=tuple(visible), rules=state.rules.preset.key, options={},
-        revealed_texts=tuple(texts), revealed=tuple(revealed) + (None,) * (MAX_REVEALED - len(revealed)),
-        draws_text=str(draws), draws=draws, rule_set=state.rules,
+        hand=s.hand,
+        visible=tuple(visible),
+        rules=state.rules.preset.key,
+        options={},
+        revealed_texts=tuple(texts),
+        revealed=tuple(revealed) + (None,) * (MAX_REVEALED - len(revealed)),
+        draws_text=str(draws),
+        draws=draws,
+        rule_set=state.rules,
     )
     page = SimpleNamespace(path=reverse("analyzer"))
     context = analyzer.page_context(board, page, with_ev=False)  # type: ignore[arg-type]
@@ -310,7 +322,10 @@ def _rates(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
         return {"hands": 0}
     pct = lambda key: round(100 * sum(1 for o in outcomes if o[key]) / n)
     return {
-        "hands": n, "win": pct("won"), "deal_in": pct("dealt_in"), "liang_dao": pct("liang_dao"),
+        "hands": n,
+        "win": pct("won"),
+        "deal_in": pct("dealt_in"),
+        "liang_dao": pct("liang_dao"),
         "points": round(sum(o["net"] for o in outcomes) / n, 2),
     }
 
@@ -324,7 +339,6 @@ def play_summary(player: Player | None) -> dict[str, Any]:
         if bot:
             bots.append(bot)
     return {"me": _rates(mine), "bot": _rates(bots)}
-
 
 
 def first_due(player: Player | None) -> ReviewItem | None:

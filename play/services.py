@@ -5,6 +5,7 @@ Every change to a hand runs in one transaction with the hand's row locked
 a stale or repeated action (another tab, a double submit, a retry after a lost answer)
 changes nothing, so no action is ever lost or applied twice.
 """
+
 from __future__ import annotations
 
 import json
@@ -146,17 +147,13 @@ def bot_outcome(seed: int, header: Header, level: str) -> dict[str, Any]:
     """The advice bot's figures in the person's seat on the same wall, against the same bots."""
     advice, other = BOTS[ADVICE_BOT](), BOTS[level]()
     policies = [advice if s == PERSON else other for s in range(3)]
-    done = selfplay(seeded_deal(seed, header.dealer), policies, rules=header.rules, options=header.options,
-                    base=header.base, piao=header.piao, players=header.players)
+    done = selfplay(seeded_deal(seed, header.dealer), policies, rules=header.rules, options=header.options, base=header.base, piao=header.piao, players=header.players)
     return outcome(done, PERSON)
 
 
 def _current(player: Player, game_id: int) -> Hand:
     """The game's latest hand, locked (Game.DoesNotExist unless the game is the player's)."""
-    hand = (
-        Hand.objects.select_for_update().select_related("game")
-        .filter(game_id=game_id, game__player=player).order_by("-number").first()
-    )
+    hand = Hand.objects.select_for_update().select_related("game").filter(game_id=game_id, game__player=player).order_by("-number").first()
     if hand is None:
         raise Game.DoesNotExist("no such game")
     return hand
@@ -243,7 +240,9 @@ def read_record(text: Any) -> dict[str, Any]:
         message = exc.translated(_)
         if exc.action is not None:
             message = _("Action %(index)d (%(action)s): %(problem)s") % {
-                "index": exc.action, "action": _action_text(data, exc.action), "problem": message,
+                "index": exc.action,
+                "action": _action_text(data, exc.action),
+                "problem": message,
             }
         raise PlayError(exc.field, message, exc.action) from exc
     return data
@@ -316,4 +315,3 @@ def merge_play(source: Player, target: Player) -> None:
     Game.objects.filter(player=source).update(player=target)
     Hand.objects.filter(player=source).update(player=target)
     ReviewItem.objects.filter(player=source).update(player=target)
-

@@ -1,4 +1,5 @@
 """Pages of play: start, the table, the next hand, reviews, sharing, uploads, the record."""
+
 from django.urls import path
 
 from . import views

@@ -4,6 +4,7 @@ The table page is one view and one template: a plain GET renders the page, an ht
 request its ``table`` partial; an action is a POST that works without JavaScript
 (post, redirect, get) and with htmx (the partial comes back at once).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -69,10 +70,15 @@ def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: st
     sheet = selectors.score_sheet(hand.game)
     context = selectors.table_view(hand, state, sheet=sheet)
     hint = _hint_on(request)
-    context.update({
-        "hint": hint, "error": error, "piao_choices": PIAO_CHOICES,
-        "hint_url": _table_url(hand.game_id, not hint), "sheet": sheet,
-    })
+    context.update(
+        {
+            "hint": hint,
+            "error": error,
+            "piao_choices": PIAO_CHOICES,
+            "hint_url": _table_url(hand.game_id, not hint),
+            "sheet": sheet,
+        }
+    )
     if hint and not hand.over:
         context["analysis"] = selectors.hint(context["state"], hand.seat)
     return render_page(request, "play/table.html", "table", context, status)
@@ -169,7 +175,7 @@ def upload(request: HttpRequest) -> HttpResponse:
         services.read_record(text)
         hand = services.upload(_player(request, create=True), text, seat)
     except PlayError as exc:
-        values = {"record": text[:services.MAX_UPLOAD] if isinstance(text, str) else ""}
+        values = {"record": text[: services.MAX_UPLOAD] if isinstance(text, str) else ""}
         return render(request, "play/start.html", _start_context(request, {"record": str(exc.message)}, values), status=400)
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
 
@@ -189,4 +195,3 @@ def review_item(request: HttpRequest, item_id: int) -> HttpResponse:
     services.answer_review(player, item.pk, correct)
     url = reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&answered={'right' if correct else 'wrong'}"
     return HttpResponseRedirect(url)
-

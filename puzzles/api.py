@@ -4,6 +4,7 @@ The player is the request's own (account or anonymous session); no URL names a
 player, so no one can read or change another's progress. Answers are idempotent
 per client attempt id and throttled.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -53,8 +54,7 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
     if puzzle.kind == Puzzle.QUIZ:
         body.update({"win": puzzle.win_tile, "side": puzzle.win_side, "choices": puzzle.options["choices"]})
     elif puzzle.is_table:
-        body.update({"turn": puzzle.turn, "wall_left": puzzle.wall_left, "table": puzzle.table,
-                     "choices": [c["answer"] for c in choice_buttons(puzzle)]})
+        body.update({"turn": puzzle.turn, "wall_left": puzzle.wall_left, "table": puzzle.table, "choices": [c["answer"] for c in choice_buttons(puzzle)]})
     else:
         body.update({"turn": puzzle.turn, "wall_left": puzzle.wall_left})
         if puzzle.is_ev:
@@ -86,7 +86,8 @@ ANSWER_FIELDS = frozenset({"discard", "choice", "attempt", "mode"})
 class AnswerRequestSerializer(serializers.Serializer):
     discard = serializers.CharField(required=False, help_text="何切: the tile to discard, e.g. 4p.")
     choice = serializers.CharField(
-        required=False, help_text="算番 quiz: the total multiplier picked (8); a table drill: one of its choices (pong, pass, kong, declare, hidden, or a tile).",
+        required=False,
+        help_text="算番 quiz: the total multiplier picked (8); a table drill: one of its choices (pong, pass, kong, declare, hidden, or a tile).",
     )
     attempt = serializers.UUIDField(help_text="A client-made UUID (hyphens optional): the same id never counts twice.")
     mode = serializers.ChoiceField(choices=["rated", "theme", "review", "streak", "quiz", "puzzle"], required=False)

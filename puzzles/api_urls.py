@@ -1,4 +1,5 @@
 """API of the drills: /api/v1/puzzles/…, /api/v1/progress/."""
+
 from django.urls import path
 
 from . import api

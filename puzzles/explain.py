@@ -5,6 +5,7 @@ shanten and effective tiles, against the best wrong discard's. A table drill: ea
 net money over the deals played out, with its standard error and the hand it leaves (shanten,
 effective tiles, waits), and how far the best is ahead in paired standard errors.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -98,21 +99,25 @@ def table_explanation(puzzle: Any) -> list[str]:
         return [first]
     se = margin["se"] or 0.0
     names = {
-        "best": choice_text(puzzle.kind, best, table), "diff": f"{margin['diff']:.2f}", "worlds": margin["worlds"],
+        "best": choice_text(puzzle.kind, best, table),
+        "diff": f"{margin['diff']:.2f}",
+        "worlds": margin["worlds"],
         "sigmas": f"{margin['diff'] / se:.1f}" if se else "∞",
     }
-    second = _("%(best)s is ahead by %(diff)s base stakes a hand over the same %(worlds)d deals played out, "
-               "%(sigmas)s standard errors of the paired difference.") % names
+    second = _("%(best)s is ahead by %(diff)s base stakes a hand over the same %(worlds)d deals played out, %(sigmas)s standard errors of the paired difference.") % names
     return [first, str(second)]
 
 
 KIND_NAMES = {
-    "pong": gettext_lazy("碰不碰 (pong or pass)"), "kong": gettext_lazy("杠不杠 (kong or not)"),
-    "declare": gettext_lazy("亮不亮 (declare or not)"), "defence": gettext_lazy("Defence against 亮倒"),
+    "pong": gettext_lazy("碰不碰 (pong or pass)"),
+    "kong": gettext_lazy("杠不杠 (kong or not)"),
+    "declare": gettext_lazy("亮不亮 (declare or not)"),
+    "defence": gettext_lazy("Defence against 亮倒"),
 }
 """The table drills' names, for the sidebar and the mode badge."""
 KIND_PROMPTS = {
-    "pong": gettext_lazy("Pong the offered tile, or pass?"), "kong": gettext_lazy("Kong now, or not?"),
+    "pong": gettext_lazy("Pong the offered tile, or pass?"),
+    "kong": gettext_lazy("Kong now, or not?"),
     "declare": gettext_lazy("With this discard: declare 亮倒, or stay hidden?"),
     "defence": gettext_lazy("An opponent has declared 亮倒: which tile do you throw?"),
 }
@@ -121,8 +126,7 @@ ORDER = {"pong": 0, "kong": 0, "declare": 0, "hidden": 1, "pass": 2}
 
 def choice_buttons(puzzle: Any) -> list[dict[str, Any]]:
     """A table drill's choices in a fixed order that gives nothing away (calls first, then 过; defence: tiles in hand order)."""
-    rows = [{"answer": r["answer"], "label": choice_text(puzzle.kind, r, puzzle.table), "tile": r["answer"] if puzzle.kind == "defence" else None}
-            for r in puzzle.options]
+    rows = [{"answer": r["answer"], "label": choice_text(puzzle.kind, r, puzzle.table), "tile": r["answer"] if puzzle.kind == "defence" else None} for r in puzzle.options]
     if puzzle.kind == "defence":
         order = puzzle.hand_tiles
         return sorted(rows, key=lambda r: order.index(r["answer"]) if r["answer"] in order else len(order))
@@ -131,8 +135,4 @@ def choice_buttons(puzzle: Any) -> list[dict[str, Any]]:
 
 def choice_rows(puzzle: Any) -> list[dict[str, Any]]:
     """A table drill's choices best first, each with its words, mean and the hand it leaves (the answer's table)."""
-    return [
-        {**r, "label": choice_text(puzzle.kind, r, puzzle.table), "mean_text": _money(r["mean"]),
-         "shape": _("deals in (包胡)") if r.get("dangerous") else shape_text(r)}
-        for r in puzzle.options
-    ]
+    return [{**r, "label": choice_text(puzzle.kind, r, puzzle.table), "mean_text": _money(r["mean"]), "shape": _("deals in (包胡)") if r.get("dangerous") else shape_text(r)} for r in puzzle.options]

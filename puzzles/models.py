@@ -1,4 +1,5 @@
 """Drills: the puzzle bank, players (an account or an anonymous session), attempts, review cards."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -18,8 +19,12 @@ class Puzzle(models.Model):
     DISCARD, QUIZ = "discard", "quiz"
     PONG, KONG, DECLARE, DEFENCE = "pong", "kong", "declare", "defence"
     KINDS = [
-        (DISCARD, "What to discard"), (QUIZ, "Count the fans"), (PONG, "Pong or pass"), (KONG, "Kong or not"),
-        (DECLARE, "Declare or not"), (DEFENCE, "Defence"),
+        (DISCARD, "What to discard"),
+        (QUIZ, "Count the fans"),
+        (PONG, "Pong or pass"),
+        (KONG, "Kong or not"),
+        (DECLARE, "Declare or not"),
+        (DEFENCE, "Defence"),
     ]
     TABLE_KINDS = (PONG, KONG, DECLARE, DEFENCE)
     """Decisions at the table, answered by choice (not by a tile of a 14-tile hand), verified by rollouts."""
@@ -42,7 +47,8 @@ class Puzzle(models.Model):
     draws_left = models.PositiveSmallIntegerField(null=True, blank=True, help_text="期望值 puzzles: own draws still to come.")
     ev = models.JSONField(default=dict, blank=True, help_text='期望值 puzzles: {"options": EV ranking rows, "plain_best": [...]}.')
     table = models.JSONField(
-        default=dict, blank=True,
+        default=dict,
+        blank=True,
         help_text="The table from the player's chair: me/right/left rivers and melds (亮倒: revealed, waits), dealer, wall_left, drawn, offered.",
     )
     verdict = models.JSONField(default=dict, blank=True, help_text="Table drills: the rollouts' margin and the tiles that deal into a 亮倒 hand.")
@@ -117,7 +123,11 @@ class Player(models.Model):
     best_streak = models.PositiveIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     merged_into = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
         help_text="An anonymous player folded into an account: answers still in flight with its session go there.",
     )
     merged_at = models.DateTimeField(null=True, blank=True)

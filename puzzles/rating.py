@@ -7,6 +7,7 @@ puzzle can make is capped: a player's rating moves at most ``PLAYER_CAP`` points
 a puzzle's at most ``PUZZLE_CAP`` (puzzles are played by many and should drift
 slowly); deviations stay within [``MIN_RD``, ``MAX_RD``].
 """
+
 from __future__ import annotations
 
 import math
@@ -82,7 +83,7 @@ def update(player: Rating, results: Sequence[tuple[Rating, float]], tau: float =
     """The player's rating after one rating period of games ``(opponent, score)``, uncapped."""
     mu, phi = (player.rating - DEFAULT_RATING) / SCALE, player.rd / SCALE
     if not results:
-        return Rating(player.rating, math.sqrt(phi * phi + player.volatility ** 2) * SCALE, player.volatility)
+        return Rating(player.rating, math.sqrt(phi * phi + player.volatility**2) * SCALE, player.volatility)
     v_inv = 0.0
     gain = 0.0
     for opponent, score in results:

@@ -4,6 +4,7 @@ A card is stored as ``fsrs.Card.to_dict()``. A miss creates the card (or rates i
 ``Again``); a right answer to a puzzle that has a card rates it ``Good`` and
 pushes it further out. Pure functions: the caller passes the time.
 """
+
 from __future__ import annotations
 
 from datetime import datetime

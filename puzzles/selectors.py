@@ -1,4 +1,5 @@
 """What the drill pages and the API read: the next puzzle for a mode, a player's progress, the rating chart."""
+
 from __future__ import annotations
 
 import random
@@ -53,7 +54,10 @@ def due_reviews(player: Player | None, now: datetime | None = None) -> QuerySet[
 
 
 def next_puzzle(
-    player: Player | None, mode: str = "rated", theme: str | None = None, rng: random.Random | None = None,
+    player: Player | None,
+    mode: str = "rated",
+    theme: str | None = None,
+    rng: random.Random | None = None,
     kind: str | None = None,
 ) -> Puzzle | None:
     """The next puzzle for a mode: near the player's rating, unseen, of the theme; due; or harder each streak step.
@@ -247,13 +251,21 @@ def rating_chart(history: list[tuple[datetime, float]], start: float = DEFAULT_R
     grid = [(xy(0, g)[1], g) for g in range(low - low % step + step, high, step)]
     tick = _tick_step(len(values) - 1)
     ticks = [(xy(i, low)[0], first + i) for i in range(0, len(values), tick)]
-    dots = [
-        ChartPoint(x, y, first + i, round(v), "start" if x < left + 30 else "end" if x > right - 30 else "middle")
-        for i, ((x, y), v) in enumerate(zip(coords, values)) if i > 0
-    ]
+    dots = [ChartPoint(x, y, first + i, round(v), "start" if x < left + 30 else "end" if x > right - 30 else "middle") for i, ((x, y), v) in enumerate(zip(coords, values)) if i > 0]
     return Chart(
-        width, height, " ".join(f"{x},{y}" for x, y in coords), low, high, coords[-1] if len(values) > 1 else None, grid,
-        left=left, bottom=bottom, right=right, x_ticks=ticks, dots=dots, first=first,
+        width,
+        height,
+        " ".join(f"{x},{y}" for x, y in coords),
+        low,
+        high,
+        coords[-1] if len(values) > 1 else None,
+        grid,
+        left=left,
+        bottom=bottom,
+        right=right,
+        x_ticks=ticks,
+        dots=dots,
+        first=first,
     )
 
 

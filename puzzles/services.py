@@ -5,6 +5,7 @@ Every change runs in one transaction with the player's row locked
 PostgreSQL, and the unique (player, attempt id) constraint makes an answer sent
 twice count once.
 """
+
 from __future__ import annotations
 
 import random
@@ -269,7 +270,8 @@ def merge_players(source: Player, target: Player) -> Player:
         kinds = list(Player.TRACKS)  # each rating track: 何切 (every drill kind) and 算番
         drills = Attempt.objects.filter(player=dst, rated=True)
         had_rated = {
-            "discard": drills.exclude(puzzle__kind=Puzzle.QUIZ).exists(), "quiz": drills.filter(puzzle__kind=Puzzle.QUIZ).exists(),
+            "discard": drills.exclude(puzzle__kind=Puzzle.QUIZ).exists(),
+            "quiz": drills.filter(puzzle__kind=Puzzle.QUIZ).exists(),
         }
         taken_ids = set(Attempt.objects.filter(player=dst).values_list("attempt_id", flat=True))
         rated_puzzles = set(Attempt.objects.filter(player=dst, rated=True).values_list("puzzle_id", flat=True))
@@ -318,4 +320,3 @@ def merge_session_into_account(session: MutableMapping[str, Any], user: Any) -> 
         return
     account, _created = Player.objects.get_or_create(user=user)
     merge_players(anonymous, account)
-

@@ -1,4 +1,5 @@
 """Log-in (and sign-up, which logs in) folds the session's anonymous progress into the account."""
+
 from __future__ import annotations
 
 from django.contrib.auth.signals import user_logged_in

@@ -1,4 +1,5 @@
 """Words for the drills: theme names, the rule or 口诀 behind each theme, mode names."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,46 +48,60 @@ THEMES: dict[str, ThemeInfo] = {
     t.key: t
     for t in (
         ThemeInfo(
-            "ka_wu_xing", _("卡五星 wait choice"),
-            _("A 5 won between 4 and 6 is worth ×%(ka_wu_xing)d (×%(ka_wu_xing_shiyan)d under 十堰 rules). When ready shapes compete, "
-              "count the 卡五星 in: the narrow 5 is often worth more than a wider wait."),
-            "五星卡的好，证明有头脑；五星卡的精，说明思路清。", "/learn/fans/#ka_wu_xing",
+            "ka_wu_xing",
+            _("卡五星 wait choice"),
+            _(
+                "A 5 won between 4 and 6 is worth ×%(ka_wu_xing)d (×%(ka_wu_xing_shiyan)d under 十堰 rules). When ready shapes compete, "
+                "count the 卡五星 in: the narrow 5 is often worth more than a wider wait."
+            ),
+            "五星卡的好，证明有头脑；五星卡的精，说明思路清。",
+            "/learn/fans/#ka_wu_xing",
         ),
         ThemeInfo(
-            "seven_pairs", _("七对 vs 碰碰胡"),
-            _("Many pairs point two ways: seven pairs (×%(qi_dui)d, no calls) or all triplets (×%(peng_peng_hu)d, pongs allowed). "
-              "Count which route is closer and which tiles are still live."),
-            "七对不开杠，思想最开放；单吊敢亮倒，魄力真不小。", "/learn/fans/#qi_dui",
+            "seven_pairs",
+            _("七对 vs 碰碰胡"),
+            _("Many pairs point two ways: seven pairs (×%(qi_dui)d, no calls) or all triplets (×%(peng_peng_hu)d, pongs allowed). Count which route is closer and which tiles are still live."),
+            "七对不开杠，思想最开放；单吊敢亮倒，魄力真不小。",
+            "/learn/fans/#qi_dui",
         ),
         ThemeInfo(
-            "pure_suit", _("清一色 route"),
-            _("With most tiles in one suit, 清一色 (×%(qing_yi_se)d) is near. Weigh keeping the off-suit tiles for speed "
-              "against the value of a pure hand."),
-            "一色去求杠，思路跟不上；听牌就亮倒，境界真是高。", "/learn/fans/#qing_yi_se",
+            "pure_suit",
+            _("清一色 route"),
+            _("With most tiles in one suit, 清一色 (×%(qing_yi_se)d) is near. Weigh keeping the off-suit tiles for speed against the value of a pure hand."),
+            "一色去求杠，思路跟不上；听牌就亮倒，境界真是高。",
+            "/learn/fans/#qing_yi_se",
         ),
         ThemeInfo(
-            "dragons", _("三元 (dragons)"),
-            _("Two dragon pairs or pongs make 小三元 (×%(xiao_san_yuan)d) or 大三元 (×%(da_san_yuan)d) possible: dragons never form runs, "
-              "so they only help as pairs and triplets."),
-            "三元要注意，单张不放弃；即使吊不上，别家也瞎忙。", "/learn/fans/#xiao_san_yuan",
+            "dragons",
+            _("三元 (dragons)"),
+            _("Two dragon pairs or pongs make 小三元 (×%(xiao_san_yuan)d) or 大三元 (×%(da_san_yuan)d) possible: dragons never form runs, so they only help as pairs and triplets."),
+            "三元要注意，单张不放弃；即使吊不上，别家也瞎忙。",
+            "/learn/fans/#xiao_san_yuan",
         ),
         ThemeInfo(
-            "efficiency", _("Shape efficiency (牌效)"),
+            "efficiency",
+            _("Shape efficiency (牌效)"),
             _("Not ready yet: keep the shape that accepts the most tiles, counted by the copies still unseen."),
-            "想要卡的好，口诀要记牢；昼夜来练习，手熟能生巧。", "/learn/shapes/",
+            "想要卡的好，口诀要记牢；昼夜来练习，手熟能生巧。",
+            "/learn/shapes/",
         ),
         ThemeInfo(
-            "value", _("Value over width"),
-            _("Ready either way: the answer is the wait worth more (tiles left × what a win pays), "
-              "not the one with more winning tiles."),
-            "低翻莫胡牌，继续再等待；只求碰碰胡，没啥大前途。", "/learn/fans/",
+            "value",
+            _("Value over width"),
+            _("Ready either way: the answer is the wait worth more (tiles left × what a win pays), not the one with more winning tiles."),
+            "低翻莫胡牌，继续再等待；只求碰碰胡，没啥大前途。",
+            "/learn/fans/",
         ),
         ThemeInfo(
-            "ev", _("Expected value (期望值)"),
-            _("Effective tiles count only the next draw and the value assumes the wall never runs out. "
-              "With a few own draws left, pick the discard with the highest expected score: "
-              "its chance to win within those draws times what the win pays."),
-            "小胡放大冲，乃兵家大忌；不行就跟牌，黄了再重来。", "/analyze/ev-help/",
+            "ev",
+            _("Expected value (期望值)"),
+            _(
+                "Effective tiles count only the next draw and the value assumes the wall never runs out. "
+                "With a few own draws left, pick the discard with the highest expected score: "
+                "its chance to win within those draws times what the win pays."
+            ),
+            "小胡放大冲，乃兵家大忌；不行就跟牌，黄了再重来。",
+            "/analyze/ev-help/",
         ),
     )
 }
@@ -131,15 +146,14 @@ def ev_explanation(puzzle: Any) -> list[str]:
         names |= {"pu": pb["ukeire"], "eu": pa["ukeire"]}
     names |= {"aw": _percent(a["win"]), "bw": _percent(b["win"]), "as": f"{a['score']:.2f}", "bs": f"{b['score']:.2f}"}
     if a["win"] > b["win"] + 0.005:
-        why = _("With the draws you have left (%(draws)d), discarding %(ev)s wins more often: %(aw)s against %(bw)s, "
-                "for an expected %(as)s base stakes against %(bs)s.")
+        why = _("With the draws you have left (%(draws)d), discarding %(ev)s wins more often: %(aw)s against %(bw)s, for an expected %(as)s base stakes against %(bs)s.")
     else:
-        why = _("With the draws you have left (%(draws)d), discarding %(ev)s wins %(aw)s of the time against %(bw)s, "
-                "but its wins pay more: an expected %(as)s base stakes against %(bs)s.")
+        why = _("With the draws you have left (%(draws)d), discarding %(ev)s wins %(aw)s of the time against %(bw)s, but its wins pay more: an expected %(as)s base stakes against %(bs)s.")
     if pb["shanten"] == 0:
-        model = _("The value counts every winning tile as if the wall never ran out and opponents threw winning tiles "
-                  "as often as they are drawn; the expected score counts only the draws left and opponents who hold back.")
+        model = _(
+            "The value counts every winning tile as if the wall never ran out and opponents threw winning tiles "
+            "as often as they are drawn; the expected score counts only the draws left and opponents who hold back."
+        )
     else:
-        model = _("Effective tiles count only the next draw; the expected score follows every draw to the end of the wall "
-                  "and what the finished hand is worth.")
+        model = _("Effective tiles count only the next draw; the expected score follows every draw to the end of the wall and what the finished hand is worth.")
     return [str(plain) % names, str(why) % names, str(model)]

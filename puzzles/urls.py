@@ -1,4 +1,5 @@
 """Pages of the drills: drill, quiz, progress."""
+
 from django.urls import path
 
 from . import views

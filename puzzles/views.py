@@ -3,6 +3,7 @@
 One template serves each page and its htmx fragment: an htmx answer gets the
 ``board`` partial, a plain POST (no JavaScript) the whole page with the same feedback.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -56,8 +57,9 @@ def _next_url(mode: str, theme: str | None, kind: str | None = None) -> str:
 
 def analyzer_url(puzzle: Puzzle) -> str:
     """The analyzer's canonical link of a puzzle: its hand, visible tiles, rules, situation (and the EV columns)."""
-    return board.analyzer_url(puzzle.notation, visible=puzzle.visible, rules=puzzle.rules, situation=puzzle.situation,
-                                ev=puzzle.is_ev, draws=puzzle.draws_left if puzzle.is_ev else board.DEFAULT_DRAWS)
+    return board.analyzer_url(
+        puzzle.notation, visible=puzzle.visible, rules=puzzle.rules, situation=puzzle.situation, ev=puzzle.is_ev, draws=puzzle.draws_left if puzzle.is_ev else board.DEFAULT_DRAWS
+    )
 
 
 def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:

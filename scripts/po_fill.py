@@ -7,6 +7,7 @@ has one form, so the one msgstr serves every count.
 Usage: .venv/bin/python scripts/po_fill.py translations.json [--force]
        .venv/bin/python scripts/po_fill.py --missing      (list untranslated msgids)
 """
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """``/api/v1/settle/``: one hand's payments and nets (kwx-rules §6) over HTTP."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,7 +38,8 @@ class SettleWinnerSerializer(serializers.Serializer):
     hand = serializers.CharField(help_text="The 13 tiles before the winning tile, melds in brackets: 4556p123s{7777s}ZZZ.")
     tile = serializers.CharField(help_text="The winning tile.")
     situation = serializers.ListField(
-        child=serializers.ChoiceField(choices=sorted(USER_SITUATION_KEYS)), required=False,
+        child=serializers.ChoiceField(choices=sorted(USER_SITUATION_KEYS)),
+        required=False,
         help_text="gang_shang_kai_hua or hai_di_lao (self-draw), gang_shang_pao (discard). 亮倒 and 抢杠胡 follow from the input.",
     )
 
@@ -118,7 +120,9 @@ def run_settlement(body: Any) -> dict[str, Any]:
         if dealer_name not in inp.players:
             raise EngineError(
                 gettext_noop('Unknown player "%(value)s": the players are %(names)s.'),
-                "dealer", value=str(dealer_name)[:40], names=", ".join(inp.players),
+                "dealer",
+                value=str(dealer_name)[:40],
+                names=", ".join(inp.players),
             )
         dealer = inp.players.index(dealer_name)
     result = settle(inp)
@@ -128,11 +132,20 @@ def run_settlement(body: Any) -> dict[str, Any]:
     return settlement_json(result, following)
 
 
-_EXAMPLE = OpenApiExample("自摸 with 漂 and a 暗杠", value={
-    "players": ["甲", "乙", "丙"], "base": 1, "piao": [1, 2, 0], "rules": "standard",
-    "kongs": [{"who": "乙", "type": "an_gang", "tile": "F"}], "liang_dao": [],
-    "result": "self_draw", "winners": [{"player": "甲", "hand": "4556p123s789sZZZ", "tile": "5p"}],
-}, request_only=True)
+_EXAMPLE = OpenApiExample(
+    "自摸 with 漂 and a 暗杠",
+    value={
+        "players": ["甲", "乙", "丙"],
+        "base": 1,
+        "piao": [1, 2, 0],
+        "rules": "standard",
+        "kongs": [{"who": "乙", "type": "an_gang", "tile": "F"}],
+        "liang_dao": [],
+        "result": "self_draw",
+        "winners": [{"player": "甲", "hand": "4556p123s789sZZZ", "tile": "5p"}],
+    },
+    request_only=True,
+)
 
 
 class SettleView(APIView):

@@ -1,4 +1,5 @@
 """The settlement forms: a sheet's setup (players, base, rules) and one hand, turned into the engine's JSON form."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -56,14 +57,12 @@ class SheetForm(SetupForm):
     """A new or edited score sheet: setup, first dealer and an optional title."""
 
     title = forms.CharField(label=_("Title"), max_length=60, required=False)
-    first_dealer = forms.TypedChoiceField(label=_("Dealer of the first hand (庄)"), choices=[], coerce=int, initial=0,
-                                          required=False, empty_value=0)
+    first_dealer = forms.TypedChoiceField(label=_("Dealer of the first hand (庄)"), choices=[], coerce=int, initial=0, required=False, empty_value=0)
 
     def __init__(self, *args: Any, names: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         labels = [
-            str(self.data.get(f"name_{i}") or "").strip() or (names[i] if names else str(DEFAULT_NAMES[i]))
-            for i in range(3)
+            str(self.data.get(f"name_{i}") or "").strip() or (names[i] if names else str(DEFAULT_NAMES[i])) for i in range(3)
         ]  # the names as typed (a refused form shows them again), else the sheet's, else 甲 乙 丙
         self.fields["first_dealer"].choices = [(i, labels[i]) for i in range(3)]
 
@@ -71,18 +70,13 @@ class SheetForm(SetupForm):
 class HandForm(forms.Form):
     """One hand: 漂 and 亮倒 per player, the result, the winner(s) and up to four kongs."""
 
-    result = forms.ChoiceField(label=_("Result"), widget=forms.RadioSelect, initial="self_draw",
-                               choices=[(k, _(v)) for k, v in RESULT_LABELS.items()])
+    result = forms.ChoiceField(label=_("Result"), widget=forms.RadioSelect, initial="self_draw", choices=[(k, _(v)) for k, v in RESULT_LABELS.items()])
     winner = _player_field(_("Winner"), blank=True)
     discarder = _player_field(_("Discarded by (or kong robbed from)"), blank=True)
-    hand = forms.CharField(label=_("Winner's hand (13 tiles, melds in brackets)"), max_length=200, required=False,
-                           widget=forms.TextInput(attrs={**TEXT_ATTRS, "placeholder": "4556p123s789sZZZ"}))
-    tile = forms.CharField(label=_("Winning tile"), max_length=10, required=False,
-                           widget=forms.TextInput(attrs={**TEXT_ATTRS, "placeholder": "5p", "size": 4}))
-    hand2 = forms.CharField(label=_("The other winner's hand (一炮双响)"), max_length=200, required=False,
-                            widget=forms.TextInput(attrs={**TEXT_ATTRS, "placeholder": "46p111s222s333sFF"}))
-    situation = forms.MultipleChoiceField(label=_("How it was won"), required=False, widget=forms.CheckboxSelectMultiple,
-                                          choices=list(SITUATION_LABELS.items()))
+    hand = forms.CharField(label=_("Winner's hand (13 tiles, melds in brackets)"), max_length=200, required=False, widget=forms.TextInput(attrs={**TEXT_ATTRS, "placeholder": "4556p123s789sZZZ"}))
+    tile = forms.CharField(label=_("Winning tile"), max_length=10, required=False, widget=forms.TextInput(attrs={**TEXT_ATTRS, "placeholder": "5p", "size": 4}))
+    hand2 = forms.CharField(label=_("The other winner's hand (一炮双响)"), max_length=200, required=False, widget=forms.TextInput(attrs={**TEXT_ATTRS, "placeholder": "46p111s222s333sFF"}))
+    situation = forms.MultipleChoiceField(label=_("How it was won"), required=False, widget=forms.CheckboxSelectMultiple, choices=list(SITUATION_LABELS.items()))
 
     def __init__(self, *args: Any, names: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -92,8 +86,7 @@ class HandForm(forms.Form):
         for row in range(KONG_ROWS):
             self.fields[f"kong_who_{row}"] = _player_field(_("Kong by"), blank=True)
             self.fields[f"kong_type_{row}"] = forms.ChoiceField(label=_("Type"), choices=list(KONG_LABELS.items()), initial="an_gang")
-            self.fields[f"kong_tile_{row}"] = forms.CharField(label=_("Tile"), max_length=10, required=False,
-                                                              widget=forms.TextInput(attrs={**TEXT_ATTRS, "placeholder": "F", "size": 3}))
+            self.fields[f"kong_tile_{row}"] = forms.CharField(label=_("Tile"), max_length=10, required=False, widget=forms.TextInput(attrs={**TEXT_ATTRS, "placeholder": "F", "size": 3}))
             self.fields[f"kong_fed_{row}"] = _player_field(_("Fed by (直杠)"), blank=True)
             self.fields[f"kong_chain_{row}"] = forms.BooleanField(label=_("杠上杠: right after the kong above"), required=False)
         if names:
@@ -108,10 +101,7 @@ class HandForm(forms.Form):
 
     def kong_rows(self) -> list[dict[str, Any]]:
         """Per kong row: its bound fields, for the template."""
-        return [
-            {key: self[f"kong_{key}_{row}"] for key in ("who", "type", "tile", "fed", "chain")} | {"number": row + 1}
-            for row in range(KONG_ROWS)
-        ]
+        return [{key: self[f"kong_{key}_{row}"] for key in ("who", "type", "tile", "fed", "chain")} | {"number": row + 1} for row in range(KONG_ROWS)]
 
     def to_data(self) -> dict[str, Any]:
         """The hand in the engine's JSON form, players by seat (call after is_valid)."""
@@ -168,8 +158,13 @@ class HandForm(forms.Form):
         if data.get("discarder") is not None:
             initial["discarder"] = data["discarder"]
         for row, kong in enumerate((data.get("kongs") or [])[:KONG_ROWS]):
-            initial.update({
-                f"kong_who_{row}": kong.get("who"), f"kong_type_{row}": kong.get("type"), f"kong_tile_{row}": kong.get("tile", ""),
-                f"kong_fed_{row}": kong.get("fed_by"), f"kong_chain_{row}": kong.get("chain", 1) > 1,
-            })
+            initial.update(
+                {
+                    f"kong_who_{row}": kong.get("who"),
+                    f"kong_type_{row}": kong.get("type"),
+                    f"kong_tile_{row}": kong.get("tile", ""),
+                    f"kong_fed_{row}": kong.get("fed_by"),
+                    f"kong_chain_{row}": kong.get("chain", 1) > 1,
+                }
+            )
         return initial

@@ -1,4 +1,5 @@
 """Models of the settlement calculator and score sheets."""
+
 from __future__ import annotations
 
 from django.conf import settings

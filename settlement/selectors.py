@@ -1,4 +1,5 @@
 """Reading score sheets: whose they are, and a sheet's hands with payments and running totals."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

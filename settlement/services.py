@@ -1,4 +1,5 @@
 """Changing score sheets: create a sheet, add, edit and delete hands (each in one transaction)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -33,13 +34,17 @@ def check_setup(players: list[str], base: int, rules: str) -> tuple[list[str], i
     return list(inp.players), inp.base, inp.rules
 
 
-def create_sheet(owner: Owner, players: list[str], base: int = 1, rules: str = "standard",
-                 first_dealer: int = 0, title: str = "") -> ScoreSheet:
+def create_sheet(owner: Owner, players: list[str], base: int = 1, rules: str = "standard", first_dealer: int = 0, title: str = "") -> ScoreSheet:
     """Start a game night for ``owner``."""
     names, base, rules = check_setup(players, base, rules)
     return ScoreSheet.objects.create(
-        user_id=owner.user_id, anon_key="" if owner.user_id else owner.anon_key, title=title.strip()[:60],
-        players=names, base=base, rules=rules, first_dealer=first_dealer if first_dealer in (0, 1, 2) else 0,
+        user_id=owner.user_id,
+        anon_key="" if owner.user_id else owner.anon_key,
+        title=title.strip()[:60],
+        players=names,
+        base=base,
+        rules=rules,
+        first_dealer=first_dealer if first_dealer in (0, 1, 2) else 0,
     )
 
 

@@ -1,4 +1,5 @@
 """Signal receivers of the settlement area: a visitor's sheets follow them into their account."""
+
 from __future__ import annotations
 
 from typing import Any

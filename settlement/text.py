@@ -1,4 +1,5 @@
 """Words for settlement figures (both languages) and the JSON body of ``/api/v1/settle/``."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -85,9 +86,7 @@ def payment_json(payment: Payment, names: tuple[str, ...]) -> dict[str, Any]:
         "payer": names[payment.payer],
         "payee": names[payment.payee],
         "amount": payment.amount,
-        "reasons": [
-            {"key": p.key, "amount": p.amount, "numbers": dict(p.numbers), "text": part_text(p)} for p in payment.parts
-        ],
+        "reasons": [{"key": p.key, "amount": p.amount, "numbers": dict(p.numbers), "text": part_text(p)} for p in payment.parts],
         "text": " · ".join(part_text(p) for p in payment.parts),
     }
 

@@ -1,4 +1,5 @@
 """URLs of the settlement app: the calculator and score-sheet pages, and the settle API."""
+
 from django.urls import path
 
 from . import api

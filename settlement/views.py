@@ -1,4 +1,5 @@
 """settlement pages: the calculator (结算) and game-night score sheets (list, sheet, hands, CSV)."""
+
 from __future__ import annotations
 
 import csv
@@ -51,24 +52,23 @@ def present(result: Settlement) -> dict[str, Any]:
     names = result.input.players
     wins = []
     for winner, win in zip(result.input.winners, result.wins):
-        wins.append({
-            "player": names[win.player],
-            "side": win.side,
-            "fans": [{"key": h.key, "multiplier": h.multiplier, "tile": TILE_IDS[h.kind] if h.kind is not None else ""} for h in win.value.fans],
-            "total": win.value.total,
-            "capped": win.value.product > win.value.total,
-            "product": win.value.product,
-            "value": win.amount(result.input.base),
-            "tiles": drawn_hand(winner.hand),
-            "tile": TILE_IDS[winner.tile],
-        })
+        wins.append(
+            {
+                "player": names[win.player],
+                "side": win.side,
+                "fans": [{"key": h.key, "multiplier": h.multiplier, "tile": TILE_IDS[h.kind] if h.kind is not None else ""} for h in win.value.fans],
+                "total": win.value.total,
+                "capped": win.value.product > win.value.total,
+                "product": win.value.product,
+                "value": win.amount(result.input.base),
+                "tiles": drawn_hand(winner.hand),
+                "tile": TILE_IDS[winner.tile],
+            }
+        )
     return {
         "label": result_label(result),
         "wins": wins,
-        "payments": [
-            {"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount, "parts": [part_text(x) for x in p.parts]}
-            for p in result.payments
-        ],
+        "payments": [{"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount, "parts": [part_text(x) for x in p.parts]} for p in result.payments],
         "nets": [{"name": names[i], "net": result.nets[i]} for i in range(3)],
     }
 
@@ -117,8 +117,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
         form = HandForm(names=setup.names())
         result, error = None, ""
     players = [p | {"name_field": setup[f"name_{p['seat']}"]} for p in form.players()]
-    context = {"setup": setup, "form": form, "players": players, "result": result, "error": error,
-               "kongs_open": _kongs_given(form)}
+    context = {"setup": setup, "form": form, "players": players, "result": result, "error": error, "kongs_open": _kongs_given(form)}
     return render_page(request, TEMPLATES + "calculator.html", "result" if request.method == "POST" else None, context)
 
 
@@ -135,9 +134,7 @@ def sheet_list(request: HttpRequest) -> HttpResponse:
             error = error_text(exc)
         else:
             return redirect("settle-sheet", sheet_id=sheet.pk)
-    sheets = [
-        {"sheet": s, "rules": preset_label(s.rules)} for s in sheets_for(owner_of(request))
-    ]
+    sheets = [{"sheet": s, "rules": preset_label(s.rules)} for s in sheets_for(owner_of(request))]
     return render(request, TEMPLATES + "sheet_list.html", {"form": form, "sheets": sheets, "error": error})
 
 
@@ -148,20 +145,19 @@ def _table_context(table: SheetTable) -> dict[str, Any]:
     rows = []
     for row in table.rows:
         result = row.settlement
-        rows.append({
-            "row": row,
-            "label": result_label(result) if result else "",
-            "winners": [
-                {"name": names[w.player], "total": w.value.total} for w in result.wins
-            ] if result else [],
-            "discarder": names[result.input.discarder] if result and result.input.discarder is not None else "",
-            "dealer": names[row.dealer],
-            "cells": [{"net": row.nets[i], "total": row.totals[i]} for i in range(3)],
-            "error": _error_text(row.error),
-        })
+        rows.append(
+            {
+                "row": row,
+                "label": result_label(result) if result else "",
+                "winners": [{"name": names[w.player], "total": w.value.total} for w in result.wins] if result else [],
+                "discarder": names[result.input.discarder] if result and result.input.discarder is not None else "",
+                "dealer": names[row.dealer],
+                "cells": [{"net": row.nets[i], "total": row.totals[i]} for i in range(3)],
+                "error": _error_text(row.error),
+            }
+        )
     total_cells = [{"name": names[i], "total": table.totals[i], "dealer": i == table.next_dealer} for i in range(3)]
-    return {"sheet": sheet, "names": names, "rows": rows, "total_cells": total_cells, "next_dealer": names[table.next_dealer],
-            "rules": preset_label(sheet.rules)}
+    return {"sheet": sheet, "names": names, "rows": rows, "total_cells": total_cells, "next_dealer": names[table.next_dealer], "rules": preset_label(sheet.rules)}
 
 
 def sheet_detail(request: HttpRequest, sheet_id: int) -> HttpResponse:
@@ -175,7 +171,10 @@ def sheet_edit(request: HttpRequest, sheet_id: int) -> HttpResponse:
     """Rename players, change the base, rules or first dealer (totals follow)."""
     sheet = _sheet(request, sheet_id)
     initial = {f"name_{i}": sheet.players[i] for i in range(3)} | {
-        "base": sheet.base, "rules": sheet.rules, "first_dealer": sheet.first_dealer, "title": sheet.title,
+        "base": sheet.base,
+        "rules": sheet.rules,
+        "first_dealer": sheet.first_dealer,
+        "title": sheet.title,
     }
     form = SheetForm(request.POST or None, initial=initial, names=sheet.players)
     error = ""
@@ -225,9 +224,18 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
         form = HandForm(initial=initial, names=names)
         token = uuid.uuid4().hex
     number = _hand_number(sheet, hand)
-    context = {"sheet": sheet, "hand": hand, "form": form, "players": form.players(), "result": result, "error": error,
-               "token": token, "number": number, "kongs_open": _kongs_given(form),
-               "piao_carried": _piao_carried(form, names, number) if hand is None and request.method == "GET" else None}
+    context = {
+        "sheet": sheet,
+        "hand": hand,
+        "form": form,
+        "players": form.players(),
+        "result": result,
+        "error": error,
+        "token": token,
+        "number": number,
+        "kongs_open": _kongs_given(form),
+        "piao_carried": _piao_carried(form, names, number) if hand is None and request.method == "GET" else None,
+    }
     return render_page(request, TEMPLATES + "hand_form.html", "result" if request.method == "POST" else None, context)
 
 

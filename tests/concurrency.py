@@ -1,4 +1,5 @@
 """Run jobs at the same moment, each in its own thread with its own database connection."""
+
 from __future__ import annotations
 
 import threading

@@ -1,4 +1,5 @@
 """Shared test setup: hypothesis profiles and paths to the shared project files."""
+
 from __future__ import annotations
 
 import os

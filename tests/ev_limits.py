@@ -1,4 +1,5 @@
 """Low expected-value limits for a test: its own slot files, rates small enough to reach."""
+
 from __future__ import annotations
 
 

@@ -1,4 +1,5 @@
 """Hypothesis strategies for 卡五星 hands."""
+
 from __future__ import annotations
 
 from hypothesis import strategies as st
@@ -15,9 +16,7 @@ def concealed(size: int) -> st.SearchStrategy[Counts]:
 
 def suited_heavy(size: int) -> st.SearchStrategy[Counts]:
     """Hands drawn from one or two suits only, where shapes get interesting."""
-    return st.sampled_from([range(0, 9), range(9, 18), range(0, 18)]).flatmap(
-        lambda kinds: st.permutations(tuple(k for k in kinds for _ in range(COPIES))).map(lambda w: counts_of(w[:size]))
-    )
+    return st.sampled_from([range(0, 9), range(9, 18), range(0, 18)]).flatmap(lambda kinds: st.permutations(tuple(k for k in kinds for _ in range(COPIES))).map(lambda w: counts_of(w[:size])))
 
 
 def hands(size: int) -> st.SearchStrategy[Counts]:

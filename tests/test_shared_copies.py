@@ -1,4 +1,5 @@
 """The repository's copies of the shared files are the shared files, where ../shared is beside the clone."""
+
 from __future__ import annotations
 
 import json

@@ -4,6 +4,7 @@ The test rolls the three apps back to the state before the split (the models in 
 writes a verse card, a score sheet and a hand with the old models, migrates forward and reads
 them with the new apps' models, from the same tables.
 """
+
 from __future__ import annotations
 
 import datetime as dt

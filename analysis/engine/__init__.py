@@ -6,6 +6,7 @@
 >>> [w["tile"] for w in analyze("4556p123789sZZZ")["waits"]]
 ['5p']
 """
+
 from .analysis import analyze, analyze_hand, build_hand, parse_melds, shanten
 from .errors import EngineError, NotationError
 

@@ -11,6 +11,7 @@ choice (common random numbers), so their differences are measured more precisely
 means. :func:`advise` reports each choice's mean and standard error, stops early once the best
 choice is clear, and never runs past its CPU-time budget.
 """
+
 from __future__ import annotations
 
 import math
@@ -112,7 +113,7 @@ def sample_world(state: Table, seat: int, rng: random.Random, progress: bool = F
         if state.phase == "rob" and other == state.turn:
             hidden -= 1  # the tile being added to the pong is shown
         counts = [0] * NUM_KINDS
-        for kind in unseen[taken:taken + hidden]:
+        for kind in unseen[taken : taken + hidden]:
             counts[kind] += 1
         taken += hidden
         if progress:

@@ -1,4 +1,5 @@
 """analyze(): the one entry point the API, the pages, the commands and the drills call."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -29,7 +30,9 @@ def check_text(value: Any, field: str, required: bool = True, limit: int = MAX_T
     if len(value) > limit:
         raise EngineError(
             gettext_noop("Too long: %(length)d characters, at most %(limit)d."),
-            field, length=len(value), limit=limit,
+            field,
+            length=len(value),
+            limit=limit,
         )
     return value
 
@@ -51,7 +54,9 @@ def parse_melds(melds: Any) -> tuple[Meld, ...]:
         if not isinstance(meld_type, str) or meld_type not in {t.value for t in MeldType}:
             raise EngineError(
                 gettext_noop('Meld %(number)d has unknown type "%(value)s": use pong, kong or concealed_kong.'),
-                "melds", number=i + 1, value=str(meld_type)[:40],
+                "melds",
+                number=i + 1,
+                value=str(meld_type)[:40],
             )
         tile = item.get("tile")
         if not isinstance(tile, str) or len(tile) > 10:
@@ -156,8 +161,7 @@ def analyze_hand(
         if ev is None or work is None:
             return Analysis(full, seen, rules, result.shanten, result, danger=danger)
         estimate = ev_analysis.hand_estimate(full, seen, rules, ev, work)
-        return Analysis(full, seen, rules, result.shanten, result, danger=danger, estimate=estimate,
-                        draws_left=ev.draws_left, ev_complete=not work.cut)
+        return Analysis(full, seen, rules, result.shanten, result, danger=danger, estimate=estimate, draws_left=ev.draws_left, ev_complete=not work.cut)
     plain = discard_options(full, seen, rules)
     shanten = -1 if is_complete(full.concealed, len(full.melds)) else plain[0].result.shanten
     if ev is None or work is None:
@@ -168,11 +172,8 @@ def analyze_hand(
         return Analysis(full, seen, rules, shanten, options=options, danger=danger)
     ranking = ev_analysis.ranked(full, seen, rules, ev, unsafe, work)
     by_kind = {o.discard: o for o in plain}
-    options = tuple(
-        replace(by_kind[e.discard], estimate=e.estimate, deals_in=e.deals_in if danger else None) for e in ranking
-    )
-    return Analysis(full, seen, rules, shanten, options=options, danger=danger,
-                    draws_left=ev.draws_left, ev_complete=not work.cut)
+    options = tuple(replace(by_kind[e.discard], estimate=e.estimate, deals_in=e.deals_in if danger else None) for e in ranking)
+    return Analysis(full, seen, rules, shanten, options=options, danger=danger, draws_left=ev.draws_left, ev_complete=not work.cut)
 
 
 def to_json(analysis: Analysis) -> dict[str, Any]:
@@ -198,9 +199,7 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
         entries = remaining_entries(analysis.options[0].result.left)  # every discard leaves the same tiles unseen
         body["options"] = [option_json(o, entries) for o in analysis.options]
     if analysis.danger:
-        body["danger"] = [
-            {"opponent": i + 1, "tiles": [TILE_IDS[k] for k in sorted(kinds)]} for i, kinds in enumerate(analysis.danger)
-        ]
+        body["danger"] = [{"opponent": i + 1, "tiles": [TILE_IDS[k] for k in sorted(kinds)]} for i, kinds in enumerate(analysis.danger)]
         if analysis.result is not None:
             body["deals_in"] = [TILE_IDS[k] for k in sorted(analysis.dealing_in) if full.concealed[k]]
     if analysis.estimate is not None:

@@ -6,6 +6,7 @@ A hand splits into three independent blocks (筒, 条, dragons). For a block's t
 blocks and ``best_with`` one block with the merge of the others. ``block_value`` is
 the recursive definition; ``tables`` precomputes it for every suit.
 """
+
 from __future__ import annotations
 
 from functools import cache
@@ -31,10 +32,7 @@ def take(cs: tuple[int, ...], *indices: int) -> tuple[int, ...]:
 
 def _pareto(states: set[tuple[int, int, int]]) -> tuple[tuple[int, int, int], ...]:
     capped = {(m, min(t, 4), p) for m, t, p in states}
-    return tuple(
-        s for s in capped
-        if not any(o != s and o[0] >= s[0] and o[1] >= s[1] and o[2] >= s[2] for o in capped)
-    )
+    return tuple(s for s in capped if not any(o != s and o[0] >= s[0] and o[1] >= s[1] and o[2] >= s[2] for o in capped))
 
 
 @cache

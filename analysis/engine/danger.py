@@ -5,6 +5,7 @@ A 亮倒 hand wins with the ×2 of 亮倒 on every win, so a discard win on it i
 which a plain discard is not). Discarding such a tile is 包胡: the discarder pays
 twice the win. A kind the revealed player holds all four of can never win for them.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -27,7 +28,8 @@ def check_revealed(revealed_hand: Hand) -> tuple[int, ...]:
     if revealed_hand.tile_count != 13:
         raise EngineError(
             gettext_noop("A revealed (亮倒) hand has 13 tiles (each meld counts 3); this one has %(count)d."),
-            "revealed", count=revealed_hand.tile_count,
+            "revealed",
+            count=revealed_hand.tile_count,
         )
     held = revealed_hand.held
     full = tuple(k for k in range(NUM_KINDS) if held[k] >= COPIES)
@@ -35,7 +37,8 @@ def check_revealed(revealed_hand: Hand) -> tuple[int, ...]:
     if shanten != 0:
         raise EngineError(
             gettext_noop("The revealed hand %(hand)s is not ready (听牌); a 亮倒 hand always is."),
-            "revealed", hand=format_hand(revealed_hand),
+            "revealed",
+            hand=format_hand(revealed_hand),
         )
     return kinds
 

@@ -8,6 +8,7 @@ ready otherwise; a 14-tile hand is one or two exchanges from complete, so its
 discard table has real choices. Every function takes the ``random.Random`` to
 draw with, so a seeded generator gives the same hand again.
 """
+
 from __future__ import annotations
 
 import random

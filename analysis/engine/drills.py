@@ -11,6 +11,7 @@ played out on the same sampled worlds (:func:`~analysis.engine.advice.sample_wor
 random numbers) with the strong bot for every seat afterwards — and the first candidate that
 passes the :class:`MarginRule` is the drill. So any drill can be rebuilt alone from its index.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -165,7 +166,11 @@ def _decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginR
 
 
 def verify(
-    state: Table, seat: int, options: tuple[Action | None, ...], seed: int, rule: MarginRule = RULE,
+    state: Table,
+    seat: int,
+    options: tuple[Action | None, ...],
+    seed: int,
+    rule: MarginRule = RULE,
     dangerous: frozenset[int] = frozenset(),
 ) -> Verdict:
     """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate."""
@@ -431,8 +436,11 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
         mean = sum(values) / n
         se = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n) if n > 1 else 0.0
         row: dict[str, Any] = {
-            "answer": answer_of(choice, drill.kind), "mean": round(mean, 3), "se": round(se, 3),
-            "right": i in accepted, **figures(state, seat, choice),
+            "answer": answer_of(choice, drill.kind),
+            "mean": round(mean, 3),
+            "se": round(se, 3),
+            "right": i in accepted,
+            **figures(state, seat, choice),
         }
         if i in verdict.dangerous:
             row["dangerous"] = True
@@ -456,8 +464,7 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
         "accepted": [o["answer"] for o in options if o["right"]],
         "options": options,
         "danger": danger_record(state, seat),
-        "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": verdict.worlds, "rollouts": verdict.rollouts,
-                   "sigmas": rule.sigmas, "money": rule.money},
+        "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": verdict.worlds, "rollouts": verdict.rollouts, "sigmas": rule.sigmas, "money": rule.money},
         "source": {"index": drill.index, "attempt": drill.attempt, "seed": drill.seed},
         "themes": [drill.kind],
         "rating": max(800, min(2400, rating)),
@@ -470,4 +477,3 @@ def build(kind: str, index: int, rule: MarginRule = RULE) -> dict[str, Any] | No
     if drill is None:
         return None
     return {"key": f"{PREFIX[kind]}{index + 1:05d}", **drill_record(drill, rule)}
-

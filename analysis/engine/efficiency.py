@@ -5,6 +5,7 @@ draw is that block's new value combined with the other two blocks merged once.
 Only kinds that touch the hand (the same kind, or a suited kind within two
 ranks of a held tile) can lower the shanten, so no other kind is tried.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -106,9 +107,7 @@ def _improving_in_block(block: int, index: int, rest: int, budget: int, need: in
     return tuple(start + rank for rank, value in block_draws(block == 2, index) if helping >> value & 1)
 
 
-def _improving(
-    counts: Counts, indices: tuple[int, ...], pairs: int, melds: int, full: tuple[int, ...]
-) -> tuple[int, tuple[int, ...]]:
+def _improving(counts: Counts, indices: tuple[int, ...], pairs: int, melds: int, full: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     """improving_draws with the block indices and pair count already known."""
     i0, i1, i2 = indices
     a0, a1, a2 = SUIT_IDS[i0], SUIT_IDS[i1], DRAGON_IDS[i2]
@@ -120,11 +119,7 @@ def _improving(
     base = base_std if base_std < seven else seven
     need = target - base  # a draw helps when the best exceeds this
     # the three blocks' kinds are disjoint and each in order, so together they are in order
-    better = (
-        _improving_in_block(0, i0, rest0, budget, need)
-        + _improving_in_block(1, i1, MERGED[a0][a2], budget, need)
-        + _improving_in_block(2, i2, MERGED[a0][a1], budget, need)
-    )
+    better = _improving_in_block(0, i0, rest0, budget, need) + _improving_in_block(1, i1, MERGED[a0][a2], budget, need) + _improving_in_block(2, i2, MERGED[a0][a1], budget, need)
     if seven - 1 < base or full:
         kinds = set(better)
         if seven - 1 < base:  # a new pair lowers the seven-pairs count
@@ -157,9 +152,7 @@ def efficiency(hand: Hand, seen: Counts, rules: Rules) -> Efficiency:
     return _ready(hand, kinds, left, rules) if shanten == 0 else _unready(shanten, kinds, left)
 
 
-def _result(
-    counts: Counts, melds: tuple[Meld, ...], shanten: int, kinds: tuple[int, ...], left: Counts, rules: Rules
-) -> Efficiency:
+def _result(counts: Counts, melds: tuple[Meld, ...], shanten: int, kinds: tuple[int, ...], left: Counts, rules: Rules) -> Efficiency:
     """The Efficiency of a 13-tile hand whose shanten and effective kinds are known."""
     return _ready(Hand(counts, melds), kinds, left, rules) if shanten == 0 else _unready(shanten, kinds, left)
 
@@ -205,7 +198,7 @@ def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardO
             continue
         after = list(indices)
         after[KIND_BLOCK[kind]] -= KIND_STEP[kind]
-        after_counts = counts[:kind] + (n - 1,) + counts[kind + 1:]
+        after_counts = counts[:kind] + (n - 1,) + counts[kind + 1 :]
         after_full = tuple(k for k in full if k != kind) if kind in full else full
         shanten, kinds = _improving(after_counts, tuple(after), pairs - (n % 2 == 0), melds, after_full)
         options.append(DiscardOption(kind, _result(after_counts, hand.melds, shanten, kinds, left, rules)))

@@ -1,4 +1,5 @@
 """The engine's one error type, with messages that the web layer can translate."""
+
 from __future__ import annotations
 
 import unicodedata

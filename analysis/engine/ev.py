@@ -14,6 +14,7 @@ thrown back. An exact dynamic programme over hand states (memoised on the
 A ``Budget`` bounds the work of one request: what the exact programme cannot finish
 within its share is sampled instead, and the result says what precision it got.
 """
+
 from __future__ import annotations
 
 import math
@@ -66,42 +67,58 @@ class Assumption:
 
 ASSUMPTIONS: tuple[Assumption, ...] = (
     Assumption(
-        "draws", "摸牌次数", "Draws",
+        "draws",
+        "摸牌次数",
+        "Draws",
         "“剩余摸牌”是你自己还能摸几次牌（约为牌墙剩余张数 ÷ 3）。每次摸牌之前，另外两家各出一张牌；你的最后一次摸牌就是牌墙最后一张，自摸它算海底捞。0 次表示这张牌打出后本局结束。",
         "“Draws left” counts your own draws still to come (about the tiles left in the wall ÷ 3). Before each of them both opponents discard once; your last draw is the last tile of the wall, so a self-draw on it scores 海底捞. With 0 draws the hand ends after this discard.",
     ),
     Assumption(
-        "unseen", "未见的牌", "Unseen tiles",
+        "unseen",
+        "未见的牌",
+        "Unseen tiles",
         "每种牌未见的张数 = 4 − 你手里和副露的张数 − 你标记为可见的张数（亮倒者的牌也算可见）。你摸到的牌均匀地来自这些未见的牌，不放回：对手的牌和牌墙一视同仁，对手打出的非和牌不单独追踪。",
         "Unseen copies of a kind = 4 − copies in your hand and melds − copies you marked visible (a revealed hand counts as visible). Your draws come uniformly from the unseen tiles without replacement; opponents' hands and the wall are treated alike, and opponents' other discards are not tracked tile by tile.",
     ),
     Assumption(
-        "discards", "对手放炮的机会", "Chance of a discard win",
+        "discards",
+        "对手放炮的机会",
+        "Chance of a discard win",
         f"听牌后，对手每出一张牌，你每一张未见的和牌被打出的机会是 r ÷ 未见张数，r 默认 {DEFAULT_DISCARD_RATE}：r = 1 表示对手出牌跟随机的一张未见牌一样（规则 §4 的估值即此假设），r = 0 表示只能自摸。默认取一半，因为对手会留用有用的牌、也会防守。亮倒之后对手看得见你的和牌，默认 r = {DEFAULT_LIANG_DAO_DISCARD_RATE}。屁胡不能点炮和。",
         f"Once you are ready, each opponent discard throws a given unseen copy of one of your winning tiles with chance r ÷ unseen tiles, r = {DEFAULT_DISCARD_RATE} by default: r = 1 means opponents throw tiles like random unseen ones (the assumption behind the §4 value), r = 0 means self-draw only. Half is a judgement: opponents keep useful tiles and defend. After 亮倒 they can see your waits, so r = {DEFAULT_LIANG_DAO_DISCARD_RATE} by default. A 屁胡 cannot win on a discard.",
     ),
     Assumption(
-        "score", "期望得分", "Expected score",
+        "score",
+        "期望得分",
+        "Expected score",
         "期望得分是若无人先和时你收到的底金倍数的期望：自摸时两家各付 V，点炮和时放炮者一人付 V，V 是实际和牌的最大番数（取最好的拆法，按所选规则封顶，最后一摸自摸加海底捞）。亮倒后 V 含亮倒 ×2，别人点炮要付 2V（包胡）。它假定对手不会先和：没有计入别人先和、你点炮要付的钱、杠钱和漂，所以不是这一局的净输赢。",
         "The expected score is the expected number of base stakes you receive if nobody else wins: a self-draw is paid V by each of the two others, a discard win V by the discarder alone, V being the value of the actual winning hand (its best reading, capped by the chosen rules, with 海底捞 on the last draw). After 亮倒, V includes the ×2 of 亮倒 and a discard win is paid 2V (包胡). It assumes the opponents never win first: their wins, what you would pay for dealing in, kong money and 漂 are not counted, so it is not the hand's net result.",
     ),
     Assumption(
-        "play", "你的打法", "How you play",
+        "play",
+        "你的打法",
+        "How you play",
         "每次摸牌后：摸到能减少向听数的牌就留下，并在保持新向听数的打法里选期望得分最高的（再比和牌率、听牌率）；摸到没用的牌就打掉。不考虑换牌改型（手变）、不考虑退向听，也不碰不杠；听牌后不再改听，一有和牌就和（不存在漏胡）。因此，退向听的打法排在所有不退的打法之后，它们的数字只作参考。",
         "After each draw: a tile that lowers the shanten is kept and you throw the discard, among those keeping the new shanten, with the highest expected score (then win chance, then ready chance); any other tile is thrown back. Swapping tiles to improve a shape at the same shanten (手变), stepping back a shanten, pong and kong are not considered; a ready hand is kept as it is and every win is taken at once (so 漏胡 never arises). For this reason a discard that steps back a shanten is ranked after every discard that does not; its figures are for reference.",
     ),
     Assumption(
-        "liang_dao", "亮倒", "亮倒",
+        "liang_dao",
+        "亮倒",
+        "亮倒",
         "若选择“听牌即亮倒”，一听牌就亮倒：之后手牌锁定，和牌都 ×2，对手点炮的机会按亮倒后的 r 计算。",
         "With “declare 亮倒 when ready”, you declare as soon as you are ready: the hand is locked, every win is ×2, and opponents' discards follow the after-亮倒 rate r.",
     ),
     Assumption(
-        "danger", "包胡危险", "Dealing in to a revealed hand",
+        "danger",
+        "包胡危险",
+        "Dealing in to a revealed hand",
         "对手已亮倒并输入其手牌时，凡能让他和的牌都标为危险：打出它就是包胡（你一人付 2V）。亮倒的和牌至少 ×2，从不是屁胡，所以每一张和牌都算。危险的打法排在所有安全打法之后，绝不推荐；之后各巡摸到的危险牌不在模型之内。",
         "When an opponent has declared 亮倒 and their tiles are entered, every tile that lets them win is marked: discarding it is 包胡 (you alone pay 2V). A 亮倒 win is at least ×2, never a 屁胡, so every winning tile counts. Such discards are ranked after every safe one and never advised; dangerous tiles drawn later are outside the model.",
     ),
     Assumption(
-        "method", "计算方法", "Method",
+        "method",
+        "计算方法",
+        "Method",
         f"离听牌不超过 {EXACT_MAX_SHANTEN} 向听时精确计算：对所有摸牌结果做动态规划（不抽样）。更远的手牌用蒙特卡洛模拟（固定种子，默认 {DEFAULT_SAMPLES} 局，按普通排序打牌：先向听数，再听牌价值（§4 的 value），再进张），同时给出样本数和标准误差。每次请求的计算量有上限：算不完的精确结果改用抽样，抽样局数也可能少于默认，结果会注明是近似值。",
         f"Up to {EXACT_MAX_SHANTEN} tiles from ready the figures are exact: a dynamic programme over every draw (no sampling). Further hands are played out by Monte Carlo (fixed seed, {DEFAULT_SAMPLES} hands by default, played by the plain ranking: shanten, then the §4 value when ready, then effective tiles), and the sample count and standard errors are shown. Each request has a work limit: an exact figure it cannot finish is sampled instead and samples may be fewer than the default; the result then says it is approximate.",
     ),
@@ -162,7 +179,9 @@ def check_draws(draws_left: object, low: int = 0) -> int:
     if isinstance(draws_left, bool) or not isinstance(draws_left, int) or not low <= draws_left <= MAX_DRAWS:
         raise EngineError(
             gettext_noop("draws_left must be a whole number from %(low)d to %(limit)d (your own draws still to come)."),
-            "draws_left", low=low, limit=MAX_DRAWS,
+            "draws_left",
+            low=low,
+            limit=MAX_DRAWS,
         )
     return draws_left
 
@@ -173,7 +192,9 @@ def check_params(params: EVParams, unseen_total: int) -> None:
     if d > unseen_total:
         raise EngineError(
             gettext_noop("draws_left is %(draws)d but only %(unseen)d tiles are unseen."),
-            "draws_left", draws=d, unseen=unseen_total,
+            "draws_left",
+            draws=d,
+            unseen=unseen_total,
         )
     if params.samples < 1:
         raise EngineError(gettext_noop("samples must be at least 1."), "samples")
@@ -274,13 +295,15 @@ class _Model:
                 if values is None or last is None:
                     continue
                 own, thrown = values
-                rows.append((
-                    k,
-                    2.0 * own.total if own.allowed else 0.0,
-                    2.0 * last[0].total if last[0].allowed else 0.0,
-                    float(self.discard_pay * thrown.total) if thrown.allowed else -1.0,
-                    (own.total if own.allowed else 0) + (thrown.total if thrown.allowed else 0),
-                ))
+                rows.append(
+                    (
+                        k,
+                        2.0 * own.total if own.allowed else 0.0,
+                        2.0 * last[0].total if last[0].allowed else 0.0,
+                        float(self.discard_pay * thrown.total) if thrown.allowed else -1.0,
+                        (own.total if own.allowed else 0) + (thrown.total if thrown.allowed else 0),
+                    )
+                )
             found = self._waits[counts] = tuple(rows)
         return found
 
@@ -361,11 +384,13 @@ class _Exact(_Model):
             eb = (last_points if d == 1 else own_points) / n
             _, win, score = out[d - 1]
             miss = 1.0 - a
-            out.append((
-                1.0,
-                a + miss * (a + miss * (b + (1.0 - b) * win)),
-                ea + miss * (ea + miss * (eb + (1.0 - b) * score)),
-            ))
+            out.append(
+                (
+                    1.0,
+                    a + miss * (a + miss * (b + (1.0 - b) * win)),
+                    ea + miss * (ea + miss * (eb + (1.0 - b) * score)),
+                )
+            )
         return out
 
     def _improving(self, counts: Counts, shanten: int, kinds: tuple[int, ...], start: int) -> list[Outlook]:
@@ -467,8 +492,15 @@ class _Sampler(_Model):
         var = max(0.0, total_sq / m - mean * mean) * m / max(1, m - 1)
         pr, pw = ready / m, wins / m
         return Estimate(
-            shanten, pr, pw, mean, "monte_carlo", m,
-            math.sqrt(pr * (1 - pr) / m), math.sqrt(pw * (1 - pw) / m), math.sqrt(var / m),
+            shanten,
+            pr,
+            pw,
+            mean,
+            "monte_carlo",
+            m,
+            math.sqrt(pr * (1 - pr) / m),
+            math.sqrt(pw * (1 - pw) / m),
+            math.sqrt(var / m),
         )
 
 
@@ -476,7 +508,9 @@ def _check_size(hand: Hand, size: int) -> None:
     if hand.tile_count != size:
         raise EngineError(
             gettext_noop("The hand has %(count)d tiles (each meld counts 3); this needs %(size)d."),
-            "hand", count=hand.tile_count, size=size,
+            "hand",
+            count=hand.tile_count,
+            size=size,
         )
 
 
@@ -490,8 +524,7 @@ class _Evaluator:
     share what is left, each playing at least ``MIN_SAMPLES`` hands.
     """
 
-    def __init__(self, hand: Hand, visible: Counts, rules: Rules, params: EVParams, size: int,
-                 budget: Budget | None = None) -> None:
+    def __init__(self, hand: Hand, visible: Counts, rules: Rules, params: EVParams, size: int, budget: Budget | None = None) -> None:
         _check_size(hand, size)
         self.budget = budget
         self.exact = _Exact(hand, visible, rules, params, budget)
@@ -571,11 +604,7 @@ def ev_best(options: tuple[DiscardEV, ...], tolerance: float = 1e-9) -> tuple[in
         return ()
     first = options[0]
     top = first.estimate.expected_score
-    return tuple(
-        o.discard for o in options
-        if (o.deals_in, o.estimate.shanten) == (first.deals_in, first.estimate.shanten)
-        and o.estimate.expected_score >= top - tolerance
-    )
+    return tuple(o.discard for o in options if (o.deals_in, o.estimate.shanten) == (first.deals_in, first.estimate.shanten) and o.estimate.expected_score >= top - tolerance)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ order among themselves unchanged). With ``depth: ev`` every option gains
 the options are re-ordered by ``ev.DiscardEV.rank_key`` (deal-ins last, then shanten,
 then expected score); a 13-tile hand gains the same figures at the top level.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -106,11 +107,9 @@ def new_budget() -> Budget:
     return Budget()
 
 
-def ranked(full: Hand, seen: Counts, rules: Rules, request: EVRequest, danger: frozenset[int],
-           budget: Budget) -> tuple[DiscardEV, ...]:
+def ranked(full: Hand, seen: Counts, rules: Rules, request: EVRequest, danger: frozenset[int], budget: Budget) -> tuple[DiscardEV, ...]:
     """Every discard of a 14-tile hand with its estimate, in the EV ranking (deal-ins last)."""
-    return evaluate_discards(full, seen, rules, request.draws_left, liang_dao=request.liang_dao, danger=danger,
-                             budget=budget)
+    return evaluate_discards(full, seen, rules, request.draws_left, liang_dao=request.liang_dao, danger=danger, budget=budget)
 
 
 def hand_estimate(full: Hand, seen: Counts, rules: Rules, request: EVRequest, budget: Budget) -> Estimate:

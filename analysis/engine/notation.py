@@ -6,6 +6,7 @@ numerals and suit words (``五筒``, ``3条``, ``三索``, ``5饼``); riichi hon
 tiles as ``[555p]`` (碰), ``[5555p]`` (明杠), ``{5555p}`` (暗杠).
 Positions in error messages count characters from 1.
 """
+
 from __future__ import annotations
 
 import re
@@ -61,13 +62,16 @@ def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
         elif char == "0":
             raise NotationError(
                 gettext_noop('"0" at position %(position)d is not a tile: 卡五星 has no red fives, write 5.'),
-                field, position=position,
+                field,
+                position=position,
             )
         elif char in _SUIT_OFFSET:
             if not pending:
                 raise NotationError(
                     gettext_noop('"%(char)s" at position %(position)d has no numbers before it.'),
-                    field, char=char, position=position,
+                    field,
+                    char=char,
+                    position=position,
                 )
             for p in pending:
                 emit(_SUIT_OFFSET[char] + p.value - 1)
@@ -77,7 +81,9 @@ def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
                 if p.value not in _RIICHI_HONOURS:
                     raise NotationError(
                         gettext_noop('"%(text)s" at position %(position)d is a wind: 卡五星 has no winds (5z 6z 7z are 白 发 中).'),
-                        field, text=f"{p.char}{char}", position=p.position,
+                        field,
+                        text=f"{p.char}{char}",
+                        position=p.position,
                     )
                 emit(_RIICHI_HONOURS[p.value])
             pending = []
@@ -88,12 +94,16 @@ def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
         elif char in _NO_MANZU:
             raise NotationError(
                 gettext_noop('"%(char)s" at position %(position)d: 卡五星 has no 万 (characters) suit.'),
-                field, char=char, position=position,
+                field,
+                char=char,
+                position=position,
             )
         elif char in _WINDS:
             raise NotationError(
                 gettext_noop('"%(text)s" at position %(position)d is a wind: 卡五星 has no winds (5z 6z 7z are 白 发 中).'),
-                field, text=char, position=position,
+                field,
+                text=char,
+                position=position,
             )
         elif char in _OPEN:
             if pending:
@@ -101,7 +111,9 @@ def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
             if group is not None:
                 raise NotationError(
                     gettext_noop('"%(char)s" at position %(position)d: brackets cannot be nested.'),
-                    field, char=char, position=position,
+                    field,
+                    char=char,
+                    position=position,
                 )
             group, group_open = [], (char, position)
         elif char in "]}":
@@ -110,21 +122,27 @@ def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
             if group is None or _OPEN[group_open[0]] != char:
                 raise NotationError(
                     gettext_noop('"%(char)s" at position %(position)d closes a bracket that was not opened.'),
-                    field, char=char, position=position,
+                    field,
+                    char=char,
+                    position=position,
                 )
             melds.append(_meld_of(group, group_open, field))
             group = None
         else:
             raise NotationError(
                 gettext_noop('Unknown character "%(char)s" at position %(position)d.'),
-                field, char=char, position=position,
+                field,
+                char=char,
+                position=position,
             )
     if pending:
         raise _flush_error(pending)
     if group is not None:
         raise NotationError(
             gettext_noop('The bracket "%(char)s" at position %(position)d is never closed.'),
-            field, char=group_open[0], position=group_open[1],
+            field,
+            char=group_open[0],
+            position=group_open[1],
         )
     return concealed, melds
 
@@ -133,11 +151,9 @@ def _meld_of(kinds: list[int], opened: tuple[str, int], field: str) -> Meld:
     bracket, position = opened
     if len(set(kinds)) != 1 or len(kinds) not in (3, 4) or (bracket == "{" and len(kinds) != 4):
         raise NotationError(
-            gettext_noop(
-                "The meld at position %(position)d must be three of a kind in [ ] (碰), "
-                "four in [ ] (明杠) or four in { } (暗杠)."
-            ),
-            field, position=position,
+            gettext_noop("The meld at position %(position)d must be three of a kind in [ ] (碰), four in [ ] (明杠) or four in { } (暗杠)."),
+            field,
+            position=position,
         )
     if bracket == "{":
         meld_type = MeldType.CONCEALED_KONG

@@ -10,6 +10,7 @@ Everything else a table state holds follows: an opponent holds 13 tiles between 
 fewer per meld), the tiles drawn are 45 − wall left, and the four copies of each kind are
 all somewhere — so the wall count must be exactly what the other tiles leave.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -83,7 +84,10 @@ def table_of(position: Position, rules: Rules) -> Table:
         if n > COPIES:
             raise _error(
                 gettext_noop("%(tile)s (%(name)s) is seen %(count)d times between the hands, rivers and melds; there are only 4."),
-                "opponents", tile=TILE_IDS[kind], name=TILE_NAMES_ZH[kind], count=n,
+                "opponents",
+                tile=TILE_IDS[kind],
+                name=TILE_NAMES_ZH[kind],
+                count=n,
             )
     hidden = 0
     for number, opp in enumerate(position.opponents, start=1):
@@ -93,7 +97,11 @@ def table_of(position: Position, rules: Rules) -> Table:
         if opp.revealed is not None and sum(opp.revealed) != size:
             raise _error(
                 gettext_noop("Opponent %(number)d's revealed hand has %(count)d tiles; with %(melds)d melds it holds %(size)d."),
-                "opponents", number=number, count=sum(opp.revealed), melds=len(opp.melds), size=size,
+                "opponents",
+                number=number,
+                count=sum(opp.revealed),
+                melds=len(opp.melds),
+                size=size,
             )
         if opp.revealed is None:
             hidden += size
@@ -102,7 +110,9 @@ def table_of(position: Position, rules: Rules) -> Table:
     if position.wall_left != expected:
         raise _error(
             gettext_noop("With these tiles on the table the wall must hold %(expected)d tiles, not %(count)d."),
-            "wall_left", expected=expected, count=position.wall_left,
+            "wall_left",
+            expected=expected,
+            count=position.wall_left,
         )
     if not 0 <= expected <= WALL_AFTER_DEAL:
         raise _error(gettext_noop("The tiles given leave %(expected)d in the wall, outside 0–45."), "wall_left", expected=expected)
@@ -114,8 +124,14 @@ def table_of(position: Position, rules: Rules) -> Table:
 
     def table(phase: Phase, turn: int, tile: int | None) -> Table:
         return Table(
-            rules, 0, (seats[0], seats[1], seats[2]), phase, turn, tile,
-            drawn=WALL_AFTER_DEAL - expected, dealt=tuple(min(n, COPIES) for n in seen),
+            rules,
+            0,
+            (seats[0], seats[1], seats[2]),
+            phase,
+            turn,
+            tile,
+            drawn=WALL_AFTER_DEAL - expected,
+            dealt=tuple(min(n, COPIES) for n in seen),
         )
 
     if position.offered is None:

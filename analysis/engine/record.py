@@ -6,6 +6,7 @@ index (:class:`RecordError`). A legal record's facts (result, winners, kongs and
 杠上杠 chains, 亮倒) come from the final table state, never from flags, and its money
 from ``settlement.settle`` — the one copy of kwx-rules §6.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -95,11 +96,7 @@ def parse_header(data: Any) -> tuple[Header, list[Any]]:
     if not isinstance(piao, list) or len(piao) != 3 or not all(_whole(p) and p in PIAO_CHOICES for p in piao):
         raise _header_error(gettext_noop("漂 must be three numbers (0, 1, 2 or 5), one per seat."), "piao")
     players = data.get("players", list(DEFAULT_PLAYERS))
-    if (
-        not isinstance(players, list) or len(players) != 3
-        or not all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in players)
-        or len(set(players)) != 3
-    ):
+    if not isinstance(players, list) or len(players) != 3 or not all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in players) or len(set(players)) != 3:
         raise _header_error(gettext_noop("The players must be three different names of 1 to %(limit)d characters."), "players", limit=MAX_NAME)
     if "dealer" not in data:
         raise _header_error(gettext_noop("This field is required."), "dealer")
@@ -113,8 +110,13 @@ def parse_header(data: Any) -> tuple[Header, list[Any]]:
     if len(actions) > MAX_ACTIONS:
         raise _header_error(gettext_noop("A hand has at most %(limit)d actions."), "actions", limit=MAX_ACTIONS)
     header = Header(
-        rules, tuple(sorted(options.items())), base, (piao[0], piao[1], piao[2]),
-        (players[0], players[1], players[2]), dealer, hands,
+        rules,
+        tuple(sorted(options.items())),
+        base,
+        (piao[0], piao[1], piao[2]),
+        (players[0], players[1], players[2]),
+        dealer,
+        hands,
     )
     return header, actions
 
@@ -143,11 +145,12 @@ def _hands(value: Any) -> tuple[Counts, Counts, Counts]:
 
 def parse_action(raw: Any, index: int) -> Action:
     """One action of the record, shape only (legality is the table's)."""
+
     def bad(template: str, **params: Any) -> RecordError:
         return RecordError(template, "actions", index, **params)
 
     if not isinstance(raw, Mapping):
-        raise bad(gettext_noop("Action %(index)d must be an object such as {\"seat\": 0, \"draw\": \"5p\"}."), index=index)
+        raise bad(gettext_noop('Action %(index)d must be an object such as {"seat": 0, "draw": "5p"}.'), index=index)
     seat = raw.get("seat")
     if not _whole(seat) or seat not in SEATS:
         raise bad(gettext_noop("Action %(index)d: the seat must be 0, 1 or 2."), index=index)
@@ -194,7 +197,10 @@ def finish(header: Header, actions: tuple[Action, ...], state: Table) -> Replay:
 
 
 def settle_table(
-    state: Table, players: tuple[str, str, str], base: int, piao: tuple[int, int, int],
+    state: Table,
+    players: tuple[str, str, str],
+    base: int,
+    piao: tuple[int, int, int],
     options: tuple[tuple[str, bool], ...],
 ) -> Settlement:
     """The money of a table state: its wins, kongs and 亮倒 (kong money alone while unfinished)."""
@@ -205,9 +211,7 @@ def settle_table(
     if result is None or result == "draw":  # an unfinished hand: kong money only
         inp = replace(inp, liang_dao=liang if result == "draw" else frozenset())
     else:
-        winners = tuple(
-            Winner(w.seat, w.hand, w.kind, w.situation - {"liang_dao", "qiang_gang_hu"}) for w in state.wins
-        )
+        winners = tuple(Winner(w.seat, w.hand, w.kind, w.situation - {"liang_dao", "qiang_gang_hu"}) for w in state.wins)
         discarder = None if result == "self_draw" else state.turn
         inp = replace(inp, liang_dao=liang, result=result, discarder=discarder, winners=winners)
     return settle(inp)

@@ -1,4 +1,5 @@
 """Rule presets (通用, 襄阳, 十堰), rule options and the checks a hand must pass."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -30,17 +31,29 @@ class Preset:
         return self.cap
 
 
-PRESETS: Mapping[str, Preset] = MappingProxyType({
-    "standard": Preset("standard", "通用", "Standard", None, None, "不封顶。", "No cap."),
-    "xiangyang": Preset(
-        "xiangyang", "襄阳/随州/枣阳", "Xiangyang / Suizhou / Zaoyang", 8, 16,
-        "封顶 ×8；含双龙七对的和牌封顶 ×16。", "Capped at ×8; a win with 双龙七对 is capped at ×16 instead.",
-    ),
-    "shiyan": Preset(
-        "shiyan", "十堰", "Shiyan", 8, None,
-        "卡五星 ×4；×8 为满和，不再往上算。", "卡五星 is ×4; ×8 is the limit (满和), nothing above it.",
-    ),
-})
+PRESETS: Mapping[str, Preset] = MappingProxyType(
+    {
+        "standard": Preset("standard", "通用", "Standard", None, None, "不封顶。", "No cap."),
+        "xiangyang": Preset(
+            "xiangyang",
+            "襄阳/随州/枣阳",
+            "Xiangyang / Suizhou / Zaoyang",
+            8,
+            16,
+            "封顶 ×8；含双龙七对的和牌封顶 ×16。",
+            "Capped at ×8; a win with 双龙七对 is capped at ×16 instead.",
+        ),
+        "shiyan": Preset(
+            "shiyan",
+            "十堰",
+            "Shiyan",
+            8,
+            None,
+            "卡五星 ×4；×8 为满和，不再往上算。",
+            "卡五星 is ×4; ×8 is the limit (满和), nothing above it.",
+        ),
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +87,13 @@ class Rules:
         return fan(fan_key).multiplier(self.preset.key)
 
 
-def make_rules(
-    rules: Any = "standard", situation: Any = (), options: Any = None
-) -> Rules:
+def make_rules(rules: Any = "standard", situation: Any = (), options: Any = None) -> Rules:
     """Check and combine a preset key, situational fan keys and rule options."""
     if not isinstance(rules, str) or rules not in PRESETS:
         raise EngineError(
             gettext_noop('Unknown rules "%(value)s": choose standard, xiangyang or shiyan.'),
-            "rules", value=str(rules)[:40],
+            "rules",
+            value=str(rules)[:40],
         )
     if isinstance(situation, str) or not isinstance(situation, (list, tuple, set, frozenset)):
         raise EngineError(gettext_noop("The situation must be a list of situational fan keys."), "situation")
@@ -89,14 +101,17 @@ def make_rules(
         if not isinstance(key, str) or key not in SITUATION_KEYS:
             raise EngineError(
                 gettext_noop('Unknown situation "%(value)s": use %(keys)s.'),
-                "situation", value=str(key)[:40], keys=", ".join(sorted(SITUATION_KEYS)),
+                "situation",
+                value=str(key)[:40],
+                keys=", ".join(sorted(SITUATION_KEYS)),
             )
     chosen = frozenset(situation)
     for conflict in CONFLICTING_SITUATIONS:
         if conflict <= chosen:
             raise EngineError(
                 gettext_noop("%(keys)s cannot happen on the same win."),
-                "situation", keys=" + ".join(sorted(conflict)),
+                "situation",
+                keys=" + ".join(sorted(conflict)),
             )
     if options is None:
         options = {}
@@ -106,7 +121,9 @@ def make_rules(
         if key not in OPTION_KEYS:
             raise EngineError(
                 gettext_noop('Unknown rule option "%(value)s": use %(keys)s.'),
-                "options", value=str(key)[:40], keys=", ".join(OPTION_KEYS),
+                "options",
+                value=str(key)[:40],
+                keys=", ".join(OPTION_KEYS),
             )
         if not isinstance(value, bool):
             raise EngineError(gettext_noop('The rule option "%(value)s" must be true or false.'), "options", value=key)
@@ -118,11 +135,9 @@ def validate_hand(hand: Hand, visible: Counts, check_size: bool = True) -> None:
     count = hand.tile_count
     if check_size and count not in HAND_SIZES:
         raise EngineError(
-            gettext_noop(
-                "The hand has %(count)d tiles (each meld counts 3): it needs 13 to see its waits "
-                "or 14 to choose a discard."
-            ),
-            "hand", count=count,
+            gettext_noop("The hand has %(count)d tiles (each meld counts 3): it needs 13 to see its waits or 14 to choose a discard."),
+            "hand",
+            count=count,
         )
     held = hand.held
     if max(held) <= COPIES and (not any(visible) or max(add(held, visible)) <= COPIES):
@@ -132,14 +147,16 @@ def validate_hand(hand: Hand, visible: Counts, check_size: bool = True) -> None:
             raise EngineError(
                 gettext_noop("%(tile)s (%(name)s) appears %(count)d times in the hand and melds; there are only 4."),
                 "melds" if hand.melds and hand.concealed[kind] <= COPIES else "hand",
-                tile=TILE_IDS[kind], name=TILE_NAMES_ZH[kind], count=n,
+                tile=TILE_IDS[kind],
+                name=TILE_NAMES_ZH[kind],
+                count=n,
             )
     for kind, n in enumerate(add(held, visible)):
         if n > COPIES:
             raise EngineError(
-                gettext_noop(
-                    "%(tile)s (%(name)s): %(count)d copies between the hand, the melds and the visible tiles; "
-                    "there are only 4."
-                ),
-                "visible", tile=TILE_IDS[kind], name=TILE_NAMES_ZH[kind], count=n,
+                gettext_noop("%(tile)s (%(name)s): %(count)d copies between the hand, the melds and the visible tiles; there are only 4."),
+                "visible",
+                tile=TILE_IDS[kind],
+                name=TILE_NAMES_ZH[kind],
+                count=n,
             )

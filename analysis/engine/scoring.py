@@ -8,6 +8,7 @@ is the definition: every reading of the complete hand (``shapes.readings``) scor
 (``shapes.suit_split_facts``, ``shapes.DRAGON_SPLITS``) and memoise the values of each
 distinct win key per rules; the tests check the two agree.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -67,7 +68,10 @@ def _win_facts(hand: Hand, final: Hand, win: int) -> _Win:
     held = final.held
     one_suit = not any(held[18:21]) and (not any(held[0:9]) or not any(held[9:18]))
     return _Win(
-        hand, win, held, one_suit,
+        hand,
+        win,
+        held,
+        one_suit,
         frozenset(m.kind for m in hand.melds if m.type is MeldType.PONG),
         frozenset(m.kind for m in hand.melds if m.type is not MeldType.PONG),
     )
@@ -145,11 +149,11 @@ def _reading_facts(w: _Win, rules: Rules) -> _Facts:
         si_gui_yi = ("an_si_gui_yi", w.win)
     else:
         si_gui_yi = None
-    fourths = tuple(
-        ("ming_si_gui_yi" if kind in w.pongs else "an_si_gui_yi", kind)
-        for kind in range(NUM_KINDS)
-        if kind != w.win and w.held[kind] == COPIES and kind not in w.kongs
-    ) if rules.options.si_gui_yi_big_hand else ()
+    fourths = (
+        tuple(("ming_si_gui_yi" if kind in w.pongs else "an_si_gui_yi", kind) for kind in range(NUM_KINDS) if kind != w.win and w.held[kind] == COPIES and kind not in w.kongs)
+        if rules.options.si_gui_yi_big_hand
+        else ()
+    )
     return _Facts(w.one_suit, len(w.hand.melds) == 4, si_gui_yi, fourths)
 
 
@@ -162,9 +166,7 @@ def _reading_fans(reading: Reading, w: _Win, rules: Rules) -> tuple[FanHit, ...]
 def _situational(rules: Rules, side: Side) -> tuple[tuple[FanHit, ...], int]:
     """The situational fans that apply to one side under these rules, and their product."""
     hits = tuple(
-        FanHit(f.key, f.multiplier(rules.preset.key))
-        for f in SITUATIONAL_FANS
-        if f.key in rules.situation and side in f.sides and not (f.key == "qiang_gang_hu" and not rules.options.rob_kong)
+        FanHit(f.key, f.multiplier(rules.preset.key)) for f in SITUATIONAL_FANS if f.key in rules.situation and side in f.sides and not (f.key == "qiang_gang_hu" and not rules.options.rob_kong)
     )
     return hits, prod(h.multiplier for h in hits)
 
@@ -217,7 +219,12 @@ _FIVE_BLOCK = tuple(0 if kind == FIVES[0] else 1 if kind == FIVES[1] else -1 for
 """For each kind, the suit (0 筒, 1 条) whose 4-5-6 run makes it a 卡五星, or −1."""
 _MEMO_LIMIT = 100_000
 WinKey = tuple[
-    "tuple[int, ...] | None", "tuple[int, ...] | None", "tuple[int, bool] | None", int, int, int,
+    "tuple[int, ...] | None",
+    "tuple[int, ...] | None",
+    "tuple[int, bool] | None",
+    int,
+    int,
+    int,
     "tuple[bool, bool, tuple[str, int] | None, tuple[tuple[str, int], ...]]",
 ]
 """What decides a win's values under given rules: the split facts of the 筒 and 条 blocks, the dragon
@@ -315,13 +322,12 @@ def score_wins(hand: Hand, wins: Iterable[int], rules: Rules) -> tuple[tuple[Win
             continue
         one_suit = not (d or used[2]) and not ((p or used[0]) and (s or used[1]))
         si_gui_yi = ("ming_si_gui_yi", win) if win in pongs else ("an_si_gui_yi", win) if n == 3 else None
-        fourths = tuple(
-            ("ming_si_gui_yi" if kind in pongs else "an_si_gui_yi", kind)
-            for kind, c in enumerate(held)
-            if c == COPIES and kind != win and (kind in pongs or counts[kind] == COPIES)
-        ) if big_hand else ()
-        key: WinKey = (pins, sous, dragons, _FIVE_BLOCK[win], dragon_melds, seven,
-               (one_suit, len(melds) == 4, si_gui_yi, fourths))
+        fourths = (
+            tuple(("ming_si_gui_yi" if kind in pongs else "an_si_gui_yi", kind) for kind, c in enumerate(held) if c == COPIES and kind != win and (kind in pongs or counts[kind] == COPIES))
+            if big_hand
+            else ()
+        )
+        key: WinKey = (pins, sous, dragons, _FIVE_BLOCK[win], dragon_melds, seven, (one_suit, len(melds) == 4, si_gui_yi, fourths))
         try:
             values = memo[key]
         except KeyError:

@@ -11,6 +11,7 @@ Policies receive the whole :class:`~analysis.engine.table.Table` and their seat;
 read only what that seat can see (its own tiles, the rivers, the melds, revealed 亮倒 hands,
 the wall count): :func:`seen_counts` gives the tiles a seat has seen.
 """
+
 from __future__ import annotations
 
 import random
@@ -170,4 +171,3 @@ def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
         return [call]
     draws = [a for a in options if a.verb == "draw"]
     return draws[:1]
-

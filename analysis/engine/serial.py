@@ -6,6 +6,7 @@ banks store (effective tiles as ``[tile, remaining]`` pairs, each wait's two tot
 and its hand fans), and ``estimate_row`` the compact form of an EV estimate. Every
 one reads the same engine values (``DiscardOption``, ``Wait``, ``Estimate``).
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -4,6 +4,7 @@ Amounts are whole multiples of the base stake (底金). Every payment carries it
 reasons as data (a key and the numbers behind it); the web layer turns them into
 words. Players are indices 0, 1, 2 into ``HandInput.players``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -27,9 +28,14 @@ KONG_MONEY: Mapping[str, int] = MappingProxyType({"an_gang": 2, "ming_gang": 1, 
 KONG_TYPES = tuple(KONG_MONEY)
 RESULTS = ("draw", "self_draw", "discard", "rob_kong")
 """荒庄, 自摸, 点炮 (two winners: 一炮双响), 抢杠胡 (``discarder`` = the player robbed)."""
-USER_SITUATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "draw": (), "self_draw": ("gang_shang_kai_hua", "hai_di_lao"), "discard": ("gang_shang_pao",), "rob_kong": (),
-})
+USER_SITUATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "draw": (),
+        "self_draw": ("gang_shang_kai_hua", "hai_di_lao"),
+        "discard": ("gang_shang_pao",),
+        "rob_kong": (),
+    }
+)
 """Situational fans the user sets per result; 亮倒 and 抢杠胡 follow from the input by themselves."""
 USER_SITUATION_KEYS: frozenset[str] = frozenset(k for keys in USER_SITUATIONS.values() for k in keys)
 """Every situational fan a user may set on some result (the others follow from the input)."""
@@ -163,7 +169,10 @@ def _check_basics(inp: HandInput) -> None:
     if len(winners) not in allowed:
         raise _error(
             gettext_noop("A %(result)s needs %(count)s winner(s); %(given)d given."),
-            "winners", result=inp.result, count=" or ".join(map(str, allowed)), given=len(winners),
+            "winners",
+            result=inp.result,
+            count=" or ".join(map(str, allowed)),
+            given=len(winners),
         )
     needs_discarder = inp.result in ("discard", "rob_kong")
     if needs_discarder and inp.discarder is None:
@@ -194,17 +203,17 @@ def _check_kongs(inp: HandInput) -> None:
         if kong.chain < 1:
             raise _error(gettext_noop("Kong %(number)d: a chain position starts at 1."), "kongs", number=number)
         if kong.chain > 1:
-            linked = previous is not None and previous.chain == kong.chain - 1 and (
-                (kong.type == "zhi_gang" and kong.fed_by == previous.who)
-                or (kong.type != "zhi_gang" and kong.who == previous.who)
-            )
+            linked = previous is not None and previous.chain == kong.chain - 1 and ((kong.type == "zhi_gang" and kong.fed_by == previous.who) or (kong.type != "zhi_gang" and kong.who == previous.who))
             if not linked:
                 raise _error(
                     gettext_noop(
                         "Kong %(number)d is number %(chain)d of a 杠上杠 chain, so it must follow kong %(chain_before)d of the chain "
                         "in the list: made by the same player after the replacement draw, or a 直杠 on the tile that player then discarded."
                     ),
-                    "kongs", number=number, chain=kong.chain, chain_before=kong.chain - 1,
+                    "kongs",
+                    number=number,
+                    chain=kong.chain,
+                    chain_before=kong.chain - 1,
                 )
         previous = kong
     for player in PLAYERS:
@@ -219,7 +228,9 @@ def _check_winner_tiles(inp: HandInput) -> None:
         if w.hand.tile_count != 13:
             raise _error(
                 gettext_noop("%(player)s's hand has %(count)d tiles (each meld counts 3): give the 13 before the winning tile."),
-                "winners", player=name, count=w.hand.tile_count,
+                "winners",
+                player=name,
+                count=w.hand.tile_count,
             )
         if w.hand.held[w.tile] >= COPIES:
             raise _error(gettext_noop("%(player)s already holds all four %(tile)s, so it cannot be the winning tile."), "winners", player=name, tile=TILE_IDS[w.tile])
@@ -230,18 +241,26 @@ def _check_winner_tiles(inp: HandInput) -> None:
             if kong is None:
                 raise _error(
                     gettext_noop("%(player)s's hand shows a kong of %(tile)s that is not in the kong list: add it there (its money counts)."),
-                    "kongs", player=name, tile=TILE_IDS[kind],
+                    "kongs",
+                    player=name,
+                    tile=TILE_IDS[kind],
                 )
             if (meld_type is MeldType.CONCEALED_KONG) != (kong.type == "an_gang"):
                 raise _error(
                     gettext_noop("%(player)s's kong of %(tile)s is a %(meld)s in the hand but a %(listed)s in the kong list."),
-                    "kongs", player=name, tile=TILE_IDS[kind], meld=meld_type.name_zh, listed={"an_gang": "暗杠", "ming_gang": "明杠", "zhi_gang": "直杠"}[kong.type],
+                    "kongs",
+                    player=name,
+                    tile=TILE_IDS[kind],
+                    meld=meld_type.name_zh,
+                    listed={"an_gang": "暗杠", "ming_gang": "明杠", "zhi_gang": "直杠"}[kong.type],
                 )
         for kind in listed:
             if kind not in hand_kongs:
                 raise _error(
                     gettext_noop("The kong list says %(player)s konged %(tile)s, but the hand shows no such kong: add it to the hand in brackets, [….] for 明杠/直杠, {….} for 暗杠."),
-                    "kongs", player=name, tile=TILE_IDS[kind],
+                    "kongs",
+                    player=name,
+                    tile=TILE_IDS[kind],
                 )
     total = [0] * NUM_KINDS
     for w in inp.winners:
@@ -259,10 +278,11 @@ def _check_winner_tiles(inp: HandInput) -> None:
     for kind, n in enumerate(total):
         if n > COPIES:
             raise _error(
-                gettext_noop(
-                    "%(tile)s (%(name)s): the winners' hands, the winning tile, the kongs (and a robbed pong) need %(count)d copies; there are only 4."
-                ),
-                "kongs" if inp.kongs else "winners", tile=TILE_IDS[kind], name=TILE_NAMES_ZH[kind], count=n,
+                gettext_noop("%(tile)s (%(name)s): the winners' hands, the winning tile, the kongs (and a robbed pong) need %(count)d copies; there are only 4."),
+                "kongs" if inp.kongs else "winners",
+                tile=TILE_IDS[kind],
+                name=TILE_NAMES_ZH[kind],
+                count=n,
             )
 
 
@@ -295,7 +315,8 @@ def _value(inp: HandInput, w: Winner) -> WinResult:
             raise _error(gettext_noop("%(player)s: these rules do not allow robbing a kong (抢杠胡)."), "winners", player=name)
         raise _error(
             gettext_noop("%(player)s: a win worth ×1 (屁胡) cannot be taken on a discard, only by self-draw."),
-            "winners", player=name,
+            "winners",
+            player=name,
         )
     return WinResult(w.player, side, value)
 
@@ -318,10 +339,7 @@ def _win_payments(inp: HandInput, win: WinResult) -> list[Payment]:
         assert inp.discarder is not None
         payers = [inp.discarder]
         key = "bao_hu" if winner in inp.liang_dao else "qiang_gang_hu" if inp.result == "rob_kong" else "discard"
-    return [
-        _win_payment(payer, winner, key, win.value.total, inp.base, (inp.piao[winner], inp.piao[payer]))
-        for payer in payers
-    ]
+    return [_win_payment(payer, winner, key, win.value.total, inp.base, (inp.piao[winner], inp.piao[payer])) for payer in payers]
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,8 +381,10 @@ def win_money(hand: Hand, tile: int, rules: Rules, base: int = 1, piao: int = 0)
 
     each = paid(self_draw, "self_draw")
     return WinMoney(
-        self_draw=None if each is None else each * (len(PLAYERS) - 1), self_draw_each=each,
-        discard=paid(discard, "bao_hu" if declared is rules else "discard"), bao_hu=paid(bao_hu, "bao_hu"),
+        self_draw=None if each is None else each * (len(PLAYERS) - 1),
+        self_draw_each=each,
+        discard=paid(discard, "bao_hu" if declared is rules else "discard"),
+        bao_hu=paid(bao_hu, "bao_hu"),
     )
 
 
@@ -383,10 +403,7 @@ def _kong_payments(inp: HandInput) -> list[Payment]:
 def _draw_payments(inp: HandInput) -> list[Payment]:
     """荒庄: each 亮倒 declarer pays each player who did not declare 1 (×base)."""
     part = Part("huang_zhuang", inp.base, (("base", inp.base),))
-    return [
-        Payment(payer, payee, inp.base, (part,))
-        for payer in sorted(inp.liang_dao) for payee in PLAYERS if payee not in inp.liang_dao
-    ]
+    return [Payment(payer, payee, inp.base, (part,)) for payer in sorted(inp.liang_dao) for payee in PLAYERS if payee not in inp.liang_dao]
 
 
 def settle(inp: HandInput) -> Settlement:
@@ -449,8 +466,7 @@ def _players(value: Any) -> tuple[str, str, str]:
     return names[0], names[1], names[2]
 
 
-def _player(value: Any, players: tuple[str, ...], field: str, missing: str = gettext_noop("Choose a player: %(names)s."),
-            **params: Any) -> int:
+def _player(value: Any, players: tuple[str, ...], field: str, missing: str = gettext_noop("Choose a player: %(names)s."), **params: Any) -> int:
     """A player given by name (or by index 0–2); ``missing`` says which player is not chosen yet."""
     if isinstance(value, int) and not isinstance(value, bool) and value in PLAYERS:
         return value
@@ -460,7 +476,9 @@ def _player(value: Any, players: tuple[str, ...], field: str, missing: str = get
         raise _error(missing, field, names=", ".join(players), **params)
     raise _error(
         gettext_noop('Unknown player "%(value)s": the players are %(names)s.'),
-        field, value=str(value)[:40], names=", ".join(players),
+        field,
+        value=str(value)[:40],
+        names=", ".join(players),
     )
 
 

@@ -7,6 +7,7 @@ blocks' precomputed tables (``blocks``, ``tables``), so the shanten of a hand,
 and of every hand one tile away from it, is a handful of additions. Readings
 (§2) are the ways a complete hand splits into sets and a pair, found block by block.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -146,10 +147,7 @@ def _global_block_readings(index: int, block: int) -> tuple[tuple[tuple[Group, .
         local = _complete_suits().get(index, ())
     else:
         local = _block_readings(tuple(index // POW5[i] % 5 for i in range(stop - start)), False)
-    return tuple(
-        (tuple(Group(shape, start + k) for shape, k in groups), None if pair is None else start + pair)
-        for groups, pair in local
-    )
+    return tuple((tuple(Group(shape, start + k) for shape, k in groups), None if pair is None else start + pair) for groups, pair in local)
 
 
 # ---------------------------------------------------------------- split facts
@@ -170,9 +168,7 @@ def suit_split_facts() -> dict[int, tuple[int, ...]]:
     for index, splits in _complete_suits().items():
         facts: list[int] = []
         for groups, _ in splits:
-            fact = (ALL_TRIPLETS if all(shape == "triplet" for shape, _ in groups) else 0) | (
-                RUN_456 if ("run", 3) in groups else 0
-            )
+            fact = (ALL_TRIPLETS if all(shape == "triplet" for shape, _ in groups) else 0) | (RUN_456 if ("run", 3) in groups else 0)
             if fact not in facts:
                 facts.append(fact)
         table[index] = tuple(facts)

@@ -19,6 +19,7 @@ Phases:
 - ``rob``: ``turn`` is adding ``tile`` to its pong (蓄杠): the others may rob it (抢杠胡),
   or the kong stands and ``turn`` draws its replacement.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -247,10 +248,7 @@ def _win_refusal(state: Table, win: WinMade) -> str | None:
     """Why a win the tiles make may not be taken (None: it may)."""
     if win.value.allowed:
         if win.side == "discard" and state.seats[win.seat].passed >= win.value.total:
-            return gettext_noop(
-                "漏胡: seat %(seat)d let a win worth ×%(passed)d go since its last draw; until it draws again "
-                "it may win on a discard only with a larger win."
-            )
+            return gettext_noop("漏胡: seat %(seat)d let a win worth ×%(passed)d go since its last draw; until it draws again it may win on a discard only with a larger win.")
         return None
     if win.value.reason == "rob_kong_off":
         return gettext_noop("These rules do not allow robbing a kong (抢杠胡).")
@@ -519,8 +517,12 @@ def _apply(state: Table, action: Action) -> Table:
         after = with_tile(s.concealed, kind, -1)
         ready_on = winning_kinds(Hand(after, s.melds))
         new = replace(
-            s, concealed=after, river=s.river + (kind,), ready_on=ready_on,
-            liang_dao=s.liang_dao or action.liang_dao, waits=ready_on if action.liang_dao else s.waits,
+            s,
+            concealed=after,
+            river=s.river + (kind,),
+            ready_on=ready_on,
+            liang_dao=s.liang_dao or action.liang_dao,
+            waits=ready_on if action.liang_dao else s.waits,
         )
         return replace(state, seats=_set(state.seats, seat, new), phase="claim", turn=seat, tile=kind)
     if verb == "pong":
@@ -536,16 +538,27 @@ def _apply(state: Table, action: Action) -> Table:
         new = replace(seats[seat], concealed=exposed.concealed, melds=exposed.melds, ready_on=winning_kinds(exposed))
         kong = KongMade(seat, "zhi_gang", kind, state.turn, _chain(state))
         return replace(
-            state, seats=_set(seats, seat, new), phase="draw", turn=seat, tile=None,
-            replacement=kong.chain, after_kong=0, kongs=state.kongs + (kong,),
+            state,
+            seats=_set(seats, seat, new),
+            phase="draw",
+            turn=seat,
+            tile=None,
+            replacement=kong.chain,
+            after_kong=0,
+            kongs=state.kongs + (kong,),
         )
     if s.concealed[kind] == 4:
         hidden = _concealed_kong(s, kind)
         kong = KongMade(seat, "an_gang", kind, None, _chain(state))
         new = replace(s, concealed=hidden.concealed, melds=hidden.melds, ready_on=winning_kinds(hidden))
         return replace(
-            state, seats=_set(state.seats, seat, new), phase="draw", tile=None,
-            replacement=kong.chain, after_kong=0, kongs=state.kongs + (kong,),
+            state,
+            seats=_set(state.seats, seat, new),
+            phase="draw",
+            tile=None,
+            replacement=kong.chain,
+            after_kong=0,
+            kongs=state.kongs + (kong,),
         )
     # 蓄杠: the others may rob the tile before the kong stands
     return replace(state, phase="rob", tile=kind, replacement=_chain(state))
@@ -565,6 +578,14 @@ def _draw(state: Table, seat: int, kind: int) -> Table:
     s = seats[seat]
     new = replace(s, concealed=with_tile(s.concealed, kind), passed=0)
     return replace(
-        state, seats=_set(seats, seat, new), phase="act", turn=seat, tile=kind, drawn=state.drawn + 1,
-        replacement=0, after_kong=replacement, dealt=with_tile(state.dealt, kind), kongs=kongs,
+        state,
+        seats=_set(seats, seat, new),
+        phase="act",
+        turn=seat,
+        tile=kind,
+        drawn=state.drawn + 1,
+        replacement=0,
+        after_kong=replacement,
+        dealt=with_tile(state.dealt, kind),
+        kongs=kongs,
     )

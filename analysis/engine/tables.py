@@ -10,6 +10,7 @@ recursive definition in ``blocks`` and shipped compressed in ``data/``; loading 
 takes a few tens of milliseconds. The dragon block (3 kinds) is computed at import, and so
 are the merges of every two values, by id, so the hot loop combines blocks with int lookups.
 """
+
 from __future__ import annotations
 
 import struct
@@ -65,13 +66,13 @@ def _load() -> tuple[tuple[BlockValue, ...], array[int], array[int]]:
     (count,) = struct.unpack_from("<I", raw)
     values = []
     for n in range(count):
-        v = tuple(-99 if b == _NONE_BYTE else b for b in raw[4 + 10 * n: 14 + 10 * n])
+        v = tuple(-99 if b == _NONE_BYTE else b for b in raw[4 + 10 * n : 14 + 10 * n])
         values.append((v[:5], v[5:]))
     start = 4 + 10 * count
     ids = array("H")
-    ids.frombytes(raw[start:start + 2 * SUIT_SLOTS])
+    ids.frombytes(raw[start : start + 2 * SUIT_SLOTS])
     masks = array("H")
-    masks.frombytes(raw[start + 2 * SUIT_SLOTS:start + 4 * SUIT_SLOTS])
+    masks.frombytes(raw[start + 2 * SUIT_SLOTS : start + 4 * SUIT_SLOTS])
     return tuple(values), ids, masks
 
 
@@ -81,9 +82,7 @@ except (OSError, zlib.error, struct.error, ValueError):  # missing or old: only 
     _VALUES, _IDS, _MASKS = (), array("H"), array("H")
 
 
-DRAGON_VALUES: dict[int, BlockValue] = {
-    suit_index(counts): block_value(counts, False) for counts in product(range(5), repeat=3)
-}
+DRAGON_VALUES: dict[int, BlockValue] = {suit_index(counts): block_value(counts, False) for counts in product(range(5), repeat=3)}
 
 
 VALUES: tuple[BlockValue, ...] = _VALUES + tuple(sorted(set(DRAGON_VALUES.values()) - set(_VALUES)))
@@ -121,9 +120,7 @@ def block_draws(dragons: bool, index: int) -> tuple[tuple[int, int], ...]:
     kind the block already holds four of.
     """
     if dragons:
-        return tuple(
-            (rank, DRAGON_IDS[index + step]) for rank, step in enumerate(POW5[:3]) if 0 < index // step % 5 < 4
-        )
+        return tuple((rank, DRAGON_IDS[index + step]) for rank, step in enumerate(POW5[:3]) if 0 < index // step % 5 < 4)
     return tuple((rank, _IDS[index + step]) for rank, step in mask_ranks(_MASKS[index]) if index // step % 5 < 4)
 
 

@@ -4,6 +4,7 @@ A kind is an ``int`` from 0 to 20: 0–8 are 1筒–9筒, 9–17 are 1条–9条
 中 发 白. A hand's tiles are held as a 21-tuple of counts, which is what every
 algorithm in the engine works on.
 """
+
 from __future__ import annotations
 
 import operator
@@ -21,21 +22,11 @@ ZHONG, FA, BAI = DRAGONS
 FIVES: Final = (4, 13)
 """5筒 and 5条, the tiles 卡五星 is about."""
 
-TILE_IDS: Final[tuple[str, ...]] = (
-    tuple(f"{n}p" for n in range(1, 10)) + tuple(f"{n}s" for n in range(1, 10)) + ("Z", "F", "B")
-)
+TILE_IDS: Final[tuple[str, ...]] = tuple(f"{n}p" for n in range(1, 10)) + tuple(f"{n}s" for n in range(1, 10)) + ("Z", "F", "B")
 KIND_OF_ID: Final[dict[str, int]] = {tid: k for k, tid in enumerate(TILE_IDS)}
 ZH_NUMERALS: Final = "一二三四五六七八九"
-TILE_NAMES_ZH: Final[tuple[str, ...]] = (
-    tuple(f"{ZH_NUMERALS[n]}筒" for n in range(9))
-    + tuple(f"{ZH_NUMERALS[n]}条" for n in range(9))
-    + ("红中", "发财", "白板")
-)
-TILE_NAMES_EN: Final[tuple[str, ...]] = (
-    tuple(f"{n} of dots" for n in range(1, 10))
-    + tuple(f"{n} of bamboo" for n in range(1, 10))
-    + ("Red dragon", "Green dragon", "White dragon")
-)
+TILE_NAMES_ZH: Final[tuple[str, ...]] = tuple(f"{ZH_NUMERALS[n]}筒" for n in range(9)) + tuple(f"{ZH_NUMERALS[n]}条" for n in range(9)) + ("红中", "发财", "白板")
+TILE_NAMES_EN: Final[tuple[str, ...]] = tuple(f"{n} of dots" for n in range(1, 10)) + tuple(f"{n} of bamboo" for n in range(1, 10)) + ("Red dragon", "Green dragon", "White dragon")
 EMPTY: Final[Counts] = (0,) * NUM_KINDS
 
 

@@ -7,6 +7,7 @@ then cancels inside a group, and the groups, being independent, are the units of
 95 % confidence intervals (:func:`summarise`). Hands may be played in several processes;
 the results do not depend on how many (each hand depends on its index only).
 """
+
 from __future__ import annotations
 
 import math
@@ -122,7 +123,7 @@ def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", j
         raise ValueError(f"a line-up is three of {sorted(BOTS)}, not {list(names)}")
     games = list(schedule(hands, seed))
     size = max(3, 3 * math.ceil(len(games) / (3 * max(1, jobs) * 8)))
-    chunks = [(games[i:i + size], names, rules, keep_records) for i in range(0, len(games), size)]
+    chunks = [(games[i : i + size], names, rules, keep_records) for i in range(0, len(games), size)]
     start = time.perf_counter()
     if jobs <= 1 or len(chunks) <= 1:
         parts = [_play_chunk(c) for c in chunks]
@@ -133,7 +134,13 @@ def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", j
     outcomes = tuple(o for part, _, _ in parts for o in part)
     decisions = tuple((name, tuple(d for _, _, made in parts for d in made[name])) for name in sorted(set(names)))
     return Run(
-        (names[0], names[1], names[2]), seed, rules, outcomes, sum(cpu for _, cpu, _ in parts), wall, jobs,
+        (names[0], names[1], names[2]),
+        seed,
+        rules,
+        outcomes,
+        sum(cpu for _, cpu, _ in parts),
+        wall,
+        jobs,
         tuple((name, made) for name, made in decisions if made),
     )
 
@@ -203,12 +210,16 @@ def summarise(run_: Run) -> Summary:
         seats = [(o, s) for o in run_.outcomes for s, e in enumerate(o.game.entries) if run_.lineup[e] == name]
         n = len(seats) or 1
         means[name] = _group_means(run_, name)
-        figures.append(BotFigures(
-            name, len(seats), interval(means[name]),
-            sum(o.won[s] for o, s in seats) / n,
-            sum(o.dealt_in[s] for o, s in seats) / n,
-            sum(o.liang_dao[s] for o, s in seats) / n,
-        ))
+        figures.append(
+            BotFigures(
+                name,
+                len(seats),
+                interval(means[name]),
+                sum(o.won[s] for o, s in seats) / n,
+                sum(o.dealt_in[s] for o, s in seats) / n,
+                sum(o.liang_dao[s] for o, s in seats) / n,
+            )
+        )
     margin = None
     if len(names) == 2:
         a, b = names
@@ -218,7 +229,11 @@ def summarise(run_: Run) -> Summary:
     results = tuple((k, sum(o.result == k for o in run_.outcomes) / (hands or 1)) for k in kinds)
     groups = len({o.game.group for o in run_.outcomes})
     return Summary(
-        hands, groups, tuple(figures), margin, results,
+        hands,
+        groups,
+        tuple(figures),
+        margin,
+        results,
         hands / run_.cpu_seconds if run_.cpu_seconds else 0.0,
         hands / run_.wall_seconds if run_.wall_seconds else 0.0,
     )
@@ -231,16 +246,12 @@ def _pct(x: float) -> str:
 def report(run_: Run, summary: Summary) -> list[str]:
     """The printed report: the figures per bot, the margin, the results and the speed (last line)."""
     lines = [
-        f"tournament: {summary.hands} hands on {summary.groups} walls (each wall played from every seat), "
-        f"seed {run_.seed}, rules {run_.rules}, seats {','.join(run_.lineup)}",
+        f"tournament: {summary.hands} hands on {summary.groups} walls (each wall played from every seat), seed {run_.seed}, rules {run_.rules}, seats {','.join(run_.lineup)}",
         f"{'bot':<8} {'seat-hands':>10} {'points/hand':>11}  {'95 % interval':<17} {'win':>7} {'deal-in':>7} {'亮倒':>7}",
     ]
     for f in summary.bots:
         p = f.points
-        lines.append(
-            f"{f.name:<8} {f.seat_hands:>10} {p.mean:>+11.3f}  [{p.low:+.3f}, {p.high:+.3f}] "
-            f"{_pct(f.win_rate):>7} {_pct(f.deal_in_rate):>7} {_pct(f.liang_dao_rate):>7}"
-        )
+        lines.append(f"{f.name:<8} {f.seat_hands:>10} {p.mean:>+11.3f}  [{p.low:+.3f}, {p.high:+.3f}] {_pct(f.win_rate):>7} {_pct(f.deal_in_rate):>7} {_pct(f.liang_dao_rate):>7}")
     if summary.margin is not None:
         a, b, m = summary.margin
         lines.append(f"margin {a} − {b}: {m.mean:+.3f} points per hand, 95 % interval [{m.low:+.3f}, {m.high:+.3f}]")

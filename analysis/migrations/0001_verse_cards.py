@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,22 +14,22 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='VerseCard',
+            name="VerseCard",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('couplet', models.PositiveSmallIntegerField(help_text='Number of the couplet in analysis/data/kouque.txt, from 1.')),
-                ('state', models.PositiveSmallIntegerField(default=1, help_text='fsrs.State: 1 learning, 2 review, 3 relearning.')),
-                ('step', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('stability', models.FloatField(blank=True, null=True)),
-                ('difficulty', models.FloatField(blank=True, null=True)),
-                ('due', models.DateTimeField()),
-                ('last_review', models.DateTimeField(blank=True, null=True)),
-                ('reviews', models.PositiveIntegerField(default=0, help_text='Grades counted so far; a repeated form post is ignored.')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='verse_cards', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("couplet", models.PositiveSmallIntegerField(help_text="Number of the couplet in analysis/data/kouque.txt, from 1.")),
+                ("state", models.PositiveSmallIntegerField(default=1, help_text="fsrs.State: 1 learning, 2 review, 3 relearning.")),
+                ("step", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("stability", models.FloatField(blank=True, null=True)),
+                ("difficulty", models.FloatField(blank=True, null=True)),
+                ("due", models.DateTimeField()),
+                ("last_review", models.DateTimeField(blank=True, null=True)),
+                ("reviews", models.PositiveIntegerField(default=0, help_text="Grades counted so far; a repeated form post is ignored.")),
+                ("user", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="verse_cards", to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                'indexes': [models.Index(fields=['user', 'due'], name='verse_card_due')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'couplet'), name='verse_card_once_per_couplet')],
+                "indexes": [models.Index(fields=["user", "due"], name="verse_card_due")],
+                "constraints": [models.UniqueConstraint(fields=("user", "couplet"), name="verse_card_once_per_couplet")],
             },
         ),
     ]

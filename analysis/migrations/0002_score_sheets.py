@@ -6,56 +6,55 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('analysis', '0001_verse_cards'),
+        ("analysis", "0001_verse_cards"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ScoreSheet',
+            name="ScoreSheet",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('anon_key', models.CharField(blank=True, db_index=True, default='', max_length=64)),
-                ('title', models.CharField(blank=True, default='', max_length=60)),
-                ('players', models.JSONField(help_text='Three names, in seat order.')),
-                ('base', models.PositiveIntegerField(default=1)),
-                ('rules', models.CharField(default='standard', max_length=20)),
-                ('first_dealer', models.PositiveSmallIntegerField(default=0)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='score_sheets', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("anon_key", models.CharField(blank=True, db_index=True, default="", max_length=64)),
+                ("title", models.CharField(blank=True, default="", max_length=60)),
+                ("players", models.JSONField(help_text="Three names, in seat order.")),
+                ("base", models.PositiveIntegerField(default=1)),
+                ("rules", models.CharField(default="standard", max_length=20)),
+                ("first_dealer", models.PositiveSmallIntegerField(default=0)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                ("user", models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name="score_sheets", to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                'ordering': ['-updated', '-id'],
+                "ordering": ["-updated", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='SheetHand',
+            name="SheetHand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('data', models.JSONField(help_text="The engine's hand input without players, base and rules.")),
-                ('token', models.CharField(blank=True, default='', help_text='Form token: a form sent twice adds one hand.', max_length=36)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('sheet', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='analysis.scoresheet')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveIntegerField()),
+                ("data", models.JSONField(help_text="The engine's hand input without players, base and rules.")),
+                ("token", models.CharField(blank=True, default="", help_text="Form token: a form sent twice adds one hand.", max_length=36)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                ("sheet", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="hands", to="analysis.scoresheet")),
             ],
             options={
-                'ordering': ['position', 'id'],
+                "ordering": ["position", "id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='scoresheet',
-            constraint=models.CheckConstraint(condition=models.Q(('user__isnull', False), models.Q(('anon_key', ''), _negated=True), _connector='OR'), name='score_sheet_has_owner'),
+            model_name="scoresheet",
+            constraint=models.CheckConstraint(condition=models.Q(("user__isnull", False), models.Q(("anon_key", ""), _negated=True), _connector="OR"), name="score_sheet_has_owner"),
         ),
         migrations.AddConstraint(
-            model_name='scoresheet',
-            constraint=models.CheckConstraint(condition=models.Q(('first_dealer__lte', 2)), name='score_sheet_dealer_is_a_player'),
+            model_name="scoresheet",
+            constraint=models.CheckConstraint(condition=models.Q(("first_dealer__lte", 2)), name="score_sheet_dealer_is_a_player"),
         ),
         migrations.AddConstraint(
-            model_name='sheethand',
-            constraint=models.UniqueConstraint(condition=models.Q(('token', ''), _negated=True), fields=('sheet', 'token'), name='sheet_hand_token_once'),
+            model_name="sheethand",
+            constraint=models.UniqueConstraint(condition=models.Q(("token", ""), _negated=True), fields=("sheet", "token"), name="sheet_hand_token_once"),
         ),
     ]

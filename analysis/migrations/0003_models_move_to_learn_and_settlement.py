@@ -3,6 +3,7 @@
 State only: the analysis app forgets the models (their tables stay, now named by the new
 apps' ``Meta.db_table``), and the content types (so the permissions) follow the models.
 """
+
 from django.db import migrations
 
 MOVED = {"versecard": "learn", "scoresheet": "settlement", "sheethand": "settlement"}
@@ -27,7 +28,6 @@ def backward(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("analysis", "0002_score_sheets"),
         ("learn", "0001_initial"),

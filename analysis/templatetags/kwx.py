@@ -1,4 +1,5 @@
 """Template helpers for drawing tiles and naming fans in the page's language."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -46,7 +47,10 @@ def tile(tile_id: str, css: str = "") -> str:
     name = "" if tile_id == BACK else tile_name(tile_id)
     return format_html(
         '<img class="tile {}" src="{}" alt="{}" title="{}" width="60" height="80">',
-        css, static(f"tiles/{tile_id}.svg"), name, name,
+        css,
+        static(f"tiles/{tile_id}.svg"),
+        name,
+        name,
     )
 
 
@@ -93,7 +97,8 @@ def fan_formula(side: dict) -> str:
         return format_html('<span class="formula">{} ×1</span>', _("no fan (屁胡)"))
     total = side["total"] if side["allowed"] else fan_product(fans)
     terms = format_html_join(
-        " · ", '<a href="{}#{}" title="{}">{}</a> ×{}',
+        " · ",
+        '<a href="{}#{}" title="{}">{}</a> ×{}',
         ((LEARN_FANS_URL, f["key"], fan_label(f), fan_label(f, chinese=True), f["multiplier"]) for f in fans),
     )
     tail = formula_tail(fans, total)

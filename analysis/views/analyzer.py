@@ -7,6 +7,7 @@ An edit of a plain request is redirected to the canonical link; an htmx request 
 region of the page back with ``HX-Push-Url`` set to that link. Each request asks the engine
 once (``analyze_hand``) and shows its typed ``Analysis`` through the API's JSON form.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -131,8 +132,10 @@ def _percents(item: dict[str, Any]) -> dict[str, float]:
     """The two chances of an EV figure set (and their standard errors) in percent, for display."""
     errors = item.get("stderr", {})
     return {
-        "ready": 100 * item["ready_probability"], "win": 100 * item["win_probability"],
-        "ready_pm": 100 * errors.get("ready_probability", 0.0), "win_pm": 100 * errors.get("win_probability", 0.0),
+        "ready": 100 * item["ready_probability"],
+        "win": 100 * item["win_probability"],
+        "ready_pm": 100 * errors.get("ready_probability", 0.0),
+        "win_pm": 100 * errors.get("win_probability", 0.0),
     }
 
 
@@ -161,8 +164,7 @@ def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
     deal in to a revealed hand), ``wins`` (what a complete 14-tile hand is worth, by
     winning tile). ``with_ev`` adds the EV figures when the board asks for them.
     """
-    out: dict[str, Any] = {"analysis": None, "body": None, "best": (), "ev_best": (), "chosen": None, "errors": {},
-                           "missing": 0, "danger": frozenset(), "wins": []}
+    out: dict[str, Any] = {"analysis": None, "body": None, "best": (), "ev_best": (), "chosen": None, "errors": {}, "missing": 0, "danger": frozenset(), "wins": []}
     if set(board.errors) - SIDE_FIELDS or board.hand is None or board.visible is None:
         return out
     rules = board.rule_set if board.rule_set is not None else make_rules(board.rules, list(board.situation), board.options)
@@ -210,10 +212,7 @@ def _complete_wins(options: list[dict[str, Any]], full: Hand, rules: Rules, boar
 
 
 def _palette(board: Board) -> list[dict[str, Any]]:
-    return [
-        {"tile": TILE_IDS[k], "left": copies_left(board, k), "disabled": bool(refusal(board, k, board.mode))}
-        for k in range(len(TILE_IDS))
-    ]
+    return [{"tile": TILE_IDS[k], "left": copies_left(board, k), "disabled": bool(refusal(board, k, board.mode))} for k in range(len(TILE_IDS))]
 
 
 def _palette_blocked(board: Board, palette: list[dict[str, Any]]) -> str:
@@ -243,9 +242,18 @@ def page_context(board: Board, request: HttpRequest, with_ev: bool = True) -> di
     play_chosen = ""
     if chosen and hand is not None and board.visible is not None:
         kind = TILE_IDS.index(chosen["discard"])
-        play_chosen = base + "?" + canonical_query(replace(
-            board, hand=hand.with_tile(kind, -1), visible=with_tile(board.visible, kind), discard="",
-        ))
+        play_chosen = (
+            base
+            + "?"
+            + canonical_query(
+                replace(
+                    board,
+                    hand=hand.with_tile(kind, -1),
+                    visible=with_tile(board.visible, kind),
+                    discard="",
+                )
+            )
+        )
     return {
         "board": board,
         "errors": {**board.errors, **result["errors"]},
@@ -260,16 +268,9 @@ def page_context(board: Board, request: HttpRequest, with_ev: bool = True) -> di
         "hand_value": format_hand(hand) if hand is not None else board.hand_text,
         "visible_value": format_counts(board.visible) if board.visible is not None else board.visible_text,
         "presets": [(key, preset_label(key)) for key in PRESETS],
-        "situations": [
-            (f, f.multiplier(board.rules if board.rules in PRESETS else "standard"), f.key in board.situation)
-            for f in SITUATIONAL_FANS
-        ],
-        "option_flags": [
-            (key, _(OPTION_LABELS[key]), board.options.get(key, getattr(DEFAULT_OPTIONS, key))) for key in OPTION_KEYS
-        ],
-        "options_changed": any(
-            board.options.get(key, getattr(DEFAULT_OPTIONS, key)) != getattr(DEFAULT_OPTIONS, key) for key in OPTION_KEYS
-        ),
+        "situations": [(f, f.multiplier(board.rules if board.rules in PRESETS else "standard"), f.key in board.situation) for f in SITUATIONAL_FANS],
+        "option_flags": [(key, _(OPTION_LABELS[key]), board.options.get(key, getattr(DEFAULT_OPTIONS, key))) for key in OPTION_KEYS],
+        "options_changed": any(board.options.get(key, getattr(DEFAULT_OPTIONS, key)) != getattr(DEFAULT_OPTIONS, key) for key in OPTION_KEYS),
         "modes": MODES,
         "result": result,
         "body": result["body"],
@@ -303,10 +304,7 @@ def _ev_context(board: Board, result: dict[str, Any], query: str, base: str) -> 
         "piao_choices": PIAO_CHOICES,
         "danger": result["danger"],
         "danger_tiles": [t for t in TILE_IDS if t in result["danger"]],
-        "revealed_fields": [
-            (key, n, text, board.errors.get(key) or result["errors"].get(key, ""))
-            for n, (key, text) in enumerate(zip(REVEALED_KEYS, board.revealed_texts), start=1)
-        ],
+        "revealed_fields": [(key, n, text, board.errors.get(key) or result["errors"].get(key, "")) for n, (key, text) in enumerate(zip(REVEALED_KEYS, board.revealed_texts), start=1)],
     }
 
 
@@ -319,8 +317,7 @@ def _rows(board: Board, base: str, result: dict[str, Any]) -> list[dict[str, Any
     least = min(o["shanten"] for o in options)
     links = discard_links(board, base, [o["discard"] for o in options])
     return [
-        {**o, "best": o["discard"] in result["best"], "ev_best": o["discard"] in result["ev_best"],
-         "reference": "win_probability" in o and o["shanten"] > least, "link": links[o["discard"]]}
+        {**o, "best": o["discard"] in result["best"], "ev_best": o["discard"] in result["ev_best"], "reference": "win_probability" in o and o["shanten"] > least, "link": links[o["discard"]]}
         for o in options
     ]
 
@@ -338,8 +335,7 @@ def _limited_context(board: Board, request: HttpRequest, with_ev: bool) -> dict[
 
 def _with_table(context: dict[str, Any], board: Board, request: HttpRequest, with_estimate: bool) -> dict[str, Any]:
     """The page context with the table's part (``analysis.table_page``), outside any EV slot the EV figures held."""
-    table = table_context(board.table, board.hand, board.seen, board.rules, board.options, board.base, board.piao,
-                          request, with_estimate)
+    table = table_context(board.table, board.hand, board.seen, board.rules, board.options, board.base, board.piao, request, with_estimate)
     table["advice_off_url"] = board_url(replace(board, table=replace(board.table, advice=False)), request.path)
     table["advice_after_ev"] = table["advice_pending"] and context.get("ev_pending", False)
     return {**context, **table}
@@ -384,17 +380,21 @@ def ev_help(request: HttpRequest) -> HttpResponse:
     """The assumptions behind the EV columns, in the active language, with the parameters of the link."""
     board = read_board(request.GET)
     in_english = english()
-    return render(request, "analysis/ev_help.html", {
-        "assumptions": [(a.key, a.title_en if in_english else a.title, a.text_en if in_english else a.text) for a in ASSUMPTIONS],
-        "board": board,
-        "draws_error": board.errors.get("draws", ""),
-        "rules_label": preset_label(board.rules) if board.rules in PRESETS else board.rules,
-        "rate": DEFAULT_DISCARD_RATE,
-        "liang_dao_rate": DEFAULT_LIANG_DAO_DISCARD_RATE,
-        "samples": DEFAULT_SAMPLES,
-        "exact_max_shanten": EXACT_MAX_SHANTEN,
-        "back_url": board_url(replace(board, ev=True)),
-    })
+    return render(
+        request,
+        "analysis/ev_help.html",
+        {
+            "assumptions": [(a.key, a.title_en if in_english else a.title, a.text_en if in_english else a.text) for a in ASSUMPTIONS],
+            "board": board,
+            "draws_error": board.errors.get("draws", ""),
+            "rules_label": preset_label(board.rules) if board.rules in PRESETS else board.rules,
+            "rate": DEFAULT_DISCARD_RATE,
+            "liang_dao_rate": DEFAULT_LIANG_DAO_DISCARD_RATE,
+            "samples": DEFAULT_SAMPLES,
+            "exact_max_shanten": EXACT_MAX_SHANTEN,
+            "back_url": board_url(replace(board, ev=True)),
+        },
+    )
 
 
 urlpatterns = [

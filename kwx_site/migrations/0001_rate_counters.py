@@ -4,19 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='RateCounter',
+            name="RateCounter",
             fields=[
-                ('key', models.CharField(max_length=200, primary_key=True, serialize=False)),
-                ('count', models.PositiveIntegerField(default=0)),
-                ('window_start', models.DateTimeField(db_index=True)),
+                ("key", models.CharField(max_length=200, primary_key=True, serialize=False)),
+                ("count", models.PositiveIntegerField(default=0)),
+                ("window_start", models.DateTimeField(db_index=True)),
             ],
         ),
     ]

@@ -3,13 +3,13 @@
 The table stays ``analysis_versecard`` (``Meta.db_table``); nothing in the database changes,
 so the cards of a database migrated before stay where they are.
 """
+
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [

@@ -5,73 +5,72 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('puzzles', '0001_initial'),  # Player; not the newest, so migrating puzzles back leaves play alone
+        ("puzzles", "0001_initial"),  # Player; not the newest, so migrating puzzles back leaves play alone
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('level', models.CharField(help_text="The bots' level, a key of tournament.BOTS.", max_length=12)),
-                ('rules', models.CharField(default='standard', max_length=12)),
-                ('base', models.PositiveIntegerField(default=1)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='puzzles.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("level", models.CharField(help_text="The bots' level, a key of tournament.BOTS.", max_length=12)),
+                ("rules", models.CharField(default="standard", max_length=12)),
+                ("base", models.PositiveIntegerField(default=1)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("player", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="games", to="puzzles.player")),
             ],
             options={
-                'ordering': ['-created', '-id'],
+                "ordering": ["-created", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Hand',
+            name="Hand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(default=1, help_text='Its place in the game, from 1.')),
-                ('source', models.CharField(choices=[('play', 'played'), ('upload', 'uploaded')], default='play', max_length=8)),
-                ('seat', models.PositiveSmallIntegerField(default=0, help_text="The person's seat.")),
-                ('seed', models.BigIntegerField(blank=True, null=True)),
-                ('record', models.JSONField()),
-                ('over', models.BooleanField(default=False)),
-                ('result', models.CharField(blank=True, max_length=10)),
-                ('nets', models.JSONField(blank=True, null=True)),
-                ('next_dealer', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('review', models.JSONField(blank=True, null=True)),
-                ('bot_result', models.JSONField(blank=True, null=True)),
-                ('share_token', models.CharField(blank=True, max_length=32, null=True, unique=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='play.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='puzzles.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField(default=1, help_text="Its place in the game, from 1.")),
+                ("source", models.CharField(choices=[("play", "played"), ("upload", "uploaded")], default="play", max_length=8)),
+                ("seat", models.PositiveSmallIntegerField(default=0, help_text="The person's seat.")),
+                ("seed", models.BigIntegerField(blank=True, null=True)),
+                ("record", models.JSONField()),
+                ("over", models.BooleanField(default=False)),
+                ("result", models.CharField(blank=True, max_length=10)),
+                ("nets", models.JSONField(blank=True, null=True)),
+                ("next_dealer", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("review", models.JSONField(blank=True, null=True)),
+                ("bot_result", models.JSONField(blank=True, null=True)),
+                ("share_token", models.CharField(blank=True, max_length=32, null=True, unique=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("game", models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name="hands", to="play.game")),
+                ("player", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="hands", to="puzzles.player")),
             ],
             options={
-                'ordering': ['id'],
+                "ordering": ["id"],
             },
         ),
         migrations.CreateModel(
-            name='ReviewItem',
+            name="ReviewItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('step', models.PositiveIntegerField(help_text="Actions before the decision (the review's ?step=).")),
-                ('cost', models.FloatField()),
-                ('card', models.JSONField(help_text='fsrs.Card.to_dict()')),
-                ('due', models.DateTimeField(db_index=True)),
-                ('hand', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='review_items', to='play.hand')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='play_reviews', to='puzzles.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("step", models.PositiveIntegerField(help_text="Actions before the decision (the review's ?step=).")),
+                ("cost", models.FloatField()),
+                ("card", models.JSONField(help_text="fsrs.Card.to_dict()")),
+                ("due", models.DateTimeField(db_index=True)),
+                ("hand", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="review_items", to="play.hand")),
+                ("player", models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="play_reviews", to="puzzles.player")),
             ],
             options={
-                'ordering': ['due', 'id'],
+                "ordering": ["due", "id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('game', 'number'), name='one_hand_per_number'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(fields=("game", "number"), name="one_hand_per_number"),
         ),
         migrations.AddConstraint(
-            model_name='reviewitem',
-            constraint=models.UniqueConstraint(fields=('hand', 'step'), name='one_item_per_decision'),
+            model_name="reviewitem",
+            constraint=models.UniqueConstraint(fields=("hand", "step"), name="one_item_per_decision"),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('play', '0001_initial'),
+        ("play", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='hand',
-            name='outcome',
+            model_name="hand",
+            name="outcome",
             field=models.JSONField(blank=True, help_text="The person's figures: won, dealt_in, liang_dao, net.", null=True),
         ),
     ]

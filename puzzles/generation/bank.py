@@ -5,6 +5,7 @@ bank. Each record holds everything a page needs without asking the engine again:
 hand and melds (canonical notation), visible tiles, preset, situation, accepted
 answers, the full option table (or the fan breakdown), themes and a first rating.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -116,10 +117,7 @@ def quiz_record(hand: Hand, win: int, side: str, rules: Rules, value: WinValue, 
         "accepted": [str(value.total)],
         "options": {
             "choices": quiz_choices(value.total, value.product, rng),
-            "fans": [
-                {"key": h.key, "multiplier": h.multiplier, **({"tile": TILE_IDS[h.kind]} if h.kind is not None else {})}
-                for h in value.fans
-            ],
+            "fans": [{"key": h.key, "multiplier": h.multiplier, **({"tile": TILE_IDS[h.kind]} if h.kind is not None else {})} for h in value.fans],
             "product": value.product,
             "total": value.total,
         },
@@ -162,7 +160,10 @@ class Stats:
 
 
 def generate(
-    seed: int, count: int, quiz_count: int, progress: Callable[[int], None] | None = None,
+    seed: int,
+    count: int,
+    quiz_count: int,
+    progress: Callable[[int], None] | None = None,
     kept: Callable[[dict[str, Any], Position], None] | None = None,
 ) -> tuple[list[dict[str, Any]], Stats]:
     """``count`` 何切 puzzles and ``quiz_count`` quiz items from simulated play, reproducible from ``seed``.
@@ -237,10 +238,21 @@ def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> int
     existing = set(model.objects.values_list("key", flat=True))
     rows = [
         model(
-            key=r["key"], kind=r["kind"], hand=r["hand"], melds=r["melds"], visible=r["visible"], rules=r["rules"],
-            situation=r["situation"], turn=r["turn"], wall_left=r["wall_left"], win_tile=r.get("win", ""),
-            win_side=r.get("side", ""), accepted=r["accepted"], options=r["options"],
-            themes=f" {' '.join(r['themes'])} " if r["themes"] else "", rating=r["rating"],
+            key=r["key"],
+            kind=r["kind"],
+            hand=r["hand"],
+            melds=r["melds"],
+            visible=r["visible"],
+            rules=r["rules"],
+            situation=r["situation"],
+            turn=r["turn"],
+            wall_left=r["wall_left"],
+            win_tile=r.get("win", ""),
+            win_side=r.get("side", ""),
+            accepted=r["accepted"],
+            options=r["options"],
+            themes=f" {' '.join(r['themes'])} " if r["themes"] else "",
+            rating=r["rating"],
             **({"draws_left": r["draws_left"], "ev": r["ev"]} if "ev" in r else {}),
             **({"table": r["table"], "verdict": {"margin": r["margin"], "danger": r["danger"], "source": r["source"]}} if "table" in r else {}),
         )

@@ -8,6 +8,7 @@ in the shape of ``analysis.engine.drills.table_record`` (the table drills' own),
 migration. The run first checks that it rebuilds the shipped banks exactly; if not, the tables
 would belong to other positions and nothing is written.
 """
+
 from __future__ import annotations
 
 import gzip

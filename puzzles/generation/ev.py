@@ -15,6 +15,7 @@ The records go to ``puzzles/data/ev_bank.json.gz`` (loaded by migration 0004); t
 accepted answers are ``ev_best``, ``options`` keeps the plain option table and
 ``ev`` the EV ranking, so a page can show both.
 """
+
 from __future__ import annotations
 
 import random
@@ -115,7 +116,9 @@ def candidate(position: Position) -> int | None:
 
 
 def generate_ev(
-    seed: int, count: int, progress: Callable[[int], None] | None = None,
+    seed: int,
+    count: int,
+    progress: Callable[[int], None] | None = None,
     kept: Callable[[dict[str, Any], Position], None] | None = None,
 ) -> tuple[list[dict[str, Any]], Stats]:
     """``count`` 期望值 puzzles from simulated play, reproducible from ``seed`` (``kept``: as in ``bank.generate``)."""
@@ -155,4 +158,3 @@ def generate_ev(
     for n, record in enumerate(records, 1):
         record["key"] = f"e{n:05d}"
     return records, stats
-

@@ -14,6 +14,7 @@ position is kept when (the *margin rule*, also in the README):
 5. no accepted discard is an isolated tile (a lone dragon, or a suited tile with no
    other tile of its suit within two ranks): "throw the lone dragon" is no puzzle.
 """
+
 from __future__ import annotations
 
 import math

@@ -5,6 +5,7 @@ same result chooses the bot's discard and becomes a candidate puzzle (a ``Positi
 so no hand is analysed twice. A deal ends on a win (a ``Win``: a complete hand and
 how it was won, the raw material of the 算番 quiz) or an empty wall.
 """
+
 from __future__ import annotations
 
 import random
@@ -100,14 +101,12 @@ def wants_pong(seat: _Seat, kind: int, rng: random.Random, pong_rate: float) -> 
     return is_dragon(kind) or rng.random() < pong_rate
 
 
-def play_deal(
-    rng: random.Random, rules: Rules, explore: float = 0.15, pong_rate: float = 0.3
-) -> Iterator[Position | Win]:
+def play_deal(rng: random.Random, rules: Rules, explore: float = 0.15, pong_rate: float = 0.3) -> Iterator[Position | Win]:
     """Deal and play one hand, yielding every decision and, at the end, the win if there is one."""
     wall = [k for k in range(NUM_KINDS) for _ in range(COPIES)]
     rng.shuffle(wall)
-    seats = [_Seat(list(counts_of(wall[i * HAND_SIZE:(i + 1) * HAND_SIZE])), [], []) for i in range(PLAYERS)]
-    wall = wall[PLAYERS * HAND_SIZE:]
+    seats = [_Seat(list(counts_of(wall[i * HAND_SIZE : (i + 1) * HAND_SIZE])), [], []) for i in range(PLAYERS)]
+    wall = wall[PLAYERS * HAND_SIZE :]
     current = rng.randrange(PLAYERS)
     dealer = current
     drawn: int | None = wall.pop()

@@ -6,6 +6,7 @@ are kept (an index whose deals give no clear decision is skipped). The work is s
 worker processes by index; the result does not depend on how many there are. A cache file
 (one JSON record a line) lets an interrupted run go on where it stopped.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,7 +53,10 @@ def _read_cache(cache: Path | None, stats: TableStats) -> dict[tuple[str, int], 
 
 
 def generate_table_drills(
-    count: int | Mapping[str, int], kinds: Iterable[str] = KINDS, jobs: int = 1, cache: Path | None = None,
+    count: int | Mapping[str, int],
+    kinds: Iterable[str] = KINDS,
+    jobs: int = 1,
+    cache: Path | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[dict[str, Any]], TableStats]:
     """``count`` drills of each kind (or ``count[kind]``), the records of the lowest indices that give one (deterministic)."""

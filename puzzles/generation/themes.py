@@ -4,6 +4,7 @@ A tagger sees the 14-tile hand and the engine's discard options (best first) and
 answers yes or no. ``tag`` runs them all; the keys are the ones the pages and the
 API use.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

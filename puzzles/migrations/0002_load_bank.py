@@ -1,4 +1,5 @@
 """Load the shipped puzzle bank (puzzles/data/bank.json.gz) so a fresh install has every puzzle."""
+
 from django.db import migrations
 
 

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('puzzles', '0002_load_bank'),
+        ("puzzles", "0002_load_bank"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='puzzle',
-            name='draws_left',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='期望值 puzzles: own draws still to come.', null=True),
+            model_name="puzzle",
+            name="draws_left",
+            field=models.PositiveSmallIntegerField(blank=True, help_text="期望值 puzzles: own draws still to come.", null=True),
         ),
         migrations.AddField(
-            model_name='puzzle',
-            name='ev',
+            model_name="puzzle",
+            name="ev",
             field=models.JSONField(blank=True, default=dict, help_text='期望值 puzzles: {"options": EV ranking rows, "plain_best": [...]}.'),
         ),
     ]

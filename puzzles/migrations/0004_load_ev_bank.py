@@ -1,4 +1,5 @@
 """Load the 期望值 puzzles (puzzles/data/ev_bank.json.gz), made by ``manage.py generate_ev_puzzles``."""
+
 from django.db import migrations
 
 

@@ -9,6 +9,7 @@ items' current ratings, and those attempts' before/after figures are rewritten t
 the quiz track, so the 何切 chart and the quiz figures each read one track. A player
 in the middle of a streak gets the last streak puzzle's rating as the floor.
 """
+
 from django.db import migrations, models
 
 from puzzles import rating as glicko
@@ -38,30 +39,29 @@ def split_quiz_rating(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('puzzles', '0004_load_ev_bank'),
+        ("puzzles", "0004_load_ev_bank"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='quiz_rating',
-            field=models.FloatField(default=1500.0, help_text='算番 quiz rating.'),
+            model_name="player",
+            name="quiz_rating",
+            field=models.FloatField(default=1500.0, help_text="算番 quiz rating."),
         ),
         migrations.AddField(
-            model_name='player',
-            name='quiz_rating_deviation',
+            model_name="player",
+            name="quiz_rating_deviation",
             field=models.FloatField(default=350.0),
         ),
         migrations.AddField(
-            model_name='player',
-            name='quiz_volatility',
+            model_name="player",
+            name="quiz_volatility",
             field=models.FloatField(default=0.06),
         ),
         migrations.AddField(
-            model_name='player',
-            name='streak_floor',
+            model_name="player",
+            name="streak_floor",
             field=models.FloatField(default=0.0, help_text="Rating of the run's last puzzle: the next one is rated higher."),
         ),
         migrations.RunPython(split_quiz_rating, migrations.RunPython.noop),

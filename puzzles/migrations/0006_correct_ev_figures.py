@@ -8,6 +8,7 @@ rows: this rewrites each EV puzzle's figures from the bank where the key names t
 position. A rating that plays have already moved is kept; an unplayed puzzle takes the
 bank's first estimate. Going back leaves the corrected figures in place.
 """
+
 from django.db import migrations
 
 POSITION = ("hand", "melds", "visible", "rules", "situation", "draws_left")

@@ -5,20 +5,26 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('puzzles', '0006_correct_ev_figures'),
+        ("puzzles", "0006_correct_ev_figures"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='player',
-            name='merged_at',
+            model_name="player",
+            name="merged_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='player',
-            name='merged_into',
-            field=models.ForeignKey(blank=True, help_text='An anonymous player folded into an account: answers still in flight with its session go there.', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='puzzles.player'),
+            model_name="player",
+            name="merged_into",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="An anonymous player folded into an account: answers still in flight with its session go there.",
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="puzzles.player",
+            ),
         ),
     ]

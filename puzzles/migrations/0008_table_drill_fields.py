@@ -4,25 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('puzzles', '0007_player_merged_into'),
+        ("puzzles", "0007_player_merged_into"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='puzzle',
-            name='table',
+            model_name="puzzle",
+            name="table",
             field=models.JSONField(blank=True, default=dict, help_text="The table from the player's chair: me/right/left rivers and melds (亮倒: revealed, waits), dealer, wall_left, drawn, offered."),
         ),
         migrations.AddField(
-            model_name='puzzle',
-            name='verdict',
+            model_name="puzzle",
+            name="verdict",
             field=models.JSONField(blank=True, default=dict, help_text="Table drills: the rollouts' margin and the tiles that deal into a 亮倒 hand."),
         ),
         migrations.AlterField(
-            model_name='puzzle',
-            name='kind',
-            field=models.CharField(choices=[('discard', 'What to discard'), ('quiz', 'Count the fans'), ('pong', 'Pong or pass'), ('kong', 'Kong or not'), ('declare', 'Declare or not'), ('defence', 'Defence')], db_index=True, default='discard', max_length=8),
+            model_name="puzzle",
+            name="kind",
+            field=models.CharField(
+                choices=[("discard", "What to discard"), ("quiz", "Count the fans"), ("pong", "Pong or pass"), ("kong", "Kong or not"), ("declare", "Declare or not"), ("defence", "Defence")],
+                db_index=True,
+                default="discard",
+                max_length=8,
+            ),
         ),
     ]

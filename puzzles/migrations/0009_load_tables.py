@@ -1,5 +1,6 @@
 """Load the table drills (puzzles/data/table_bank.json.gz, ``manage.py generate_table_drills``) and give every
 shipped 何切 and 期望值 puzzle its table (puzzles/data/bank_tables.json.gz, ``manage.py build_bank_tables``)."""
+
 from django.db import migrations
 
 

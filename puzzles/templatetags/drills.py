@@ -1,4 +1,5 @@
 """Template helpers of the drill pages: tile lists from text, shanten words, signed numbers."""
+
 from __future__ import annotations
 
 from django import template

@@ -3,13 +3,13 @@
 The tables stay ``analysis_scoresheet`` and ``analysis_sheethand`` (``Meta.db_table``); nothing
 in the database changes, so the sheets of a database migrated before stay where they are.
 """
+
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [

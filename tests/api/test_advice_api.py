@@ -1,4 +1,5 @@
 """POST /api/v1/advice/: table-aware estimates of a position's choices; every bad field named."""
+
 from __future__ import annotations
 
 import json
@@ -6,11 +7,9 @@ import json
 import pytest
 
 URL = "/api/v1/advice/"
-PONG = {"hand": "5566p123456789s", "river": "ZB", "opponents": [{"river": "F9p1s5p"}, {"river": "BF"}],
-        "wall_left": 37, "offered": {"tile": "5p", "by": 1}}
+PONG = {"hand": "5566p123456789s", "river": "ZB", "opponents": [{"river": "F9p1s5p"}, {"river": "BF"}], "wall_left": 37, "offered": {"tile": "5p", "by": 1}}
 # seat 2 (上家) has declared 亮倒 on 46p…FF (waiting on 5p); it is our turn with 14 tiles
-DEFEND = {"hand": "23456p11678999sZ", "river": "Z1p",
-          "opponents": [{"river": "ZB9p1s2p"}, {"river": "FB8p", "revealed": "46p123456789sFF"}], "wall_left": 34}
+DEFEND = {"hand": "23456p11678999sZ", "river": "Z1p", "opponents": [{"river": "ZB9p1s2p"}, {"river": "FB8p", "revealed": "46p123456789sFF"}], "wall_left": 34}
 
 
 def post(client, body, **extra):

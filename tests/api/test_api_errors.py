@@ -1,4 +1,5 @@
 """Hostile input under /api/: strict parsing with a 400 naming the field, and one JSON error shape for every failure."""
+
 from __future__ import annotations
 
 import json
@@ -27,15 +28,18 @@ def _error(response, status=400):
     return body["error"]
 
 
-@pytest.mark.parametrize("url, raw, field", [
-    ("/api/v1/analyze/", '{"hand": "\\ud800"}', "hand"),
-    ("/api/v1/analyze/", '{"hand": "%s", "visible": "5p\\udfff"}' % HAND, "visible"),
-    ("/api/v1/analyze/", '{"hand": "%s", "melds": [{"type": "pong", "tile": "\\ud83d"}]}' % "46p11s[FFF][BBB]", "melds"),
-    ("/api/v1/analyze/", '{"hand": "%s", "revealed": ["\\ud800"]}' % HAND, "revealed"),
-    ("/api/v1/analyze/", '{"\\ud800": 1, "hand": "%s"}' % HAND, "U+D800"),
-    ("/api/v1/settle/", json.dumps(SETTLE).replace('"\\u7532"', '"\\ud800"', 1), "players"),
-    ("/api/v1/settle/", json.dumps(SETTLE | {"dealer": "\ud800"}, ensure_ascii=True, default=str).replace("\\\\", "\\"), "dealer"),
-])
+@pytest.mark.parametrize(
+    "url, raw, field",
+    [
+        ("/api/v1/analyze/", '{"hand": "\\ud800"}', "hand"),
+        ("/api/v1/analyze/", '{"hand": "%s", "visible": "5p\\udfff"}' % HAND, "visible"),
+        ("/api/v1/analyze/", '{"hand": "%s", "melds": [{"type": "pong", "tile": "\\ud83d"}]}' % "46p11s[FFF][BBB]", "melds"),
+        ("/api/v1/analyze/", '{"hand": "%s", "revealed": ["\\ud800"]}' % HAND, "revealed"),
+        ("/api/v1/analyze/", '{"\\ud800": 1, "hand": "%s"}' % HAND, "U+D800"),
+        ("/api/v1/settle/", json.dumps(SETTLE).replace('"\\u7532"', '"\\ud800"', 1), "players"),
+        ("/api/v1/settle/", json.dumps(SETTLE | {"dealer": "\ud800"}, ensure_ascii=True, default=str).replace("\\\\", "\\"), "dealer"),
+    ],
+)
 def test_lone_surrogates_are_a_400_naming_the_field(url, raw, field):
     error = _error(_post(url, raw))
     assert error["field"] == field and "U+D" in error["message"]
@@ -47,20 +51,26 @@ def test_a_lone_surrogate_in_an_answer_is_a_400():
     assert error["field"] == "discard" and not Attempt.objects.exists()
 
 
-@pytest.mark.parametrize("url, body, field", [
-    ("/api/v1/analyze/", {"hand": HAND, "revealed": None}, "revealed"),
-    ("/api/v1/analyze/", {"hand": HAND, "visible": None}, "visible"),
-    ("/api/v1/settle/", SETTLE | {"dealer": None}, "dealer"),
-    ("/api/v1/settle/", SETTLE | {"winners": [{"player": "甲", "hand": HAND, "tile": None}]}, "winners"),
-])
+@pytest.mark.parametrize(
+    "url, body, field",
+    [
+        ("/api/v1/analyze/", {"hand": HAND, "revealed": None}, "revealed"),
+        ("/api/v1/analyze/", {"hand": HAND, "visible": None}, "visible"),
+        ("/api/v1/settle/", SETTLE | {"dealer": None}, "dealer"),
+        ("/api/v1/settle/", SETTLE | {"winners": [{"player": "甲", "hand": HAND, "tile": None}]}, "winners"),
+    ],
+)
 def test_null_is_refused_naming_the_field(url, body, field):
     assert _error(_post(url, json.dumps(body)))["field"] == field
 
 
-@pytest.mark.parametrize("query, field", [
-    ({"rob_kong": "maybe"}, "rob_kong"),
-    ({"liang_dao_when_ready": "sometimes", "depth": "ev", "draws_left": "3"}, "liang_dao_when_ready"),
-])
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ({"rob_kong": "maybe"}, "rob_kong"),
+        ({"liang_dao_when_ready": "sometimes", "depth": "ev", "draws_left": "3"}, "liang_dao_when_ready"),
+    ],
+)
 def test_a_flag_that_is_neither_true_nor_false_is_refused(query, field):
     error = _error(Client().get("/api/v1/analyze/", {"hand": HAND, **query}))
     assert error["field"] == field
@@ -77,12 +87,15 @@ def test_a_bad_visible_text_is_reported_as_visible_by_get_and_post():
         assert _error(r)["field"] == "visible"
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"discard": "3p", "attempt": aid(2), "mode": "zzz"}, "mode"),
-    ({"discard": "3p", "attempt": aid(3), "mode": 7}, "mode"),
-    ({"discard": "3p", "attempt": aid(4), "foo": 1}, "foo"),
-    ({"discard": "3p", "attempt": aid(5), "choice": 8}, "choice"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"discard": "3p", "attempt": aid(2), "mode": "zzz"}, "mode"),
+        ({"discard": "3p", "attempt": aid(3), "mode": 7}, "mode"),
+        ({"discard": "3p", "attempt": aid(4), "foo": 1}, "foo"),
+        ({"discard": "3p", "attempt": aid(5), "choice": 8}, "choice"),
+    ],
+)
 def test_an_answer_with_an_unknown_mode_or_field_is_refused(body, field):
     puzzle = discard_puzzle("34556p123789sZZZ")
     assert _error(_post(f"/api/v1/puzzles/{puzzle.pk}/answer/", json.dumps(body)))["field"] == field

@@ -1,4 +1,5 @@
 """``depth: ev``, ``draws_left`` and ``revealed`` on /api/v1/analyze/ (issue 9)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """POST /api/v1/hands/replay/: every worked record of tests/vectors/hands.json, bad bodies, the schema."""
+
 from __future__ import annotations
 
 import copy

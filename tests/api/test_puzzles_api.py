@@ -1,4 +1,5 @@
 """The drills API: next puzzle, answering (idempotent, one player's own progress only), progress."""
+
 from __future__ import annotations
 
 import uuid

@@ -9,6 +9,7 @@ Against a running server (``make serve-prod``), the same checks with the setting
 ``schemathesis.toml``: ``.venv/bin/schemathesis run http://127.0.0.1:8000/api/schema/ --checks all
 -H "Accept-Encoding: identity"``.
 """
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """``POST /api/v1/settle/``: payments with reasons, nets, next dealer, 400s with a field and a message."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,9 +8,12 @@ from hypothesis import strategies as st
 
 URL = "/api/v1/settle/"
 BODY = {
-    "players": ["甲", "乙", "丙"], "base": 1, "piao": [1, 2, 0],
+    "players": ["甲", "乙", "丙"],
+    "base": 1,
+    "piao": [1, 2, 0],
     "kongs": [{"who": "乙", "type": "an_gang", "tile": "F"}],
-    "result": "self_draw", "winners": [{"player": "甲", "hand": "4556p123s789sZZZ", "tile": "5p"}],
+    "result": "self_draw",
+    "winners": [{"player": "甲", "hand": "4556p123s789sZZZ", "tile": "5p"}],
 }
 
 
@@ -44,13 +48,16 @@ def test_drawn_hand_keeps_the_dealer_given(client):
     assert post(client, {"players": ["甲", "乙", "丙"], "result": "draw"}).json()["next_dealer"] is None
 
 
-@pytest.mark.parametrize("change, field, words", [
-    ({"winners": [{"player": "丁", "hand": "4556p123s789sZZZ", "tile": "5p"}]}, "winners", "丁"),
-    ({"kongs": [{"who": "乙", "type": "an_gang", "tile": "Z"}]}, "kongs", "只有 4 张"),
-    ({"winners": [{"player": "甲", "hand": "4556p123s789sZZZ", "tile": "9p"}]}, "winners", "9p"),
-    ({"dealer": "丁"}, "dealer", "丁"),
-    ({"base": "many"}, "base", "1"),
-])
+@pytest.mark.parametrize(
+    "change, field, words",
+    [
+        ({"winners": [{"player": "丁", "hand": "4556p123s789sZZZ", "tile": "5p"}]}, "winners", "丁"),
+        ({"kongs": [{"who": "乙", "type": "an_gang", "tile": "Z"}]}, "kongs", "只有 4 张"),
+        ({"winners": [{"player": "甲", "hand": "4556p123s789sZZZ", "tile": "9p"}]}, "winners", "9p"),
+        ({"dealer": "丁"}, "dealer", "丁"),
+        ({"base": "many"}, "base", "1"),
+    ],
+)
 def test_bad_input_is_a_400_with_field_and_message(client, change, field, words):
     response = post(client, {**BODY, **change})
     assert response.status_code == 400
@@ -77,15 +84,16 @@ def test_schema_documents_the_endpoint(client):
     assert "SettleRequest" in schema["components"]["schemas"]
 
 
-_JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 10**12), st.text(max_size=12),
-                  st.sampled_from(["甲", "乙", "5p", "F", "an_gang", "zhi_gang", "discard", "rob_kong", "4556p123s789sZZZ"]))
-_VALUES = st.recursive(_JUNK, lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(
-    st.sampled_from(["who", "type", "tile", "fed_by", "chain", "player", "hand", "situation"]), inner, max_size=5)), max_leaves=12)
+_JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 10**12), st.text(max_size=12), st.sampled_from(["甲", "乙", "5p", "F", "an_gang", "zhi_gang", "discard", "rob_kong", "4556p123s789sZZZ"]))
+_VALUES = st.recursive(
+    _JUNK,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(["who", "type", "tile", "fed_by", "chain", "player", "hand", "situation"]), inner, max_size=5)),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
-@given(st.dictionaries(st.sampled_from(["base", "piao", "rules", "options", "kongs", "liang_dao", "result", "discarder", "winners", "dealer"]),
-                       _VALUES, max_size=6))
+@given(st.dictionaries(st.sampled_from(["base", "piao", "rules", "options", "kongs", "liang_dao", "result", "discarder", "winners", "dealer"]), _VALUES, max_size=6))
 def test_any_body_is_answered_or_refused_never_a_crash(client, change):
     response = post(client, {**BODY, **change})
     assert response.status_code in (200, 400)

@@ -1,4 +1,5 @@
 """The analysis vectors (tests/vectors/analyze.json, a copy of ../shared/vectors/analyze.json), every case and every error, through the HTTP API."""
+
 from __future__ import annotations
 
 import json

@@ -1,5 +1,6 @@
 """axe-core in the browser tests: the script comes from the installed axe-playwright-python
 package (its bundled axe.min.js, pinned in requirements-dev.txt), injected by the test, never fetched."""
+
 from __future__ import annotations
 
 from functools import cache
@@ -19,10 +20,7 @@ def violations(page) -> list[dict]:
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.evaluate(axe_source())  # through DevTools, not a <script> the site's CSP would block
     result = page.evaluate("options => axe.run(document, options)", RULES)
-    return [
-        {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [" ".join(n["target"]) for n in v["nodes"]][:5]}
-        for v in result["violations"]
-    ]
+    return [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [" ".join(n["target"]) for n in v["nodes"]][:5]} for v in result["violations"]]
 
 
 def assert_no_violations(page) -> None:

@@ -1,4 +1,5 @@
 """Browser tests: Debian's Chromium driven by Playwright against pytest-django's live server."""
+
 from __future__ import annotations
 
 import os
@@ -21,8 +22,13 @@ def browser():
             executable_path=CHROMIUM,
             headless=True,
             args=[
-                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
             ],
         )
         yield browser

@@ -1,4 +1,5 @@
 """Every page of the site, for the checks that walk them all (tap targets, width, axe-core)."""
+
 from __future__ import annotations
 
 import re
@@ -6,13 +7,30 @@ import re
 from tests.puzzles.factories import discard_puzzle, quiz_puzzle
 
 FIXED = [
-    "/", "/?hand=4556p123s789sZZZ", "/?hand=4556p123s789sZZZ8p&ev=1&draws=3", "/?hand=4556p123s789sZZZ5p",
-    "/?hand=123456p789s11sZZ&visible=ZZ", "/?hand=46p11s[555p][FFF][BBB]&rev1=46p456s789sFFF11s",
+    "/",
+    "/?hand=4556p123s789sZZZ",
+    "/?hand=4556p123s789sZZZ8p&ev=1&draws=3",
+    "/?hand=4556p123s789sZZZ5p",
+    "/?hand=123456p789s11sZZ&visible=ZZ",
+    "/?hand=46p11s[555p][FFF][BBB]&rev1=46p456s789sFFF11s",
     "/analyze/?hand=23456p11678999sZ&r0=Z1p&r1=ZB9p1s2p&m1=[555s]&r2=FB8p&l2=46p123456789sFF&advice=1",
-    "/analyze/ev-help/?hand=4556p123s789sZZZ8p", "/drills/", "/progress/",
-    "/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/",
-    "/learn/glossary/", "/learn/koujue/", "/learn/koujue/memorise/",
-    "/settle/", "/settle/sheets/", "/accounts/login/", "/accounts/signup/", "/play/",
+    "/analyze/ev-help/?hand=4556p123s789sZZZ8p",
+    "/drills/",
+    "/progress/",
+    "/learn/",
+    "/learn/tiles/",
+    "/learn/play/",
+    "/learn/shapes/",
+    "/learn/fans/",
+    "/learn/settlement/",
+    "/learn/glossary/",
+    "/learn/koujue/",
+    "/learn/koujue/memorise/",
+    "/settle/",
+    "/settle/sheets/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/play/",
 ]
 
 

@@ -1,6 +1,7 @@
 """Accessibility in Chromium: axe-core over every page in both languages finds nothing, and the
 things axe cannot see: the focus ring's contrast, the memorise page's hidden line, sign-up's
 help texts linked to their fields, the drill verdict announced, the EV table at 320 px."""
+
 from __future__ import annotations
 
 import pytest
@@ -94,10 +95,18 @@ def test_the_drill_verdict_is_announced(page):
     expect(page.locator("#verdict-live")).to_contain_text("✗")
 
 
-@pytest.mark.parametrize("url, selector", [
-    ("/", "#add-1p"), ("/", "#to-hand"), ("/", ".nav a"), ("/?hand=4556p123s789sZZZ", "#situation-liang_dao"),
-    ("/learn/", ".learn-nav a"), ("/settle/", "#id_name_0"), ("/learn/koujue/", "main a"),
-])
+@pytest.mark.parametrize(
+    "url, selector",
+    [
+        ("/", "#add-1p"),
+        ("/", "#to-hand"),
+        ("/", ".nav a"),
+        ("/?hand=4556p123s789sZZZ", "#situation-liang_dao"),
+        ("/learn/", ".learn-nav a"),
+        ("/settle/", "#id_name_0"),
+        ("/learn/koujue/", "main a"),
+    ],
+)
 def test_the_focus_ring_has_3_to_1_contrast(page, url, selector):
     page.goto(page.base + url)
     page.locator(selector).first.focus()

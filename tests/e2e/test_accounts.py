@@ -1,4 +1,5 @@
 """In Chromium: forgot the password, get the mail (locmem), open its link, set a new one, keep the progress."""
+
 from __future__ import annotations
 
 import re

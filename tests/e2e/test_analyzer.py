@@ -1,5 +1,6 @@
 """The analyzer in Chromium: build 4556p123s789sZZZ by tapping tiles, read the 卡五星 wait,
 go to 14 tiles, read the discard table, reload the link; and the same page without JavaScript."""
+
 from __future__ import annotations
 
 import re

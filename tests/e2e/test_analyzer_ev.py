@@ -1,5 +1,6 @@
 """The analyzer's EV columns and danger marks in Chromium: the EV button loads the figures in a
 second htmx request behind a progress line; a revealed 亮倒 hand marks the tile that deals in."""
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,7 @@ def test_ev_button_then_revealed_hand(page):
     def ev_request(response):
         return response.request.headers.get("hx-trigger") == "ev-load"
 
-    with page.expect_response(lambda r: "ev=1" in r.url and r.request.headers.get("hx-trigger") == "app") as first, \
-            page.expect_response(ev_request) as second:
+    with page.expect_response(lambda r: "ev=1" in r.url and r.request.headers.get("hx-trigger") == "app") as first, page.expect_response(ev_request) as second:
         page.locator("#ev-button").click()
     placeholder = first.value.text()
     assert 'id="ev-load"' in placeholder and "计算中" in placeholder and "az-spinner" in placeholder

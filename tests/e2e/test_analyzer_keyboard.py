@@ -1,5 +1,6 @@
 """The analyzer by keyboard in Chromium: focus stays where the player was after every htmx swap,
 and moves to the next tile when a tile's last copy is used."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect

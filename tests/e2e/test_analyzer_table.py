@@ -1,5 +1,6 @@
 """The analyzer with a table in Chromium: a position entered by tapping at 390 px, the estimate
 fetched by htmx, nothing scrolling sideways; the same link without JavaScript."""
+
 from __future__ import annotations
 
 import re

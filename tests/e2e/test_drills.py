@@ -1,4 +1,5 @@
 """In Chromium: solve a puzzle by tapping a tile, see the feedback, and find it counted on the progress page."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """In Chromium at phone width: one drill of each table kind answered by a tap, the table in view, nothing scrolls sideways."""
+
 from __future__ import annotations
 
 import os

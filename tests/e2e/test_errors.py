@@ -1,4 +1,5 @@
 """In Chromium: a missing page is the site's own 404 page, in Chinese, with a way back."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Learn pages in Chromium: a fan example opens in the analyzer; one round of the memorise mode."""
+
 from __future__ import annotations
 
 from learn.content import couplets

@@ -1,6 +1,7 @@
 """Phone first, in Chromium at 360 and 390 px: the header is one row, nothing scrolls sideways,
 every control is a 44 px tap target, the analyzer's answer is in the first screen, and the
 settlement bar leaves the footer visible."""
+
 from __future__ import annotations
 
 import pytest

@@ -3,6 +3,7 @@
 The person's policy is the simplest a tapping thumb has: win when offered, pass on claims,
 otherwise discard the tile just drawn (or the first tile that can go).
 """
+
 from __future__ import annotations
 
 import os
@@ -56,8 +57,7 @@ def play_to_settlement(page, js: bool, name: str, axe: bool = False) -> None:
         seen = page.locator('input[name="seen"]').get_attribute("value")
         tap_next_move(page)
         if js:  # htmx swaps the table: wait for the new one
-            page.wait_for_function(
-                "seen => { const s = document.querySelector('input[name=seen]'); return !s || s.value !== seen }", arg=seen)
+            page.wait_for_function("seen => { const s = document.querySelector('input[name=seen]'); return !s || s.value !== seen }", arg=seen)
         else:
             page.wait_for_load_state()
     page.locator(".pl-settlement").wait_for()

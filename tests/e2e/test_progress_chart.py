@@ -1,5 +1,6 @@
 """The rating chart on a phone (390 px, Chromium): labels beside the plot, never under the line,
 an x axis with answer numbers, and each point's figure on a tap."""
+
 from __future__ import annotations
 
 import pytest

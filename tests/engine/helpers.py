@@ -1,4 +1,5 @@
 """Small helpers to read one win out of an analysis."""
+
 from __future__ import annotations
 
 from analysis.engine import analyze

@@ -1,4 +1,5 @@
 """Table-aware advice: worlds consistent with what the seat sees, rollouts, early stop and the budget."""
+
 from __future__ import annotations
 
 import itertools

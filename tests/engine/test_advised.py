@@ -1,4 +1,5 @@
 """The advice bot: legal, deterministic play within its work budget; worlds dealt with the opponents' progress."""
+
 from __future__ import annotations
 
 import random
@@ -80,6 +81,6 @@ def test_decision_lines_report_counts_and_times():
     from analysis.engine.bots.advised import Decision
 
     made = (Decision("plain", 0.001, 0, 0, False), Decision("claim", 0.2, 300, 5, True), Decision("defence", 0.4, 500, 6, False))
-    line, = decision_lines(Run(("advice", "strong", "strong"), 1, "standard", (), 1.0, 1.0, 1, (("advice", made),)))
+    (line,) = decision_lines(Run(("advice", "strong", "strong"), 1, "standard", (), 1.0, 1.0, 1, (("advice", made),)))
     assert "decisions: 3, rolled out 2" in line and "claim 1, 1 switched" in line and "defence 1, 0 switched" in line
     assert "rolled out median 200 ms, p95 400 ms" in line and "rollout actions max 500" in line

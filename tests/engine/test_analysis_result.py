@@ -1,4 +1,5 @@
 """The engine's typed ``Analysis``: frozen, decided once, and ``to_json`` gives the API body from it."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """The strong bot's decisions on hand-made positions, against what the basic bot does there."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -58,7 +59,9 @@ def test_never_deals_into_a_revealed_hand():
     # seat 1 has declared 亮倒 on 中/发; the efficient discards of seat 0 are exactly those two
     state = position(
         (seat("123456789p11s5sZF"), seat("234678s345pZZFF", liang_dao=True), seat("112334567p1299s")),
-        "act", 0, "F",
+        "act",
+        0,
+        "F",
     )
     assert act(BasicBot(), state).kind in (kind_of("Z"), kind_of("F"))
     choice = act(StrongBot(), state)
@@ -71,7 +74,9 @@ def test_wins_on_the_tile_a_revealed_hand_would_also_take():
     # the drawn 中 completes seat 0's own hand: it wins rather than worry about seat 1
     state = position(
         (seat("123456789p11sZZZ"), seat("234678s345pFFBB", liang_dao=True), seat("112334567p1299s")),
-        "act", 0, "Z",
+        "act",
+        0,
+        "Z",
     )
     assert act(StrongBot(), state) == Action(0, "win", kind_of("Z"))
 
@@ -87,7 +92,10 @@ def test_keeps_a_dead_wait_hidden():
     # every 1s and 4s is in sight: 亮倒 would lock a hand that cannot win and risk the 荒庄 payment
     state = position(
         (seat("123456789p23s55sZ"), seat("1123679p299sFFB", river="1111s"), seat("2367p2356s88sFBB", river="4444s")),
-        "act", 0, "Z", drawn=12,
+        "act",
+        0,
+        "Z",
+        drawn=12,
     )
     assert not act(StrongBot(), state).liang_dao
 
@@ -109,7 +117,9 @@ def test_no_added_kong_a_revealed_hand_would_rob():
     # seat 1 revealed on 46p waits on 5p: the 蓄杠 would be robbed (包胡) and the tile is dead anyway
     state = position(
         (seat("123s456s789s1p[555p]5p"), seat("46p234678s777pBB", liang_dao=True), seat("1123379p1299sZZ")),
-        "act", 0, "5p",
+        "act",
+        0,
+        "5p",
     )
     assert act(BasicBot(), state).verb == "kong"
     choice = act(StrongBot(), state)

@@ -1,4 +1,5 @@
 """Whole hands played by the bots: legal choices, 84 tiles, zero-sum nets, records that replay, hidden tiles unread."""
+
 from __future__ import annotations
 
 import random
@@ -26,7 +27,7 @@ def hidden_shuffled(state: Table, seat: int, rng: random.Random) -> Table:
     hidden = [o for o in SEATS if o != seat and not state.seats[o].liang_dao]
     pool = [k for o in hidden for k in range(NUM_KINDS) for _ in range(state.seats[o].concealed[k])]
     assert state.wall is not None
-    pool += list(state.wall[state.drawn:])
+    pool += list(state.wall[state.drawn :])
     rng.shuffle(pool)
     seats = list(state.seats)
     for o in hidden:
@@ -37,7 +38,7 @@ def hidden_shuffled(state: Table, seat: int, rng: random.Random) -> Table:
         del pool[:size]
         hand = Hand(tuple(counts), seats[o].melds)
         seats[o] = replace(seats[o], concealed=hand.concealed, ready_on=winning_kinds(hand) if hand.tile_count == 13 else frozenset())
-    wall = state.wall[:state.drawn] + tuple(pool)
+    wall = state.wall[: state.drawn] + tuple(pool)
     return replace(state, seats=(seats[0], seats[1], seats[2]), wall=wall)
 
 
@@ -75,7 +76,7 @@ def tiles_in_sight(state: Table) -> list[int]:
         for k in s.river:
             counts[k] += 1
     assert state.wall is not None
-    for k in state.wall[state.drawn:]:
+    for k in state.wall[state.drawn :]:
         counts[k] += 1
     return counts
 

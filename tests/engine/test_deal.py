@@ -1,4 +1,5 @@
 """Random hands for the analyzer (analysis/engine/deal.py)."""
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """The examples in the engine's docstring and in docs/engine.md run as written."""
+
 import doctest
 
 import analysis.engine

@@ -1,4 +1,5 @@
 """Table drills: seeds, the margin rule, and a slice of the shipped bank rebuilt byte for byte from its own seeds."""
+
 from __future__ import annotations
 
 import gzip

@@ -1,4 +1,5 @@
 """Waits, effective tiles and discard options (kwx-rules §4)."""
+
 from __future__ import annotations
 
 from hypothesis import given

@@ -1,4 +1,5 @@
 """The issue-9 model: hands worked out by hand, monotonicity, agreement with the plain ranking."""
+
 from __future__ import annotations
 
 import math
@@ -259,7 +260,7 @@ def _play_out(model: _Exact, start: Counts, discard: int, rng: random.Random) ->
     wall = [k for k in range(NUM_KINDS) for _ in range(model.unseen[k])]
     rng.shuffle(wall)
     counts, drawn, ready = start, [0] * NUM_KINDS, 0
-    for i, tile in enumerate(wall[:model.draws]):
+    for i, tile in enumerate(wall[: model.draws]):
         shanten, kinds = model.status(counts)
         if shanten <= 0:
             ready = 1
@@ -299,8 +300,7 @@ def test_exact_figures_of_step_back_discards_agree_with_a_simulation():
     for kind in step_back:
         runs = [_play_out(model, hand.with_tile(kind, -1).concealed, kind, rng) for _ in range(n)]
         e = exact[kind]
-        for figure, got in ((e.ready_probability, [r for r, _, _ in runs]), (e.win_probability, [w for _, w, _ in runs]),
-                            (e.expected_score, [s for _, _, s in runs])):
+        for figure, got in ((e.ready_probability, [r for r, _, _ in runs]), (e.win_probability, [w for _, w, _ in runs]), (e.expected_score, [s for _, _, s in runs])):
             mean = statistics.fmean(got)
             stderr = statistics.stdev(got) / math.sqrt(n)
             assert abs(mean - figure) < 3.5 * stderr + 1e-9, (TILE_IDS[kind], figure, mean, stderr)

@@ -1,4 +1,5 @@
 """Every fan, preset, situation and rule option of kwx-rules §3."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,6 +10,7 @@ from analysis.engine.rules import PRESETS
 from tests.engine.helpers import fan_keys, win
 
 # ---- hand fans, one by one
+
 
 def test_peng_peng_hu():
     side = win("111p333555s[ZZZ]F", "F")
@@ -93,6 +95,7 @@ def test_ka_wu_xing_in_bamboo():
 
 # ---- readings
 
+
 def test_best_reading_seven_pairs_over_ka_wu_xing():
     side = win("1122334456677p", "5p")
     assert sorted(fan_keys(side)) == ["qi_dui", "qing_yi_se"] and side["total"] == 16
@@ -107,6 +110,7 @@ def test_peng_peng_hu_reading_beats_runs():
 
 
 # ---- presets
+
 
 def test_every_preset_exists():
     assert set(PRESETS) == {"standard", "xiangyang", "shiyan"}
@@ -133,6 +137,7 @@ def test_no_cap_in_standard():
 
 
 # ---- situations and the 屁胡 rule
+
 
 def test_pinghu_self_draw_only():
     assert win("123456789p1178s", "6s")["total"] == 1
@@ -175,6 +180,7 @@ def test_contradictory_situations_are_refused():
 
 # ---- si_gui_yi_big_hand
 
+
 def test_big_hand_si_gui_yi_option():
     hand = "3333445678s"
     melds = [{"type": "pong", "tile": "7s"}]
@@ -198,6 +204,7 @@ def test_unknown_option_is_refused():
 
 
 # ---- the table itself
+
 
 def test_fan_table_is_complete_and_unique():
     assert len(FAN_BY_KEY) == len(FANS) == 16

@@ -1,4 +1,5 @@
 """The fast scorer (per-block split facts, memoised values) equals its definition on random hands."""
+
 from __future__ import annotations
 
 from hypothesis import given, settings
@@ -81,11 +82,7 @@ def test_score_win_equals_scoring_every_reading(hand, rules):
 @given(waiting_hands(), RULES)
 def test_waits_are_the_winning_tiles_scored_by_definition(hand, rules):
     result = efficiency(hand, hand.held, rules)
-    expected = [
-        (k, score_by_readings(hand, k, rules))
-        for k in range(NUM_KINDS)
-        if hand.held[k] < COPIES and is_complete(with_tile(hand.concealed, k), len(hand.melds))
-    ]
+    expected = [(k, score_by_readings(hand, k, rules)) for k in range(NUM_KINDS) if hand.held[k] < COPIES and is_complete(with_tile(hand.concealed, k), len(hand.melds))]
     assert [(w.kind, (w.self_draw, w.discard)) for w in result.waits] == expected
     if expected:
         assert result.value == sum((COPIES - hand.held[k]) * (v[0].total + v[1].total) for k, v in expected)

@@ -1,4 +1,5 @@
 """Hostile input: whatever is thrown at the parser and at analyze(), only EngineError comes out."""
+
 from __future__ import annotations
 
 from hypothesis import given

@@ -1,4 +1,5 @@
 """Notation (kwx-rules §1): every accepted form, canonical output, errors that say where."""
+
 from __future__ import annotations
 
 import pytest

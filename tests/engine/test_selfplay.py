@@ -1,4 +1,5 @@
 """Whole hands played by bots: tiles conserved, money balanced, records that replay to the same hand."""
+
 from __future__ import annotations
 
 import random

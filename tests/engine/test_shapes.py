@@ -1,4 +1,5 @@
 """Shanten and readings (kwx-rules §2, §4), checked against the mahjong package and brute force."""
+
 from __future__ import annotations
 
 import pytest
@@ -139,7 +140,7 @@ def test_precomputed_suit_readings_equal_the_recursive_definition(counts):
     from analysis.engine.tables import suit_index
 
     for start in (0, 9):
-        suit = counts[start:start + 9]
+        suit = counts[start : start + 9]
         expected = {(tuple(sorted(g)), p) for g, p in _block_readings(suit, True)}
         found = [(tuple(sorted(g)), p) for g, p in _complete_suits().get(suit_index(suit), ())]
         assert len(found) == len(set(found)) and set(found) == expected

@@ -3,6 +3,7 @@
 Records are written compactly: ``"0d5p 0x7s 1p7s"`` is seat 0 draws 5p, seat 0 discards 7s,
 seat 1 pongs 7s (verbs: d draw, x discard, ! discard declaring 亮倒, p pong, k kong, w win).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -22,8 +23,7 @@ def record(hands, moves, dealer=0, rules="standard", options=None):
         if move[1] == "!":
             action["liang_dao"] = True
         actions.append(action)
-    return {"format": "kwx-hand/1", "rules": rules, "options": options or {}, "dealer": dealer,
-            "hands": list(hands), "actions": actions}
+    return {"format": "kwx-hand/1", "rules": rules, "options": options or {}, "dealer": dealer, "hands": list(hands), "actions": actions}
 
 
 def illegal_at(hands, moves, **kw):

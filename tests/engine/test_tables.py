@@ -1,4 +1,5 @@
 """The shipped suit table and the tables built at import equal the recursive definitions."""
+
 from __future__ import annotations
 
 from hypothesis import given
@@ -24,7 +25,7 @@ value_ids = st.integers(0, len(VALUES) - 1)
 
 
 def _drawn(counts: tuple[int, ...], rank: int) -> tuple[int, ...]:
-    return counts[:rank] + (counts[rank] + 1,) + counts[rank + 1:]
+    return counts[:rank] + (counts[rank] + 1,) + counts[rank + 1 :]
 
 
 def test_the_table_is_shipped():
@@ -44,18 +45,13 @@ def test_dragon_values_never_use_runs(counts):
 @given(suits.filter(lambda c: sum(c) <= 13))
 def test_a_suit_draws_the_kinds_within_two_ranks_of_its_tiles(counts):
     mask = reach_mask(counts)
-    expected = tuple(
-        (rank, VALUES.index(block_value(_drawn(counts, rank), True)))
-        for rank in range(9) if mask >> rank & 1 and counts[rank] < 4
-    )
+    expected = tuple((rank, VALUES.index(block_value(_drawn(counts, rank), True))) for rank in range(9) if mask >> rank & 1 and counts[rank] < 4)
     assert block_draws(False, suit_index(counts)) == expected
 
 
 @given(dragon_blocks)
 def test_a_dragon_block_draws_only_the_kinds_it_holds(counts):
-    expected = tuple(
-        (rank, VALUES.index(block_value(_drawn(counts, rank), False))) for rank in range(3) if 0 < counts[rank] < 4
-    )
+    expected = tuple((rank, VALUES.index(block_value(_drawn(counts, rank), False))) for rank in range(3) if 0 < counts[rank] < 4)
     assert block_draws(True, suit_index(counts)) == expected
 
 

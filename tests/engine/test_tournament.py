@@ -1,4 +1,5 @@
 """The tournament loop and its figures: duplicate seating, dealer rotation, intervals, jobs."""
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """win_money(): what one wait collects (自摸, 点炮, 包胡) is exactly what settle() pays for that win."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,15 +13,23 @@ from analysis.engine.tiles import KIND_OF_ID
 
 PLAYERS = ["我", "下家", "上家"]
 READY = [  # (hand, winning tile): ×1 屁胡, ×2 卡五星, ×16 清七对, a cap under 襄阳
-    ("123456p789s11sZZ", "Z"), ("4556p123s789sZZZ", "5p"), ("1122334456677p", "5p"), ("46p111s222s333sFF", "5p"),
+    ("123456p789s11sZZ", "Z"),
+    ("4556p123s789sZZZ", "5p"),
+    ("1122334456677p", "5p"),
+    ("46p111s222s333sFF", "5p"),
 ]
 
 
 def settled(hand: str, tile: str, rules: str, situation: list[str], base: int, piao: int, result: str, liang: bool) -> int | None:
     """What the winner 我 collects in win payments when settle() is asked directly (None when it refuses the win)."""
     data = {
-        "players": PLAYERS, "base": base, "piao": [piao] * 3, "rules": rules, "result": result,
-        "liang_dao": ["我"] if liang else [], "discarder": None if result == "self_draw" else "下家",
+        "players": PLAYERS,
+        "base": base,
+        "piao": [piao] * 3,
+        "rules": rules,
+        "result": result,
+        "liang_dao": ["我"] if liang else [],
+        "discarder": None if result == "self_draw" else "下家",
         "winners": [{"player": "我", "hand": hand, "tile": tile, "situation": situation}],
     }
     try:
@@ -30,8 +39,7 @@ def settled(hand: str, tile: str, rules: str, situation: list[str], base: int, p
     return out.nets[0]
 
 
-@given(st.sampled_from(READY), st.sampled_from(sorted(PRESETS)), st.integers(1, MAX_BASE), st.sampled_from(PIAO_CHOICES),
-       st.sampled_from([[], ["liang_dao"]]))
+@given(st.sampled_from(READY), st.sampled_from(sorted(PRESETS)), st.integers(1, MAX_BASE), st.sampled_from(PIAO_CHOICES), st.sampled_from([[], ["liang_dao"]]))
 def test_each_way_matches_settle(shape, rules, base, piao, situation):
     text, tile = shape
     hand, _ = build_hand(text)

@@ -1,4 +1,5 @@
 """Every figure the learn pages state is recomputed here with the engine (or §6 of the rules)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -29,10 +30,7 @@ def test_every_worked_example_states_the_engines_value(worked):
 
 def _engine_readings(worked):
     rules = make_rules(worked.rules, worked.situation, dict(worked.options))
-    return [
-        (sorted(h.key for h in hits), prod(h.multiplier for h in hits))
-        for hits in reading_fans(parse_hand(worked.hand), parse_tile(worked.win), rules)
-    ]
+    return [(sorted(h.key for h in hits), prod(h.multiplier for h in hits)) for hits in reading_fans(parse_hand(worked.hand), parse_tile(worked.win), rules)]
 
 
 @pytest.mark.parametrize("worked", [w for w in lc.COMBINATION_EXAMPLES if w.readings], ids=lambda w: w.key)
@@ -78,21 +76,18 @@ def test_every_fan_example_scores_its_fan(fan):
 def _hand_input(example):
     """The example's inputs in the form of the settlement module (seats A, B, C = players 0, 1, 2)."""
     seat = lc.SEATS.index
-    winners = tuple(
-        settlement.Winner(seat(s), parse_hand(w.hand), parse_tile(w.win), frozenset(w.situation) - {"liang_dao"})
-        for s, w in example.wins
-    )
+    winners = tuple(settlement.Winner(seat(s), parse_hand(w.hand), parse_tile(w.win), frozenset(w.situation) - {"liang_dao"}) for s, w in example.wins)
     liang = {seat(s) for s, w in example.wins if "liang_dao" in w.situation} | {seat(s) for s in example.declarers}
     piao = dict(example.piao)
     result = "draw" if not winners else "discard" if example.discarder else "self_draw"
     return settlement.HandInput(
-        players=lc.SEATS, piao=tuple(piao.get(s, 0) for s in lc.SEATS),
-        kongs=tuple(
-            settlement.Kong(seat(who), kind, parse_tile(tile), seat(feeder) if feeder else None, chain)
-            for chain, (kind, who, feeder, tile) in enumerate(example.kongs, start=1)
-        ),
-        liang_dao=frozenset(liang), result=result,
-        discarder=seat(example.discarder) if example.discarder else None, winners=winners,
+        players=lc.SEATS,
+        piao=tuple(piao.get(s, 0) for s in lc.SEATS),
+        kongs=tuple(settlement.Kong(seat(who), kind, parse_tile(tile), seat(feeder) if feeder else None, chain) for chain, (kind, who, feeder, tile) in enumerate(example.kongs, start=1)),
+        liang_dao=frozenset(liang),
+        result=result,
+        discarder=seat(example.discarder) if example.discarder else None,
+        winners=winners,
     )
 
 
@@ -134,5 +129,3 @@ def test_glossary_links_point_at_learn_pages_and_fan_terms_use_the_fan_table():
         anchor = term.url.partition("#")[2]
         if anchor in FAN_BY_KEY:
             assert term.term == FAN_BY_KEY[anchor].name
-
-

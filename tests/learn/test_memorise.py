@@ -1,4 +1,5 @@
 """Memorise mode's services and selectors: fsrs scheduling per player, most overdue first, repeats counted once."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -20,8 +21,7 @@ def user(db):
 
 
 def _card(user, number, due):
-    return VerseCard.objects.create(user=user, couplet=number, due=due, state=2, stability=3.0, difficulty=5.0,
-                                    last_review=due - timedelta(days=3), reviews=1)
+    return VerseCard.objects.create(user=user, couplet=number, due=due, state=2, stability=3.0, difficulty=5.0, last_review=due - timedelta(days=3), reviews=1)
 
 
 @pytest.mark.parametrize("rating", list(Rating))
@@ -78,5 +78,3 @@ def test_visitors_walk_the_couplets_in_order():
     assert next_anonymous(1).number == 2
     assert next_anonymous(len(couplets())).number == 1
     assert prompt_for(None, 99, timezone.now()) is None
-
-

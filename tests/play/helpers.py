@@ -1,4 +1,5 @@
 """Playing a stored hand to its end the way a person would: the basic bot's answer in seat 0, sent as the form sends it."""
+
 from __future__ import annotations
 
 from analysis.engine.bots.basic import BasicBot

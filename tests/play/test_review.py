@@ -1,4 +1,5 @@
 """The review of a hand: every decision of a seat, what it did beside the advice bot, the cost and the costly marks."""
+
 from __future__ import annotations
 
 from hypothesis import given, settings
@@ -68,11 +69,13 @@ def test_a_pass_followed_by_the_seats_own_draw_is_a_pass():
 
 
 def test_judge_accepts_a_choice_within_the_costly_margin_of_the_bots():
-    figures = {"options": [
-        {"verb": "discard", "tile": "5p", "liang_dao": False, "worth": 2.0, "bot": True},
-        {"verb": "discard", "tile": "1s", "liang_dao": False, "worth": 1.8, "bot": False},
-        {"verb": "discard", "tile": "Z", "liang_dao": False, "worth": 1.0, "bot": False},
-    ]}
+    figures = {
+        "options": [
+            {"verb": "discard", "tile": "5p", "liang_dao": False, "worth": 2.0, "bot": True},
+            {"verb": "discard", "tile": "1s", "liang_dao": False, "worth": 1.8, "bot": False},
+            {"verb": "discard", "tile": "Z", "liang_dao": False, "worth": 1.0, "bot": False},
+        ]
+    }
     from analysis.engine.table import Action
     from analysis.engine.tiles import KIND_OF_ID
 

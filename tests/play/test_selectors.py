@@ -1,4 +1,5 @@
 """Play selectors: the table from the person's chair hides what it must, and the hint marks the tiles that deal in."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -47,7 +48,6 @@ def test_another_players_hand_game_and_item_are_not_found():
     me, other = Player.objects.create(), Player.objects.create()
     game = services.start_game(me, "basic", "standard", "1", "0")
     hand = game.hands.get()
-    for lookup in (lambda: selectors.game_for(other, game.pk), lambda: selectors.hand_for(other, hand.pk),
-                   lambda: selectors.game_for(None, game.pk), lambda: selectors.shared_hand("")):
+    for lookup in (lambda: selectors.game_for(other, game.pk), lambda: selectors.hand_for(other, hand.pk), lambda: selectors.game_for(None, game.pk), lambda: selectors.shared_hand("")):
         assert lookup() is None
     assert selectors.game_for(me, game.pk) == game and selectors.hand_for(me, hand.pk) == hand

@@ -1,4 +1,5 @@
 """Play services: a game from the first deal to the next hand, stale and repeated actions, uploads, sharing, merging."""
+
 from __future__ import annotations
 
 import json
@@ -98,10 +99,17 @@ def test_another_players_game_is_not_found():
         services.share(other, hand.pk)
 
 
-@pytest.mark.parametrize("field,values", [
-    ("level", ("expert", "standard", "1", "0")), ("level", ("advice", "standard", "1", "0")), ("rules", ("basic", "riichi", "1", "0")),
-    ("base", ("basic", "standard", "0", "0")), ("base", ("basic", "standard", "²", "0")), ("piao", ("basic", "standard", "1", "3")),
-])
+@pytest.mark.parametrize(
+    "field,values",
+    [
+        ("level", ("expert", "standard", "1", "0")),
+        ("level", ("advice", "standard", "1", "0")),
+        ("rules", ("basic", "riichi", "1", "0")),
+        ("base", ("basic", "standard", "0", "0")),
+        ("base", ("basic", "standard", "²", "0")),
+        ("piao", ("basic", "standard", "1", "3")),
+    ],
+)
 def test_bad_settings_name_their_field(field, values):
     with pytest.raises(PlayError) as exc:
         services.start_game(Player.objects.create(), *values)

@@ -1,9 +1,10 @@
 """Puzzles for tests, built by the engine itself (never a hard-coded answer)."""
+
 from __future__ import annotations
 
 import uuid
-from typing import Any
 from itertools import count
+from typing import Any
 
 from analysis.engine import build_hand
 from analysis.engine.efficiency import best_discards, discard_options
@@ -15,9 +16,9 @@ from analysis.engine.serial import option_row
 from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
 from puzzles.generation.bank import load_bank
 from puzzles.generation.bank_tables import load_bank_tables
-from puzzles.generation.table_bank import TABLE_BANK_PATH
 from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev
 from puzzles.generation.simulate import Position
+from puzzles.generation.table_bank import TABLE_BANK_PATH
 from puzzles.generation.themes import tag
 from puzzles.models import Puzzle
 
@@ -52,9 +53,19 @@ def ev_puzzle(notation: str, draws_left: int, visible: str = "", rules: str = "s
     position = Position(hand, seen, rule_set, 0, 3 * draws_left, comparison.plain_options)
     r = ev_record(position, draws_left, comparison, verdict)
     return Puzzle.objects.create(
-        key=f"t{next(_serial):05d}", kind=Puzzle.DISCARD, hand=r["hand"], melds=r["melds"], visible=r["visible"],
-        rules=rules, wall_left=r["wall_left"], draws_left=draws_left, accepted=r["accepted"], options=r["options"],
-        ev=r["ev"], themes=" ev ", rating=r["rating"],
+        key=f"t{next(_serial):05d}",
+        kind=Puzzle.DISCARD,
+        hand=r["hand"],
+        melds=r["melds"],
+        visible=r["visible"],
+        rules=rules,
+        wall_left=r["wall_left"],
+        draws_left=draws_left,
+        accepted=r["accepted"],
+        options=r["options"],
+        ev=r["ev"],
+        themes=" ev ",
+        rating=r["rating"],
     )
 
 
@@ -63,10 +74,16 @@ def discard_puzzle(notation: str, visible: str = "", rules: str = "standard", ra
     hand, seen = build_hand(notation, visible=visible)
     options = discard_options(hand, seen, make_rules(rules))
     return model.objects.create(
-        key=f"t{next(_serial):05d}", kind=Puzzle.DISCARD, hand=format_counts(hand.concealed),
-        melds=[m.as_dict() for m in hand.melds], visible=format_counts(seen), rules=rules,
-        accepted=[TILE_IDS[k] for k in best_discards(options)], options=[option_row(o) for o in options],
-        themes=" " + " ".join(tag(hand, options)) + " ", rating=rating,
+        key=f"t{next(_serial):05d}",
+        kind=Puzzle.DISCARD,
+        hand=format_counts(hand.concealed),
+        melds=[m.as_dict() for m in hand.melds],
+        visible=format_counts(seen),
+        rules=rules,
+        accepted=[TILE_IDS[k] for k in best_discards(options)],
+        options=[option_row(o) for o in options],
+        themes=" " + " ".join(tag(hand, options)) + " ",
+        rating=rating,
     )
 
 
@@ -76,11 +93,21 @@ def quiz_puzzle(notation: str, win: str, side: str = "self_draw", rules: str = "
     sd, dc = score_win(hand, KIND_OF_ID[win], make_rules(rules, situation))
     value = sd if side == "self_draw" else dc
     return model.objects.create(
-        key=f"t{next(_serial):05d}", kind=Puzzle.QUIZ, hand=format_counts(hand.concealed),
-        melds=[m.as_dict() for m in hand.melds], rules=rules, situation=list(situation), win_tile=win, win_side=side,
+        key=f"t{next(_serial):05d}",
+        kind=Puzzle.QUIZ,
+        hand=format_counts(hand.concealed),
+        melds=[m.as_dict() for m in hand.melds],
+        rules=rules,
+        situation=list(situation),
+        win_tile=win,
+        win_side=side,
         accepted=[str(value.total)],
-        options={"choices": sorted({1, value.total, value.total * 2, value.total * 4}), "product": value.product,
-                 "total": value.total, "fans": [{"key": h.key, "multiplier": h.multiplier} for h in value.fans]},
+        options={
+            "choices": sorted({1, value.total, value.total * 2, value.total * 4}),
+            "product": value.product,
+            "total": value.total,
+            "fans": [{"key": h.key, "multiplier": h.multiplier} for h in value.fans],
+        },
         themes="",
     )
 

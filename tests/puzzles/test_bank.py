@@ -1,4 +1,5 @@
 """The shipped bank: every accepted answer is the engine's, recomputed now; every quiz total too."""
+
 from __future__ import annotations
 
 import time

@@ -1,4 +1,5 @@
 """The old drills' tables: recovered by playing the banks' seeds again, consistent with what each puzzle records, loaded by migrate."""
+
 from __future__ import annotations
 
 from collections import Counter

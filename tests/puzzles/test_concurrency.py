@@ -3,6 +3,7 @@
 Threads each use their own database connection. On PostgreSQL the player's row lock
 (``select_for_update``) serialises them; SQLite serialises writers itself.
 """
+
 from __future__ import annotations
 
 import pytest

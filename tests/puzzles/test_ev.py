@@ -1,4 +1,5 @@
 """The 期望值 drill: the EV filter, the generator, and every shipped EV puzzle recomputed by the engine."""
+
 from __future__ import annotations
 
 import time

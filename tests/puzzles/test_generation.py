@@ -1,4 +1,5 @@
 """The generator: simulated play, the filters (margin rule) and reproducibility."""
+
 from __future__ import annotations
 
 import random

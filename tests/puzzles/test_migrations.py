@@ -1,4 +1,5 @@
 """The migration that splits off the 算番 rating keeps every player's data."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Glicko-2: Glickman's worked example, the caps, and who moves which way."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,7 +34,11 @@ def test_cap_limits_the_change_and_bounds_the_deviation():
 
 
 @given(
-    st.floats(800, 2400), st.floats(45, 350), st.floats(800, 2400), st.floats(45, 350), st.booleans(),
+    st.floats(800, 2400),
+    st.floats(45, 350),
+    st.floats(800, 2400),
+    st.floats(45, 350),
+    st.booleans(),
 )
 def test_one_answer_moves_player_and_puzzle_oppositely_within_caps(pr, prd, zr, zrd, correct):
     player, puzzle = Rating(pr, prd), Rating(zr, zrd)

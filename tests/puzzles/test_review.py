@@ -1,4 +1,5 @@
 """FSRS scheduling of missed puzzles."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta

@@ -1,4 +1,5 @@
 """Next puzzle per mode, progress figures and the rating chart."""
+
 from __future__ import annotations
 
 import random

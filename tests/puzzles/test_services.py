@@ -1,4 +1,5 @@
 """Answering, rating once per puzzle, idempotent attempts, streaks, review cards, the anonymous→account merge."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Each theme tagger on a hand that has the theme and one that does not (options from the engine)."""
+
 from __future__ import annotations
 
 import re

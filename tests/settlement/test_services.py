@@ -1,4 +1,5 @@
 """Settlement services and selectors: running totals and dealers, edits, one hand per form token, owners."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,7 +11,7 @@ from settlement.services import Owner, add_hand, attach_anonymous_sheets, create
 pytestmark = pytest.mark.django_db
 
 KA_WU_XING = {"hand": "4556p123s789sZZZ", "tile": "5p"}
-SELF_DRAW = {"piao": [0, 0, 0], "result": "self_draw", "winners": [{"player": 0, **KA_WU_XING}]}             # 0 +4
+SELF_DRAW = {"piao": [0, 0, 0], "result": "self_draw", "winners": [{"player": 0, **KA_WU_XING}]}  # 0 +4
 DISCARD = {"piao": [0, 0, 0], "result": "discard", "discarder": 2, "winners": [{"player": 1, **KA_WU_XING}]}  # 2 → 1: 2
 DRAW = {"piao": [0, 0, 0], "result": "draw", "liang_dao": [1], "kongs": [{"who": 2, "type": "an_gang", "tile": "F"}]}
 
@@ -22,15 +23,14 @@ def test_sheet_table_running_totals_and_dealers():
     table = sheet_table(sheet)
     assert [r.nets for r in table.rows] == [(4, -2, -2), (0, 2, -2), (1 - 2, -2 - 2, 1 + 4)]
     assert [r.totals for r in table.rows] == [(4, -2, -2), (4, 0, -4), (3, -4, 1)]
-    assert [r.dealer for r in table.rows] == [2, 0, 1]     # first dealer, then the winners
-    assert table.next_dealer == 1                            # 荒庄: the dealer stays
+    assert [r.dealer for r in table.rows] == [2, 0, 1]  # first dealer, then the winners
+    assert table.next_dealer == 1  # 荒庄: the dealer stays
     assert table.totals == (3, -4, 1)
 
 
 def test_double_win_hands_the_deal_to_the_discarder():
     sheet = create_sheet(Owner(anon_key="k"), ["甲", "乙", "丙"])
-    add_hand(sheet, {"result": "discard", "discarder": 2, "winners": [
-        {"player": 0, **KA_WU_XING}, {"player": 1, "hand": "46p111s222s333sFF", "tile": "5p"}]})
+    add_hand(sheet, {"result": "discard", "discarder": 2, "winners": [{"player": 0, **KA_WU_XING}, {"player": 1, "hand": "46p111s222s333sFF", "tile": "5p"}]})
     assert sheet_table(sheet).next_dealer == 2
 
 

@@ -1,4 +1,5 @@
 """The words of a payment state the engine's arithmetic: each win reason's formula multiplies out to its amount."""
+
 from __future__ import annotations
 
 import re

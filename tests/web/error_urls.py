@@ -1,4 +1,5 @@
 """The site's URLs plus one view that fails, for the 500 page tests."""
+
 from django.urls import path
 
 from kwx_site.urls import handler500

@@ -1,5 +1,6 @@
 """Access: nobody reads or changes another player's progress, sheets or account, and every
 state-changing page form refuses a POST without its CSRF token."""
+
 from __future__ import annotations
 
 import re

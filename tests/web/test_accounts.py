@@ -1,4 +1,5 @@
 """Sign up, log in, log out, change password; anonymous progress moves into the account."""
+
 from __future__ import annotations
 
 import pytest

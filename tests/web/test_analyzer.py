@@ -1,4 +1,5 @@
 """The analyzer page: state in the URL, edits, htmx fragments, errors, both languages."""
+
 from __future__ import annotations
 
 import random
@@ -42,6 +43,7 @@ def board_after(query: str):
 
 # --- the state in the URL -------------------------------------------------
 
+
 def test_empty_page_offers_the_palette_and_examples(client):
     response = client.get("/")
     assert response.status_code == 200
@@ -53,17 +55,14 @@ def test_empty_page_offers_the_palette_and_examples(client):
 
 @pytest.mark.parametrize("path", ["/", "/analyze/"])
 def test_a_non_canonical_link_redirects_to_the_canonical_one(client, path):
-    response = client.get(path, {"hand": "4556p 123s 789s 中中中", "rules": "shiyan", "situation": "liang_dao",
-                                 "rob_kong": ["0", "1"], "pinghu_selfdraw_only": "0", "to": "hand"})
+    response = client.get(path, {"hand": "4556p 123s 789s 中中中", "rules": "shiyan", "situation": "liang_dao", "rob_kong": ["0", "1"], "pinghu_selfdraw_only": "0", "to": "hand"})
     assert response.status_code == 302
     assert response["Location"].startswith(path + "?")
-    assert query_of(response) == {"hand": ["4556p123789sZZZ"], "rules": ["shiyan"], "situation": ["liang_dao"],
-                                  "pinghu_selfdraw_only": ["0"]}
+    assert query_of(response) == {"hand": ["4556p123789sZZZ"], "rules": ["shiyan"], "situation": ["liang_dao"], "pinghu_selfdraw_only": ["0"]}
 
 
 def test_canonical_query_is_a_fixed_point():
-    for query in ["hand=46p11s[555p][FFF]{BBBB}&visible=55p&rules=xiangyang&situation=liang_dao&situation=hai_di_lao",
-                  "hand=4556p123789sZZZ8p&discard=8p&si_gui_yi_big_hand=1&to=pong", ""]:
+    for query in ["hand=46p11s[555p][FFF]{BBBB}&visible=55p&rules=xiangyang&situation=liang_dao&situation=hai_di_lao", "hand=4556p123789sZZZ8p&discard=8p&si_gui_yi_big_hand=1&to=pong", ""]:
         once = canonical_query(read_board(QueryDict(query)))
         assert canonical_query(read_board(QueryDict(once))) == once
 
@@ -119,6 +118,7 @@ def test_choosing_a_row_shows_its_thirteen_tile_analysis_and_a_link_to_play_it(c
 
 
 # --- edits ------------------------------------------------------------------
+
 
 def test_tapping_a_palette_tile_adds_it_and_redirects(client):
     response = client.get("/?hand=455p&add=6p&rules=shiyan")
@@ -187,6 +187,7 @@ def test_random_hand_is_a_full_valid_hand(client, size):
 
 # --- htmx -------------------------------------------------------------------
 
+
 def test_htmx_edit_returns_the_form_and_pushes_the_canonical_url(client):
     response = client.get("/?hand=455p&add=6p", **HTMX)
     assert response.status_code == 200
@@ -216,6 +217,7 @@ def test_history_restore_gets_the_full_page(client):
 
 # --- errors and languages ---------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("query", "field", "words"),
     [
@@ -239,11 +241,12 @@ def test_bad_input_shows_the_engine_message_next_to_its_field(client, query, fie
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.dictionaries(
-    st.sampled_from(["hand", "visible", "rules", "situation", "add", "remove_tile", "remove_meld", "add_visible",
-                     "remove_visible", "random", "to", "discard", "rob_kong", "clear"]),
-    st.text(max_size=30) | st.sampled_from(["4556p123789sZZZ", "5p", "14", "pong", "0", "[555p]"]),
-))
+@given(
+    st.dictionaries(
+        st.sampled_from(["hand", "visible", "rules", "situation", "add", "remove_tile", "remove_meld", "add_visible", "remove_visible", "random", "to", "discard", "rob_kong", "clear"]),
+        st.text(max_size=30) | st.sampled_from(["4556p123789sZZZ", "5p", "14", "pong", "0", "[555p]"]),
+    )
+)
 def test_no_query_gives_a_server_error(client, query):
     for headers in ({}, HTMX):
         assert client.get("/", query, **headers).status_code in (200, 302, 303)
@@ -261,14 +264,17 @@ def test_own_css_and_js_stay_small():
     assert isinstance(ROOT, Path)
 
 
-@pytest.mark.parametrize(("query", "tiles"), [
-    ("hand=4556p123789sZZZ", 13),
-    ("hand=34556p123789sZZZ", 14),
-    ("hand=34556p123789sZZZ&rev1=46p11456789sFFF", 14),
-    ("hand=34556p123789sZZZ&ev=1&draws=3", 14),
-    ("hand=4556p123789sZZZ&ev=1&draws=3&rev1=46p11456789sFFF", 13),
-    ("hand=123456789p11s{5555s}", 14),
-])
+@pytest.mark.parametrize(
+    ("query", "tiles"),
+    [
+        ("hand=4556p123789sZZZ", 13),
+        ("hand=34556p123789sZZZ", 14),
+        ("hand=34556p123789sZZZ&rev1=46p11456789sFFF", 14),
+        ("hand=34556p123789sZZZ&ev=1&draws=3", 14),
+        ("hand=4556p123789sZZZ&ev=1&draws=3&rev1=46p11456789sFFF", 13),
+        ("hand=123456789p11s{5555s}", 14),
+    ],
+)
 def test_a_page_asks_the_engine_once(client, monkeypatch, query, tiles):
     """One ``analyze_hand`` per request, and inside it one ``discard_options``: nothing re-run by the view."""
     from analysis.engine import analysis as engine_analysis
@@ -282,6 +288,7 @@ def test_a_page_asks_the_engine_once(client, monkeypatch, query, tiles):
         def wrapper(*args, **kwargs):
             calls[name] += 1
             return real(*args, **kwargs)
+
         monkeypatch.setattr(module, name, wrapper)
 
     counted("analyze_hand", view)
@@ -291,11 +298,14 @@ def test_a_page_asks_the_engine_once(client, monkeypatch, query, tiles):
     assert calls == {"analyze_hand": 1, "discard_options": 1 if tiles == 14 else 0}
 
 
-@pytest.mark.parametrize("query", [
-    "hand=34556p123789sZZZ",
-    "hand=34556p123789sZZZ&discard=3p&to=kong&rev1=46p11456789sFFF&ev=1&draws=4&base=3",
-    "hand=44556p11s8p[555s]{BBBB}&situation=liang_dao&rules=shiyan",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "hand=34556p123789sZZZ",
+        "hand=34556p123789sZZZ&discard=3p&to=kong&rev1=46p11456789sFFF&ev=1&draws=4&base=3",
+        "hand=44556p11s8p[555s]{BBBB}&situation=liang_dao&rules=shiyan",
+    ],
+)
 def test_discard_links_are_each_rows_canonical_link(query):
     from dataclasses import replace
 

@@ -1,4 +1,5 @@
 """The analyzer's expected-value columns, their help page and danger against revealed (亮倒) hands."""
+
 from __future__ import annotations
 
 import functools
@@ -31,6 +32,8 @@ def no_cpu_backstop(monkeypatch):
     from analysis.engine import ev, ev_analysis
 
     monkeypatch.setattr(ev_analysis, "Budget", functools.partial(ev.Budget, seconds=None))
+
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 HAND = "34556p123789sZZZ"  # ready after 3p, 6p or 中; 1-shanten after the others
 REVEALED = "46p11456789sFFF"  # a 亮倒 hand waiting on 5p
@@ -50,8 +53,7 @@ def rows(html: str) -> list[tuple[str, str]]:
 
 def cells(row: str) -> tuple[str, str, str]:
     """The figures a row shows: ready %, win %, expected score."""
-    found = re.search(
-        r'az-ready-p">([\d.]+)%.*?az-win-p"><strong>([\d.]+)%</strong>.*?az-score"><strong>([\d.]+)</strong>', row, re.S)
+    found = re.search(r'az-ready-p">([\d.]+)%.*?az-win-p"><strong>([\d.]+)%</strong>.*?az-score"><strong>([\d.]+)</strong>', row, re.S)
     assert found, row
     return found.groups()
 
@@ -67,8 +69,7 @@ def test_ev_columns_show_the_engine_figures_in_the_engine_order(client):
     assert [d for d, _ in shown] == [TILE_IDS[o.discard] for o in expected]
     for (_, row), option in zip(shown, expected):
         e = option.estimate
-        assert cells(row) == (f"{100 * round(e.ready_probability, 4):.1f}", f"{100 * round(e.win_probability, 4):.1f}",
-                              f"{round(e.expected_score, 4):.2f}")
+        assert cells(row) == (f"{100 * round(e.ready_probability, 4):.1f}", f"{100 * round(e.win_probability, 4):.1f}", f"{round(e.expected_score, 4):.2f}")
     assert "精确" in html and "蒙特卡洛" not in html
     assert 'href="/analyze/ev-help/?hand=34556p123789sZZZ&amp;ev=1&amp;draws=4"' in html
 
@@ -82,8 +83,7 @@ def test_without_ev_the_table_is_the_plain_one_with_the_button(client):
 
 def test_step_back_rows_are_marked_for_reference_only(client):
     html = page(client, EV_URL)
-    shanten = {TILE_IDS[o.discard]: o.estimate.shanten
-               for o in evaluate_discards(parse_hand(HAND), EMPTY, make_rules("standard"), 4)}
+    shanten = {TILE_IDS[o.discard]: o.estimate.shanten for o in evaluate_discards(parse_hand(HAND), EMPTY, make_rules("standard"), 4)}
     assert sorted(set(shanten.values())) == [0, 1]
     for discard, row in rows(html):
         assert ("仅供参考" in row) is (shanten[discard] > 0), discard
@@ -103,8 +103,7 @@ def test_liang_dao_when_ready_is_in_the_link_and_changes_the_score(client):
 def test_a_thirteen_tile_hand_shows_its_own_figures(client):
     html = page(client, "/analyze/?hand=4556p123789sZZZ&ev=1&draws=2")
     e = evaluate_hand(parse_hand("4556p123789sZZZ"), EMPTY, make_rules("standard"), EVParams(2))
-    assert cells(html) == (f"{100 * e.ready_probability:.1f}", f"{100 * round(e.win_probability, 4):.1f}",
-                           f"{round(e.expected_score, 4):.2f}")
+    assert cells(html) == (f"{100 * e.ready_probability:.1f}", f"{100 * round(e.win_probability, 4):.1f}", f"{round(e.expected_score, 4):.2f}")
 
 
 def test_a_deep_hand_says_monte_carlo_with_samples_and_errors(client):
@@ -118,6 +117,7 @@ def test_a_deep_hand_says_monte_carlo_with_samples_and_errors(client):
 
 
 # --- htmx: the plain table first, the EV columns in a second request --------------------
+
 
 def test_htmx_page_shows_a_progress_placeholder_then_the_fragment_fills_it(client):
     first = client.get(EV_URL, **HTMX)
@@ -144,6 +144,7 @@ def test_ev_button_submits_through_the_form(client):
 
 # --- the help page -------------------------------------------------------------------------
 
+
 def test_help_page_in_chinese_lists_every_assumption_and_the_parameters(client):
     html = page(client, "/analyze/ev-help/?hand=34556p123789sZZZ&ev=1&draws=7&ldwr=1")
     for a in ASSUMPTIONS:
@@ -162,6 +163,7 @@ def test_help_page_in_english(client):
 
 
 # --- danger against a revealed hand ---------------------------------------------------------
+
 
 @pytest.mark.parametrize("ev", ["", "&ev=1&draws=3"])
 def test_dealing_in_tiles_are_marked_and_never_advised(client, ev):
@@ -188,24 +190,26 @@ def test_revealed_tiles_count_as_seen(client):
     assert 'name="rev1" value="46p11456789sFFF"' in html
 
 
-@pytest.mark.parametrize("query, field, words", [
-    (f"hand={HAND}&rev1=46p", "rev1", "13"),
-    (f"hand={HAND}&rev2=1p4p7p1s4s7sZFB258p9s", "rev2", "听牌"),
-    (f"hand={HAND}&rev1=46p11456789sFFQ", "rev1", "Q"),
-    (f"hand={HAND}&rev1=" + "1" * 61 + "p", "rev1", "60"),
-    (f"hand={HAND}&rev1=4556p123789sZZZ", "revealed", "中"),
-    (f"hand={HAND}&ev=1&draws=0", "draws", "30"),
-    (f"hand={HAND}&ev=1&draws=abc", "draws", "30"),
-    (f"hand={HAND}&ev=1&draws=%C2%B2", "draws", "30"),  # ², a digit to str.isdigit, not to int()
-    (f"hand={HAND}&ev=1&draws=99", "draws", "30"),
-])
+@pytest.mark.parametrize(
+    "query, field, words",
+    [
+        (f"hand={HAND}&rev1=46p", "rev1", "13"),
+        (f"hand={HAND}&rev2=1p4p7p1s4s7sZFB258p9s", "rev2", "听牌"),
+        (f"hand={HAND}&rev1=46p11456789sFFQ", "rev1", "Q"),
+        (f"hand={HAND}&rev1=" + "1" * 61 + "p", "rev1", "60"),
+        (f"hand={HAND}&rev1=4556p123789sZZZ", "revealed", "中"),
+        (f"hand={HAND}&ev=1&draws=0", "draws", "30"),
+        (f"hand={HAND}&ev=1&draws=abc", "draws", "30"),
+        (f"hand={HAND}&ev=1&draws=%C2%B2", "draws", "30"),  # ², a digit to str.isdigit, not to int()
+        (f"hand={HAND}&ev=1&draws=99", "draws", "30"),
+    ],
+)
 def test_bad_revealed_or_draws_input_shows_inline_and_keeps_the_table(client, query, field, words):
     for headers in ({}, HTMX):
         response = client.get("/analyze/?" + query, **headers)
         assert response.status_code == 200
         html = response.content.decode()
-        pattern = rf'id="{field}-error" class="az-error" role="alert">([^<]+)<' if field != "revealed" else \
-            r'<p class="az-error" role="alert">([^<]+)<'
+        pattern = rf'id="{field}-error" class="az-error" role="alert">([^<]+)<' if field != "revealed" else r'<p class="az-error" role="alert">([^<]+)<'
         message = re.search(pattern, html)
         assert message and words in message.group(1), (field, message)
         assert len(rows(html)) == 11 and "az-win-p" not in html
@@ -223,10 +227,12 @@ def test_more_draws_than_unseen_tiles_is_refused_without_a_loop(client):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.dictionaries(
-    st.sampled_from(["hand", "rev1", "rev2", "ev", "draws", "ldwr", "visible", "discard"]),
-    st.text(max_size=20) | st.sampled_from([HAND, REVEALED, "4556p123789sZZZ", "1", "0", "31", "[555p]", "5p"]),
-))
+@given(
+    st.dictionaries(
+        st.sampled_from(["hand", "rev1", "rev2", "ev", "draws", "ldwr", "visible", "discard"]),
+        st.text(max_size=20) | st.sampled_from([HAND, REVEALED, "4556p123789sZZZ", "1", "0", "31", "[555p]", "5p"]),
+    )
+)
 def test_no_ev_or_revealed_query_gives_a_server_error(client, query):
     for headers in ({}, HTMX, {**HTMX, "HTTP_HX_TRIGGER": "ev-load"}):
         assert client.get("/analyze/", query, **headers).status_code in (200, 302)

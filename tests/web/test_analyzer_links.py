@@ -1,4 +1,5 @@
 """Every link to the analyzer, on the learn pages and in the drills, is already its canonical link (200, never a 302)."""
+
 from __future__ import annotations
 
 import html
@@ -14,8 +15,7 @@ from puzzles.views import analyzer_url as puzzle_url
 from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, ev_puzzle, quiz_puzzle
 
 pytestmark = pytest.mark.django_db
-LEARN_PAGES = ["/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/",
-               "/learn/glossary/", "/learn/koujue/"]
+LEARN_PAGES = ["/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/", "/learn/glossary/", "/learn/koujue/"]
 LINK = re.compile(r'href="(/(?:analyze/)?\?[^"]*)"')
 
 

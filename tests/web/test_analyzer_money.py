@@ -1,5 +1,6 @@
 """The analyzer's money lines (自摸 收 · 点炮 收 · 包胡 收) at the chosen base and 漂, a complete hand's
 worth before the discard table, and 空听 waits. Every figure is the engine's (win_money)."""
+
 from __future__ import annotations
 
 import re

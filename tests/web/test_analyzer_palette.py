@@ -1,4 +1,5 @@
 """The analyzer's palette says why it is switched off and what its numbers mean (not only a faded grid)."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """The analyzer with a table: the link's table keys, tapping without JS, htmx, the estimate, errors and refusal."""
+
 from __future__ import annotations
 
 import re
@@ -47,7 +48,7 @@ def text(fragment: str) -> str:
 def test_without_table_keys_the_link_and_the_answer_are_as_before(client, query):
     url = "/analyze/" + ("?" + query if query else "")
     page = html(client.get(url, follow=True))
-    assert 'id="advice"' not in page and 'id="table-input"' in page and " open" not in page[page.index('id="table-input"') - 40:page.index('id="table-input"')]
+    assert 'id="advice"' not in page and 'id="table-input"' in page and " open" not in page[page.index('id="table-input"') - 40 : page.index('id="table-input"')]
     # the form's empty table fields change nothing: the same canonical link
     sent = client.get(url + ("&" if query else "?") + FORM_DEFAULTS.lstrip("&"))
     canonical = "/analyze/" + ("?" + canonical_query(read_board(QueryDict(query))) if query else "")
@@ -87,6 +88,7 @@ def test_defence_marks_the_revealed_wait_as_certain(client):
 def test_the_same_link_gives_the_same_figures(client):
     def figures(url):
         return re.findall(r'data-verb="\w+".*?<strong>(-?[\d.]+)</strong>', section(html(client.get(url)), "advice"), re.S)
+
     assert figures(PONG + "&advice=1") == figures(PONG + "&advice=1")
     assert figures(PONG + "&advice=1&seed=5") != []
 
@@ -97,7 +99,7 @@ def test_htmx_shows_the_table_then_fetches_the_estimate(client):
     assert response["HX-Push-Url"] == PONG + "&advice=1"
     assert 'id="advice-load"' in page and "净输赢" not in text(section(page, "advice"))
     fragment = html(client.get(PONG + "&advice=1", HTTP_HX_TRIGGER="advice-load", **HTMX))
-    assert fragment.lstrip().startswith("<section id=\"advice\"") and 'data-verb="pong"' in fragment
+    assert fragment.lstrip().startswith('<section id="advice"') and 'data-verb="pong"' in fragment
 
 
 def test_with_ev_too_the_estimate_waits_for_the_ev_figures(client):
@@ -110,10 +112,18 @@ def test_with_ev_too_the_estimate_waits_for_the_ev_figures(client):
     assert 'data-verb="pong"' in plain and "az-ev-refused" not in plain and "az-advice-refused" not in plain
 
 
-@pytest.mark.parametrize("key, value, words", [
-    ("r1", "F9p1x", "(r1)"), ("m2", "55p", "(m2)"), ("l1", "4w", "(l1)"), ("wall", "70", "(wall)"),
-    ("offer", "56p", "(offer)"), ("by", "7", "(by)"), ("seed", "x", "(seed)"),
-])
+@pytest.mark.parametrize(
+    "key, value, words",
+    [
+        ("r1", "F9p1x", "(r1)"),
+        ("m2", "55p", "(m2)"),
+        ("l1", "4w", "(l1)"),
+        ("wall", "70", "(wall)"),
+        ("offer", "56p", "(offer)"),
+        ("by", "7", "(by)"),
+        ("seed", "x", "(seed)"),
+    ],
+)
 def test_bad_table_input_is_named_and_the_plain_analysis_stays(client, key, value, words):
     response = client.get(PONG.replace("?", f"?{key}={value}&") if key not in ("r1", "offer") else re.sub(rf"{key}=[^&]*", f"{key}={value}", PONG))
     page = html(response)
@@ -146,10 +156,22 @@ def follow_taps(client, url: str, taps: list[str]) -> str:
 
 
 def test_tapping_without_javascript_builds_the_position(client):
-    url = follow_taps(client, "/analyze/?hand=5566p123456789s", [
-        "tto=r1&tadd=F", "tto=r1&tadd=9p", "tto=r1&tadd=1s", "tto=r2&tadd=B", "tto=r2&tadd=F",
-        "tto=r0&tadd=Z", "tto=r0&tadd=B", "tto=offer&tadd=5p", "tto=m1&tadd=Z", "tto=m1&tundo=1",
-    ])
+    url = follow_taps(
+        client,
+        "/analyze/?hand=5566p123456789s",
+        [
+            "tto=r1&tadd=F",
+            "tto=r1&tadd=9p",
+            "tto=r1&tadd=1s",
+            "tto=r2&tadd=B",
+            "tto=r2&tadd=F",
+            "tto=r0&tadd=Z",
+            "tto=r0&tadd=B",
+            "tto=offer&tadd=5p",
+            "tto=m1&tadd=Z",
+            "tto=m1&tundo=1",
+        ],
+    )
     query = parse_qs(urlsplit(url).query)
     assert query["r1"] == ["F9p1s5p"] and query["r2"] == ["BF"] and query["r0"] == ["ZB"] and query["offer"] == ["5p"]
     assert "m1" not in query
@@ -175,8 +197,7 @@ def test_the_discard_links_keep_the_table(client):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(["r0", "r1", "m1", "l1", "r2", "m2", "l2", "wall", "offer", "by", "kind", "drawn", "seed", "tdel", "tadd"]),
-       st.text(max_size=30))
+@given(st.sampled_from(["r0", "r1", "m1", "l1", "r2", "m2", "l2", "wall", "offer", "by", "kind", "drawn", "seed", "tdel", "tadd"]), st.text(max_size=30))
 def test_any_table_input_is_answered_without_a_server_error(client, key, value):
     response = client.get("/analyze/", {"hand": "5566p123456789s", "r1": "5p", key: value, "advice": "1"})
     assert response.status_code in (200, 302, 303)

@@ -1,4 +1,5 @@
 """`manage.py analyze`: the analysis as readable text, Chinese by default."""
+
 from __future__ import annotations
 
 import json

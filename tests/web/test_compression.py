@@ -1,4 +1,5 @@
 """HTML (and JSON) responses are gzip-compressed for clients that ask; static files stay with whitenoise."""
+
 from __future__ import annotations
 
 import gzip

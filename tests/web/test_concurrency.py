@@ -4,6 +4,7 @@ Every client is its own Django test client in its own thread, with its own datab
 connection, going through the whole stack (middleware, views, services, transactions).
 Run by `make test` on SQLite and on PostgreSQL; on PostgreSQL the row locks are real.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -21,8 +22,17 @@ from tests.puzzles.factories import aid, discard_puzzle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CLIENTS = 20
-HAND = {"piao_0": "0", "piao_1": "0", "piao_2": "0", **{f"kong_type_{i}": "an_gang" for i in range(4)},
-        "result": "self_draw", "winner": "0", "hand": "4556p123s789sZZZ", "tile": "5p", "action": "save"}
+HAND = {
+    "piao_0": "0",
+    "piao_1": "0",
+    "piao_2": "0",
+    **{f"kong_type_{i}": "an_gang" for i in range(4)},
+    "result": "self_draw",
+    "winner": "0",
+    "hand": "4556p123s789sZZZ",
+    "tile": "5p",
+    "action": "save",
+}
 
 
 def test_twenty_clients_lose_no_attempt_no_rating_update_and_no_hand(django_user_model):
@@ -85,7 +95,7 @@ def test_answers_sent_while_the_same_browser_logs_in_are_all_kept(django_user_mo
     for round_ in range(ROUNDS):
         user = django_user_model.objects.create_user(f"tab{round_}", password="x-long-password-1")
         browser = Client()
-        mine = puzzles[round_ * (IN_FLIGHT + 1):(round_ + 1) * (IN_FLIGHT + 1)]
+        mine = puzzles[round_ * (IN_FLIGHT + 1) : (round_ + 1) * (IN_FLIGHT + 1)]
         browser.post(f"/api/v1/puzzles/{mine[0].pk}/answer/", {"discard": "3p", "attempt": aid(f"{round_}-first")}, content_type="application/json")
         old_cookie = browser.cookies["sessionid"].value
         answers = []

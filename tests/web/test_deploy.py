@@ -1,4 +1,5 @@
 """Production settings: `check --deploy` passes with them, and the development defaults are safe."""
+
 from __future__ import annotations
 
 import os
@@ -38,20 +39,14 @@ def test_the_development_key_is_refused_for_a_public_host():
 
 
 def test_development_defaults_are_safe():
-    code = (
-        "from django.conf import settings as s;"
-        "print(s.DEBUG, sorted(s.ALLOWED_HOSTS), s.DATABASES['default']['ENGINE'], s.SESSION_COOKIE_HTTPONLY, s.X_FRAME_OPTIONS)"
-    )
+    code = "from django.conf import settings as s;print(s.DEBUG, sorted(s.ALLOWED_HOSTS), s.DATABASES['default']['ENGINE'], s.SESSION_COOKIE_HTTPONLY, s.X_FRAME_OPTIONS)"
     result = manage("shell", "--no-imports", "-c", code, env=CLEAN)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "['127.0.0.1',", "'[::1]',", "'localhost']", "django.db.backends.sqlite3", "True", "DENY"]
 
 
 def test_production_cookies_are_secure_and_proxy_headers_trusted():
-    code = (
-        "from django.conf import settings as s;"
-        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_PROXY_SSL_HEADER, s.SECURE_HSTS_SECONDS)"
-    )
+    code = "from django.conf import settings as s;print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_PROXY_SSL_HEADER, s.SECURE_HSTS_SECONDS)"
     result = manage("shell", "--no-imports", "-c", code, env=CLEAN | PRODUCTION)
     assert result.stdout.split() == ["True", "True", "('HTTP_X_FORWARDED_PROTO',", "'https')", "31536000"]
 
@@ -76,8 +71,7 @@ def test_mail_goes_to_the_console_unless_the_environment_names_a_backend():
     code = "from django.conf import settings as s; print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_USE_TLS, s.DEFAULT_FROM_EMAIL)"
     default = manage("shell", "--no-imports", "-c", code, env=CLEAN)
     assert default.stdout.split()[0] == "django.core.mail.backends.console.EmailBackend", default.stderr
-    smtp = {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "587",
-            "EMAIL_USE_TLS": "1", "DEFAULT_FROM_EMAIL": "kwx@example.org"}
+    smtp = {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": "smtp.example.org", "EMAIL_PORT": "587", "EMAIL_USE_TLS": "1", "DEFAULT_FROM_EMAIL": "kwx@example.org"}
     configured = manage("shell", "--no-imports", "-c", code, env=CLEAN | smtp)
     assert configured.stdout.split() == ["django.core.mail.backends.smtp.EmailBackend", "smtp.example.org", "587", "True", "kwx@example.org"]
 

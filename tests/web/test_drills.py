@@ -1,4 +1,5 @@
 """Drill, quiz and progress pages: plain POST and htmx, feedback contents, one's own progress only."""
+
 from __future__ import annotations
 
 import re
@@ -49,7 +50,7 @@ def test_plain_post_without_javascript_gives_the_whole_page_with_feedback(puzzle
     assert r.status_code == 200 and "<html" in body and "is-right" in body
     assert escape(analyzer_url("34556p123789sZZZ", visible="55s")) in body
     assert "五星卡的好" in body and "/learn/fans/#ka_wu_xing" in body  # the theme's rule and 口诀
-    assert body.count("<tr class=\"best") == 1  # one accepted row in the option table
+    assert body.count('<tr class="best') == 1  # one accepted row in the option table
 
 
 def test_htmx_post_gives_the_board_fragment_and_the_rating_card(puzzle):

@@ -1,4 +1,5 @@
 """The 期望值 drill on the pages and the API: theme selection, both rankings in the feedback, the analyzer link."""
+
 from __future__ import annotations
 
 import re
@@ -44,8 +45,7 @@ def test_theme_ev_gives_an_ev_puzzle_in_theme_mode():
 
 def test_feedback_fragment_shows_both_rankings_and_why(puzzle):
     with translation.override("en"):
-        r = Client().post(f"/drills/{puzzle.pk}/?mode=theme&theme=ev", {"discard": "3p", "attempt": aid("e1"), "mode": "theme", "theme": "ev"},
-                          HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+        r = Client().post(f"/drills/{puzzle.pk}/?mode=theme&theme=ev", {"discard": "3p", "attempt": aid("e1"), "mode": "theme", "theme": "ev"}, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
     html = r.content.decode()
     assert r.status_code == 200 and "<html" not in html and "is-wrong" in html
     ev_rows, plain_rows = _rows(html, "ev-ranking"), _rows(html, "plain-ranking")
@@ -88,8 +88,7 @@ def test_api_next_puzzle_with_theme_ev_and_its_answer():
         body = client.get("/api/v1/puzzles/next/", query).json()
         assert body["themes"] == ["ev"] and body["draws_left"] >= 1
     puzzle = Puzzle.objects.get(pk=body["id"])
-    answer = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", {"discard": puzzle.accepted[0], "attempt": aid("api-ev")},
-                         content_type="application/json").json()
+    answer = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", {"discard": puzzle.accepted[0], "attempt": aid("api-ev")}, content_type="application/json").json()
     assert answer["correct"] and answer["best"] == puzzle.accepted
     assert answer["ev"]["draws_left"] == puzzle.draws_left and answer["ev"]["options"][0]["discard"] in puzzle.accepted
     assert answer["ev"]["plain_best"] == puzzle.ev["plain_best"]

@@ -1,4 +1,5 @@
 """Table drills (碰不碰, 杠不杠, 亮不亮, defence) and the table above every drill: pages, answers, explanations from the figures."""
+
 from __future__ import annotations
 
 import re
@@ -77,7 +78,7 @@ def test_answering_by_htmx_counts_once_and_explains_from_the_figures(kind):
     assert f"{puzzle.verdict['margin']['diff']:.2f}" in why and str(puzzle.verdict["margin"]["worlds"]) in why
     if not best.get("dangerous"):
         assert shape_text(best) in why  # the hand it leaves, in the engine's figures
-    assert 'hx-swap-oob' in body  # the sidebar's rating card follows
+    assert "hx-swap-oob" in body  # the sidebar's rating card follows
 
 
 @pytest.mark.parametrize("kind", Puzzle.TABLE_KINDS)
@@ -142,7 +143,6 @@ def test_an_old_puzzle_shows_its_table_with_the_drawn_tile_apart_and_explains_it
     assert tile_label(best["discard"]) in why and shape_text(best) in why
 
 
-
 def test_the_api_poses_and_answers_a_table_drill():
     import json
 
@@ -153,7 +153,6 @@ def test_the_api_poses_and_answers_a_table_drill():
     posed = client.get("/api/v1/puzzles/next/", {"mode": "rated", "kind": "defence"}).json()
     assert posed["kind"] == "defence" and posed["table"]["wall_left"] == posed["wall_left"] and posed["choices"]
     puzzle = Puzzle.objects.get(pk=posed["id"])
-    r = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", json.dumps({"choice": puzzle.accepted[0], "attempt": aid("api-table")}),
-                    content_type="application/json")
+    r = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", json.dumps({"choice": puzzle.accepted[0], "attempt": aid("api-table")}), content_type="application/json")
     assert r.status_code == 200 and r.json()["correct"] and r.json()["best"] == puzzle.accepted and r.json()["verdict"]["margin"]
     assert client.get("/api/v1/puzzles/next/", {"kind": "nope"}).status_code == 400

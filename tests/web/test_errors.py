@@ -1,4 +1,5 @@
 """Production error pages: 404, 500, 403 and 400 in the site's layout and language, each with a way back."""
+
 from __future__ import annotations
 
 import pytest

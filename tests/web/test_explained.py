@@ -1,4 +1,5 @@
 """Choices explained where they are made: each rules preset with the engine's own note, and the provisional "1500?"."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Response headers: a strict Content-Security-Policy that every page keeps to, and TRACE refused."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,20 @@ from django.test import Client
 from tests.puzzles.factories import aid, discard_puzzle, ensure_bank
 
 pytestmark = pytest.mark.django_db
-PAGES = ["/", "/analyze/?hand=4556p123789sZZZ", "/drills/", "/learn/", "/learn/quiz/", "/settle/", "/settle/sheets/", "/progress/",
-         "/accounts/login/", "/accounts/signup/", "/api/docs/", "/no-such-page/"]
+PAGES = [
+    "/",
+    "/analyze/?hand=4556p123789sZZZ",
+    "/drills/",
+    "/learn/",
+    "/learn/quiz/",
+    "/settle/",
+    "/settle/sheets/",
+    "/progress/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/api/docs/",
+    "/no-such-page/",
+]
 INLINE = [
     (re.compile(r"<script(?![^>]*\bsrc=)[^>]*>", re.I), "inline script"),
     (re.compile(r"<style\b", re.I), "style element"),
@@ -32,7 +45,7 @@ def test_every_page_has_a_strict_policy_and_keeps_to_it():
         assert "unsafe-inline" not in policy and "unsafe-eval" not in policy and "frame-ancestors 'none'" in policy
         html = r.content.decode()
         for pattern, what in INLINE:
-            assert not pattern.search(html), (url, what, pattern.search(html) and html[pattern.search(html).start() - 80:][:200])
+            assert not pattern.search(html), (url, what, pattern.search(html) and html[pattern.search(html).start() - 80 :][:200])
 
 
 def test_the_api_docs_start_up_script_is_a_file():

@@ -1,6 +1,7 @@
 """Every htmx view decides fragment or page the same way (kwx_site.htmx): an htmx request gets its fragment,
 an htmx history restore (the browser's cache of the page was gone) and a plain request the whole page, and
 each answer says it depends on ``HX-Request`` so no cache serves one for the other."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,7 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 RESTORE = HTMX | {"HTTP_HX_HISTORY_RESTORE_REQUEST": "true"}
 KONG_TYPES = {f"kong_type_{i}": "an_gang" for i in range(4)}
-HAND = {"piao_0": "0", "piao_1": "0", "piao_2": "0", "result": "self_draw", "winner": "0",
-        "hand": "4556p123s789sZZZ", "tile": "5p", **KONG_TYPES}
+HAND = {"piao_0": "0", "piao_1": "0", "piao_2": "0", "result": "self_draw", "winner": "0", "hand": "4556p123s789sZZZ", "tile": "5p", **KONG_TYPES}
 
 
 @dataclass(frozen=True)
@@ -78,8 +78,13 @@ def _user():
 
 
 VIEWS: dict[str, Callable[[Client], Fragment]] = {
-    "learn-memorise": _memorise, "settle": _calculator, "settle-hand": _sheet_hand, "drill": _drill, "quiz": _quiz,
-    "play-table": _play_table, "play-review": _play_review,
+    "learn-memorise": _memorise,
+    "settle": _calculator,
+    "settle-hand": _sheet_hand,
+    "drill": _drill,
+    "quiz": _quiz,
+    "play-table": _play_table,
+    "play-review": _play_review,
 }
 
 

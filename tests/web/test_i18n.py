@@ -1,4 +1,5 @@
 """The Chinese catalog is complete and compiled, and the engine's messages are in it."""
+
 from __future__ import annotations
 
 import ast

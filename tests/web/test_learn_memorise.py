@@ -1,4 +1,5 @@
 """Memorise mode: fsrs scheduling per player, most overdue first, repeats counted once, nothing stored for visitors."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -29,8 +30,7 @@ def player(user):
 
 
 def _card(user, number, due):
-    return VerseCard.objects.create(user=user, couplet=number, due=due, state=2, stability=3.0, difficulty=5.0,
-                                    last_review=due - timedelta(days=3), reviews=1)
+    return VerseCard.objects.create(user=user, couplet=number, due=due, state=2, stability=3.0, difficulty=5.0, last_review=due - timedelta(days=3), reviews=1)
 
 
 def test_player_grades_through_the_page_and_the_next_couplet_is_shown(player, user):

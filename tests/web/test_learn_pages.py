@@ -1,4 +1,5 @@
 """The learn pages: every fan with its multipliers, every example and couplet, both languages translated."""
+
 from __future__ import annotations
 
 import html
@@ -13,8 +14,7 @@ from analysis.engine.fans import FANS
 from analysis.engine.rules import PRESETS
 from learn import content as lc
 
-PAGES = ["/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/",
-         "/learn/glossary/", "/learn/koujue/", "/learn/koujue/memorise/"]
+PAGES = ["/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/", "/learn/glossary/", "/learn/koujue/", "/learn/koujue/memorise/"]
 LEARN_FILES = ("learn/templates/learn/", "learn/content.py", "learn/views.py")
 PO = Path(__file__).resolve().parents[2] / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 
@@ -44,8 +44,7 @@ def test_pages_render_in_both_languages_with_a_title_and_the_navigation(client, 
         page = _get(client, url, lang)
         assert re.search(r"<title>[^<]+· kwx</title>", page)
         assert page.count("<h1>") == 1
-        for link in ('href="/"', 'href="/drills/"', 'href="/learn/"', 'href="/progress/"', 'href="/learn/fans/"',
-                     'href="/learn/koujue/"', 'href="/learn/quiz/"'):
+        for link in ('href="/"', 'href="/drills/"', 'href="/learn/"', 'href="/progress/"', 'href="/learn/fans/"', 'href="/learn/koujue/"', 'href="/learn/quiz/"'):
             assert link in page, (url, lang, link)
 
 

@@ -1,4 +1,5 @@
 """Limits: the client address comes from the trusted proxy hop only, and counts are atomic and not evictable."""
+
 from __future__ import annotations
 
 import uuid
@@ -56,8 +57,7 @@ def test_a_rotating_forwarded_for_does_not_lift_the_answer_limit(settings):
     puzzle = discard_puzzle("34556p123789sZZZ")
     codes = []
     for i in range(65):  # a new cookie-less client each time, a made-up address in front of the proxy's
-        r = Client(HTTP_X_FORWARDED_FOR=f"198.51.100.{i}, 203.0.113.5").post(
-            f"/api/v1/puzzles/{puzzle.pk}/answer/", {"discard": "3p", "attempt": str(uuid.uuid4())}, content_type="application/json")
+        r = Client(HTTP_X_FORWARDED_FOR=f"198.51.100.{i}, 203.0.113.5").post(f"/api/v1/puzzles/{puzzle.pk}/answer/", {"discard": "3p", "attempt": str(uuid.uuid4())}, content_type="application/json")
         codes.append(r.status_code)
     assert codes[:60] == [200] * 60 and set(codes[60:]) == {429}
 
@@ -76,10 +76,7 @@ def test_log_in_limits_count_each_client_behind_the_proxy(settings):
 @pytest.mark.django_db
 def test_one_username_is_limited_whatever_the_address():
     User.objects.create_user("bob", password=PASSWORD)
-    codes = [
-        Client(REMOTE_ADDR=f"203.0.113.{i}").post("/accounts/login/", {"username": "bob", "password": f"guess{i}"}).status_code
-        for i in range(10)
-    ]
+    codes = [Client(REMOTE_ADDR=f"203.0.113.{i}").post("/accounts/login/", {"username": "bob", "password": f"guess{i}"}).status_code for i in range(10)]
     assert codes == [200] * 10
     late = Client(REMOTE_ADDR="203.0.113.200").post("/accounts/login/", {"username": "BOB", "password": PASSWORD})
     assert late.status_code == 429 and "_auth_user_id" not in late.client.session

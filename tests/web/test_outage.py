@@ -1,4 +1,5 @@
 """A database that is down or hangs: timeouts are set, the API answers 503 in its shape, and pages that need no database still render."""
+
 from __future__ import annotations
 
 import contextlib
@@ -20,6 +21,7 @@ NO_DATABASE_PAGES = ["/", "/analyze/?hand=4556p123789sZZZ", "/learn/", "/learn/t
 @contextlib.contextmanager
 def database_down():
     """Every query in this thread fails as it would with the server gone."""
+
     def refuse(execute, sql, params, many, context):
         raise OperationalError("server closed the connection unexpectedly")
 

@@ -1,4 +1,5 @@
 """Password reset by e-mail (the locmem mail backend), the account's e-mail address, and their limits."""
+
 from __future__ import annotations
 
 import re

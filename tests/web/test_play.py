@@ -1,4 +1,5 @@
 """The play pages through the whole stack: a hand played by plain form posts (no JavaScript) and by htmx, reviews, access."""
+
 from __future__ import annotations
 
 import json

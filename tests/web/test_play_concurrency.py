@@ -4,6 +4,7 @@ Every client is its own Django test client in its own thread with its own databa
 connection (SQLite as a server runs it: one writer at a time, IMMEDIATE transactions);
 on PostgreSQL the hand's row lock (select_for_update) is real.
 """
+
 from __future__ import annotations
 
 import re

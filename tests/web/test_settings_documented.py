@@ -1,4 +1,5 @@
 """Every setting kwx_site/settings.py reads from the environment is documented in docs/deploy.md and the README."""
+
 from __future__ import annotations
 
 import ast

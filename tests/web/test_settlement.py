@@ -1,4 +1,5 @@
 """Settlement pages: the calculator, score sheets (owners, editing, CSV); services and selectors are in tests/settlement."""
+
 from __future__ import annotations
 
 import csv
@@ -14,14 +15,27 @@ from settlement.models import ScoreSheet
 pytestmark = pytest.mark.django_db
 
 KA_WU_XING = {"hand": "4556p123s789sZZZ", "tile": "5p"}
-SELF_DRAW = {"piao": [0, 0, 0], "result": "self_draw", "winners": [{"player": 0, **KA_WU_XING}]}             # 0 +4
+SELF_DRAW = {"piao": [0, 0, 0], "result": "self_draw", "winners": [{"player": 0, **KA_WU_XING}]}  # 0 +4
 DISCARD = {"piao": [0, 0, 0], "result": "discard", "discarder": 2, "winners": [{"player": 1, **KA_WU_XING}]}  # 2 → 1: 2
 DRAW = {"piao": [0, 0, 0], "result": "draw", "liang_dao": [1], "kongs": [{"who": 2, "type": "an_gang", "tile": "F"}]}
 CALCULATOR = {
-    "name_0": "老王", "name_1": "小李", "name_2": "阿张", "base": "1", "rules": "standard",
-    "piao_0": "1", "piao_1": "2", "piao_2": "0", "liang_0": "on",
-    "result": "discard", "winner": "0", "discarder": "2", "hand": "4556p123s789sZZZ", "tile": "5p",
-    "kong_who_0": "1", "kong_type_0": "an_gang", "kong_tile_0": "F",
+    "name_0": "老王",
+    "name_1": "小李",
+    "name_2": "阿张",
+    "base": "1",
+    "rules": "standard",
+    "piao_0": "1",
+    "piao_1": "2",
+    "piao_2": "0",
+    "liang_0": "on",
+    "result": "discard",
+    "winner": "0",
+    "discarder": "2",
+    "hand": "4556p123s789sZZZ",
+    "tile": "5p",
+    "kong_who_0": "1",
+    "kong_type_0": "an_gang",
+    "kong_tile_0": "F",
     **{f"kong_type_{i}": "an_gang" for i in (1, 2, 3)},
 }
 
@@ -97,11 +111,13 @@ def test_sheet_create_add_edit_csv(client):
     sheet_id = _new_sheet(client)
     new = f"/settle/sheets/{sheet_id}/hands/new/"
     assert client.get(new).status_code == 200
-    for i, hand in enumerate([
-        {"result": "self_draw", "winner": "0", **KA_WU_XING},
-        {"result": "discard", "winner": "1", "discarder": "2", **KA_WU_XING},
-        {"result": "draw", "liang_1": "on"},
-    ]):
+    for i, hand in enumerate(
+        [
+            {"result": "self_draw", "winner": "0", **KA_WU_XING},
+            {"result": "discard", "winner": "1", "discarder": "2", **KA_WU_XING},
+            {"result": "draw", "liang_1": "on"},
+        ]
+    ):
         response = client.post(new, hand_post(hand, action="save", token=f"t{i}"))
         assert response.status_code == 302
     page = client.get(f"/settle/sheets/{sheet_id}/").content.decode()
@@ -146,8 +162,7 @@ def test_another_player_gets_404(client, django_user_model):
     other = Client()
     django_user_model.objects.create_user("li", password="x-pass-1234")
     other.login(username="li", password="x-pass-1234")
-    for url in (f"/settle/sheets/{sheet_id}/", f"/settle/sheets/{sheet_id}.csv", f"/settle/sheets/{sheet_id}/hands/{hand_id}/",
-                f"/settle/sheets/{sheet_id}/edit/"):
+    for url in (f"/settle/sheets/{sheet_id}/", f"/settle/sheets/{sheet_id}.csv", f"/settle/sheets/{sheet_id}/hands/{hand_id}/", f"/settle/sheets/{sheet_id}/edit/"):
         assert other.get(url).status_code == 404
     assert other.post(f"/settle/sheets/{sheet_id}/hands/{hand_id}/delete/").status_code == 404
     assert other.post(f"/settle/sheets/{sheet_id}/delete/").status_code == 404

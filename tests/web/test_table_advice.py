@@ -1,4 +1,5 @@
 """The analyzer's estimate at the table (analysis.table_advice): the API's figures, seeded, under the EV limits."""
+
 from __future__ import annotations
 
 import pytest
@@ -34,8 +35,7 @@ def test_the_page_shows_the_apis_figures_for_the_same_position():
     body = api_body(hand, table, {"seed": 7})
     checked, money = read_position(body)
     answer = advice_json(table_of(checked, money["rules"]), checked, money)
-    assert [(r["action"], r["mean"], r["stderr"], r["rollouts"]) for r in shown["rows"]] == [
-        (c["action"], c["mean"], c["stderr"], c["rollouts"]) for c in answer["choices"]]
+    assert [(r["action"], r["mean"], r["stderr"], r["rollouts"]) for r in shown["rows"]] == [(c["action"], c["mean"], c["stderr"], c["rollouts"]) for c in answer["choices"]]
     assert shown["rows"][0]["best"] and not any(r["best"] for r in shown["rows"][1:])
 
 
@@ -62,9 +62,15 @@ def test_a_refused_estimate_says_when_to_retry(settings, tmp_path):
     assert refused["retry"] > 0 and refused["refused"] and "advice" not in refused
 
 
-@pytest.mark.parametrize("action, words", [
-    ({"verb": "pass"}, "过"), ({"verb": "pong", "tile": "5p"}, "碰"), ({"verb": "kong", "tile": "5p"}, "杠"),
-    ({"verb": "win", "tile": "5p"}, "胡"), ({"verb": "discard", "tile": "5p", "liang_dao": True}, "亮倒"),
-])
+@pytest.mark.parametrize(
+    "action, words",
+    [
+        ({"verb": "pass"}, "过"),
+        ({"verb": "pong", "tile": "5p"}, "碰"),
+        ({"verb": "kong", "tile": "5p"}, "杠"),
+        ({"verb": "win", "tile": "5p"}, "胡"),
+        ({"verb": "discard", "tile": "5p", "liang_dao": True}, "亮倒"),
+    ],
+)
 def test_each_choice_is_named(action, words):
     assert words in choice_text(action)

@@ -1,4 +1,5 @@
 """The table in the analyzer's link (analysis.table_form): parsing, canonical round trip, taps, errors naming the key."""
+
 from __future__ import annotations
 
 from urllib.parse import urlencode

@@ -1,4 +1,5 @@
 """The shared table partials (templates/partials/seat.html, table.html): what a seat shows, on any page."""
+
 from __future__ import annotations
 
 from django.template.loader import render_to_string

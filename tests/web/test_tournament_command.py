@@ -1,4 +1,5 @@
 """`manage.py tournament`: the printed figures, the records it writes, determinism for a seed."""
+
 from __future__ import annotations
 
 import json

@@ -17,6 +17,7 @@ or not (``cpu_ceiling``, off by default, only guards a page). ``decisions`` reco
 decision's kind, CPU seconds, rollout actions, worlds and whether it switched, for the
 tournament's report.
 """
+
 from __future__ import annotations
 
 import time
@@ -80,9 +81,16 @@ class AdviceBot:
     def _rollouts(self, state: Table, seat: int, prior: Action | None, others: Sequence[Action | None]) -> tuple[Action | None, Advice]:
         """The prior, or a candidate the rollouts show to be clearly better; and the advice."""
         advice = advise(
-            state, seat, lambda: [self.strong, self.strong, self.strong], seed=self._seed(state, seat),
-            cpu_budget=self.cpu_ceiling, max_worlds=self.worlds, min_worlds=self.min_worlds,
-            candidates=[prior, *others], max_actions=self.work, progress=self.progress,
+            state,
+            seat,
+            lambda: [self.strong, self.strong, self.strong],
+            seed=self._seed(state, seat),
+            cpu_budget=self.cpu_ceiling,
+            max_worlds=self.worlds,
+            min_worlds=self.min_worlds,
+            candidates=[prior, *others],
+            max_actions=self.work,
+            progress=self.progress,
         )
         return _switch(advice, prior, self.margin, self.min_gain), advice
 

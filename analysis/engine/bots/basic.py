@@ -5,6 +5,7 @@ pong lowers its shanten, never declares 亮倒, and otherwise throws the §4 bes
 (lowest shanten, then value when ready, then effective tiles; the lowest kind on a tie).
 It ignores the opponents: no defence, no reading of rivers.
 """
+
 from __future__ import annotations
 
 from ..efficiency import discard_options

@@ -21,6 +21,7 @@ Every choice is scored in money (units of the base stake) from what its seat can
 It takes every win it is allowed (a self-draw always; a discard win whenever the table
 allows it: 漏胡 is the table's to refuse). It uses no randomness, so a seed fixes its play.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -147,7 +148,7 @@ def far_worth(hand: Hand, eff: Efficiency, view: View) -> float:
     own = min(1.0, left / view.unseen)
     rate = w.typical_waits * (own + (1 - own) * w.throw_revealed)
     # a typical ready hand declares 亮倒: either way of winning pays 4 × its total
-    return w.survive * (w.far_discount ** eff.shanten) * _win_chance(rate) * 4 * total
+    return w.survive * (w.far_discount**eff.shanten) * _win_chance(rate) * 4 * total
 
 
 def hand_worth(hand: Hand, eff: Efficiency, view: View) -> tuple[float, float | None]:
@@ -320,7 +321,7 @@ class StrongBot:
         """The hand after a kong of ``kind`` plus its money, less the chance it is robbed or feeds a 杠上炮."""
         s = state.seats[seat]
         after = _after_kong(s.hand, kind)
-        chain = 2 ** state.after_kong if state.after_kong else 1
+        chain = 2**state.after_kong if state.after_kong else 1
         n = s.concealed[kind]
         if state.phase == "claim":
             money = 2.0

@@ -1,4 +1,5 @@
 """``manage.py analyze HAND``: the analysis as readable text (Chinese by default)."""
+
 from __future__ import annotations
 
 import json
@@ -51,18 +52,14 @@ def _waits_lines(waits: list[dict[str, Any]], indent: str = "") -> list[str]:
                 sides.append(_("%(label)s ×%(total)d (%(fans)s)") % {"label": label, "total": side["total"], "fans": describe_fans(side["fans"])})
             else:
                 sides.append(_("%(label)s not allowed") % {"label": label})
-        lines.append(
-            indent + _("%(tile)s: %(left)d left; %(sides)s")
-            % {"tile": tile_label(wait["tile"]), "left": wait["remaining"], "sides": "; ".join(sides)}
-        )
+        lines.append(indent + _("%(tile)s: %(left)d left; %(sides)s") % {"tile": tile_label(wait["tile"]), "left": wait["remaining"], "sides": "; ".join(sides)})
     return lines
 
 
 def render_text(result: dict[str, Any]) -> list[str]:
     """Human-readable lines of an analysis body."""
     lines = [
-        _("Hand %(hand)s (%(count)d tiles), rules: %(rules)s")
-        % {"hand": result["notation"], "count": result["tile_count"], "rules": preset_label(result["rules"])},
+        _("Hand %(hand)s (%(count)d tiles), rules: %(rules)s") % {"hand": result["notation"], "count": result["tile_count"], "rules": preset_label(result["rules"])},
         _("Shanten: %(words)s") % {"words": shanten_words(result["shanten"])},
     ]
     if result["tile_count"] == 13:

@@ -1,4 +1,5 @@
 """``manage.py tournament``: bots play hands on seeded walls; points, rates and speed per bot."""
+
 from __future__ import annotations
 
 import json

@@ -4,6 +4,7 @@ Plays whole hands through the full stack (test client, middleware, view, service
 in a throwaway test database, the person answering as the basic bot would. Prints figures;
 asserts nothing. ``manage.py bench_play --hands 20 --level strong``.
 """
+
 from __future__ import annotations
 
 import statistics
@@ -78,5 +79,5 @@ class Command(BaseCommand):
             teardown_test_environment()
         ms = lambda v: f"{1000 * v:.1f} ms"
         self.stdout.write(f"{len(posts)} action POSTs over {options['hands']} hands, bots: {options['level']}")
-        self.stdout.write(f"whole POST (htmx, bots answer inside): p50 {ms(_pct(posts, .5))}  p99 {ms(_pct(posts, .99))}  mean {ms(statistics.mean(posts))}")
-        self.stdout.write(f"bots' play (advance until the person's turn): p50 {ms(_pct(bots_only, .5))}  p99 {ms(_pct(bots_only, .99))}")
+        self.stdout.write(f"whole POST (htmx, bots answer inside): p50 {ms(_pct(posts, 0.5))}  p99 {ms(_pct(posts, 0.99))}  mean {ms(statistics.mean(posts))}")
+        self.stdout.write(f"bots' play (advance until the person's turn): p50 {ms(_pct(bots_only, 0.5))}  p99 {ms(_pct(bots_only, 0.99))}")

@@ -1,4 +1,5 @@
 """``manage.py build_bank_tables``: the table (rivers, melds, dealer, drawn tile) of every shipped 何切 and 期望值 puzzle."""
+
 from __future__ import annotations
 
 import time

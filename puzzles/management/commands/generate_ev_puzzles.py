@@ -1,4 +1,5 @@
 """``manage.py generate_ev_puzzles``: the 期望值 drill's bank from simulated play (reproducible from a seed)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,7 +27,8 @@ class Command(BaseCommand):
         with tqdm(total=count, unit="puzzle", disable=no_progress, file=self.stderr._out) as bar:
             records, stats = generate_ev(seed, count, progress=bar.update)
         meta = {
-            "seed": seed, "count": count,
+            "seed": seed,
+            "count": count,
             "filters": {"max_shanten": MAX_EV_SHANTEN, "max_accepted": MAX_EV_ACCEPTED, "ev_margin": EV_MARGIN},
         }
         write_bank(records, output, meta)

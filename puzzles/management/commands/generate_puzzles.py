@@ -1,4 +1,5 @@
 """``manage.py generate_puzzles``: build the puzzle bank from simulated play (reproducible from a seed)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -26,10 +27,15 @@ class Command(BaseCommand):
         with tqdm(total=count, unit="puzzle", disable=no_progress, file=self.stderr._out) as bar:
             records, stats = generate(seed, count, quiz, progress=bar.update)
         meta = {
-            "seed": seed, "count": count, "quiz": quiz,
+            "seed": seed,
+            "count": count,
+            "quiz": quiz,
             "filters": {
-                "max_shanten": MAX_SHANTEN, "max_accepted": MAX_ACCEPTED, "min_plausible": MIN_PLAUSIBLE,
-                "ready_margin": READY_MARGIN, "width_margin": WIDTH_MARGIN,
+                "max_shanten": MAX_SHANTEN,
+                "max_accepted": MAX_ACCEPTED,
+                "min_plausible": MIN_PLAUSIBLE,
+                "ready_margin": READY_MARGIN,
+                "width_margin": WIDTH_MARGIN,
             },
         }
         write_bank(records, output, meta)

@@ -1,4 +1,5 @@
 """``manage.py generate_table_drills``: the table drills' bank (碰不碰, 杠不杠, 亮不亮, defence), rebuilt byte for byte."""
+
 from __future__ import annotations
 
 from dataclasses import asdict
@@ -42,8 +43,5 @@ class Command(BaseCommand):
         meta = {"counts": wanted, "kinds": chosen, "rule": asdict(RULE), "max_attempts": MAX_ATTEMPTS}
         write_bank(records, output, meta)
         for kind in chosen:
-            self.stdout.write(
-                f"{kind}: {stats.kept[kind]} drills ({stats.empty[kind]} indices gave none), {stats.cpu[kind] / 60:.1f} CPU-minutes"
-            )
-        self.stdout.write(f"{len(records)} drills in {stats.seconds / 60:.1f} minutes of wall time, "
-                          f"{sum(stats.cpu.values()) / 60:.1f} CPU-minutes, written to {output}")
+            self.stdout.write(f"{kind}: {stats.kept[kind]} drills ({stats.empty[kind]} indices gave none), {stats.cpu[kind] / 60:.1f} CPU-minutes")
+        self.stdout.write(f"{len(records)} drills in {stats.seconds / 60:.1f} minutes of wall time, {sum(stats.cpu.values()) / 60:.1f} CPU-minutes, written to {output}")
