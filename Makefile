@@ -25,11 +25,15 @@ setup: $(STAMP)  ## virtual environment, database tables and the puzzle bank
 run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/
 	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
 
+# On PostgreSQL: every test that can meet a database; not the engine's (pure Python, no Django)
+# nor the page walks marked presentation (the same HTML whatever the database).
+PG_TESTS = --ignore=tests/engine -m "not presentation"
+
 test: $(DEV)  ## every test: lint and types, then SQLite, then PostgreSQL, browsers included
 	scripts/system-deps.sh
 	$(MAKE) --no-print-directory lint
 	$(PY) -m pytest
-	scripts/with-postgres.sh $(PY) -m pytest
+	scripts/with-postgres.sh $(PY) -m pytest $(PG_TESTS)
 
 lint: $(DEV)  ## ruff (pyproject.toml) lint and format check over the tree, mypy --strict over the engine
 	$(VENV)/bin/ruff check .
@@ -40,7 +44,7 @@ test-sqlite: $(DEV)
 	$(PY) -m pytest
 
 test-postgres: $(DEV)
-	scripts/with-postgres.sh $(PY) -m pytest
+	scripts/with-postgres.sh $(PY) -m pytest $(PG_TESTS)
 
 bench: $(DEV)  ## engine vs the mahjong-package peer, figures printed
 	$(PY) -m analysis.bench

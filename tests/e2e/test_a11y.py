@@ -52,6 +52,7 @@ def axe_page(browser, live_server):
         yield page
 
 
+@pytest.mark.presentation
 def test_axe_finds_nothing_on_any_page(browser, live_server):
     with open_page(browser, live_server, 390, 844, bypass_csp=True) as page:
         urls = all_pages(page)

@@ -154,6 +154,7 @@ def test_an_answer_after_logging_in_in_another_tab_is_kept(page, django_user_mod
     assert Player.objects.get(user__username="tabby").attempts.count() == 1
 
 
+@pytest.mark.presentation
 def test_no_page_breaks_the_content_security_policy(page):
     """Chromium reports every blocked inline script or style; the pages must cause none."""
     from tests.puzzles.factories import ensure_bank

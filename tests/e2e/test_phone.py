@@ -47,6 +47,7 @@ def check_page(page, url: str, width: int) -> list[str]:
     return problems
 
 
+@pytest.mark.presentation
 @pytest.mark.parametrize("width", [360, 390])
 def test_every_page_fits_a_phone_in_both_languages(browser, live_server, width):
     with open_page(browser, live_server, width, 800) as page:
