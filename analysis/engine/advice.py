@@ -61,7 +61,7 @@ class Advice:
     def difference(self, a: Action | None, b: Action | None) -> tuple[float, float]:
         """Mean and standard error of choice ``a``'s result minus ``b``'s, world by world."""
         found = dict(self.results)
-        return _paired(list(found[a]), list(found[b]))
+        return paired(list(found[a]), list(found[b]))
 
 
 def choices(state: Table, seat: int) -> tuple[Action | None, ...]:
@@ -261,7 +261,7 @@ def advise(
     return Advice(seat, tuple(estimates), worlds, clear, clock() - start, results, work)
 
 
-def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """Mean and standard error of ``a − b`` over the same worlds."""
     diffs = [x - y for x, y in zip(a, b)]
     n = len(diffs)
@@ -276,7 +276,7 @@ def _separated(values: list[list[float]]) -> bool:
     best = max(range(len(values)), key=means.__getitem__)
     for i, other in enumerate(values):
         if i != best:
-            mean, se = _paired(values[best], other)
+            mean, se = paired(values[best], other)
             if mean <= 2 * se:
                 return False
     return True

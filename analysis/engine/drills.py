@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .advice import PASS, rollout, sample_world
+from .advice import PASS, paired, rollout, sample_world
 from .bots.basic import after_pong
 from .bots.strong import StrongBot, _after_kong, danger  # _after_kong: the one place the three kong shapes are made
 from .danger import revealed_rules
@@ -74,15 +74,6 @@ def drill_seed(kind: str, index: int, attempt: int) -> int:
     """The deal seed of attempt ``attempt`` of drill ``index`` of ``kind`` (a stable 63-bit number)."""
     digest = hashlib.sha256(f"kwx-drill/{kind}/{index}/{attempt}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
-
-
-def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
-    """Mean and standard error of ``a − b`` over the same worlds."""
-    diffs = [x - y for x, y in zip(a, b)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    return mean, math.sqrt(var / n)
 
 
 def _best(results: Sequence[Sequence[float]]) -> int:
@@ -149,17 +140,22 @@ def _decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginR
         return False if n >= 2 * rule.min_worlds or n >= rule.max_worlds else None
     worse = clearly_worse(results, rule)
     others = [i for i in range(len(results)) if i != best]
+
+    def close(i: int) -> bool:  # within ``hopeless`` paired standard errors of the best
+        mean, se = paired(results[best], results[i])
+        return mean < rule.hopeless * se
+
     if dangerous:  # defence: every dangerous tile and at least one safe one
         safe = [i for i in others if i not in dangerous]
         if dangerous <= worse and any(i in worse for i in safe):
             return True
         must = [i for i in dangerous if i not in worse] + ([] if any(i in worse for i in safe) else safe)
-        hopeless = all(paired(results[best], results[i])[0] < rule.hopeless * paired(results[best], results[i])[1] for i in safe)
+        hopeless = all(close(i) for i in safe)
     else:
         if set(others) <= worse:
             return True
         must = [i for i in others if i not in worse]
-        hopeless = any(paired(results[best], results[i])[0] < rule.hopeless * paired(results[best], results[i])[1] for i in must)
+        hopeless = any(close(i) for i in must)
     if n >= rule.max_worlds or (must and hopeless):
         return False
     return None

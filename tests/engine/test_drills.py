@@ -9,7 +9,8 @@ import random
 import pytest
 
 from analysis.engine import drills
-from analysis.engine.drills import KINDS, RULE, MarginRule, Verdict, build, clearly_worse, drill_seed, paired
+from analysis.engine.advice import paired
+from analysis.engine.drills import KINDS, RULE, MarginRule, Verdict, build, clearly_worse, drill_seed
 from puzzles.generation.bank import read_bank
 from puzzles.generation.table_bank import TABLE_BANK_PATH
 
