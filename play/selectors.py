@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qsl
@@ -299,6 +299,9 @@ def hint(state: Table, seat: int = PERSON) -> dict[str, Any] | None:
     # the EV controls submit to the analyzer, which computes them for this position
     context["fields"] = [(k, v) for k, v in parse_qsl(canonical_query(board)) if k not in ("draws", "ev", "ldwr")]
     context["analyzer_url"] = page.path
+    # no row is chosen yet, and a row's link opens the analyzer page itself
+    context["rows"] = [replace(row, chosen=False) for row in context["rows"]]
+    context["rows_target"] = ""
     return context
 
 

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from analysis import board
+from analysis.discards import from_bank
 from analysis.engine.fans import fan
 from analysis.engine.rules import PRESETS
 from kwx_site.htmx import render_page
@@ -107,14 +108,14 @@ def _feedback(result: Any) -> dict[str, Any]:
         context["answer_label"] = next((r["label"] for r in rows if r["answer"] == result.attempt.answer), result.attempt.answer)
         context["explanation"] = table_explanation(puzzle)
     elif puzzle.kind == Puzzle.DISCARD:
-        context["options"] = puzzle.options
-        context["best_shanten"] = puzzle.options[0]["shanten"]
-        context["any_ready"] = any(o["waits"] for o in puzzle.options)
+        answer = result.attempt.answer
         if puzzle.is_ev:
-            context["ev_options"] = puzzle.ev["options"]
-            context["plain_best"] = puzzle.ev["plain_best"]
+            marks = {"accepted": puzzle.accepted, "plain_best": puzzle.ev["plain_best"], "mine": answer}
+            context["ev_rows"] = from_bank(puzzle.options, estimates=puzzle.ev["options"], **marks)
+            context["plain_rows"] = from_bank(puzzle.options, **marks)
             context["ev_explanation"] = ev_explanation(puzzle)
         else:
+            context["discard_rows"] = from_bank(puzzle.options, accepted=puzzle.accepted, mine=answer)
             context["explanation"] = discard_explanation(puzzle)
     else:
         context["breakdown"] = [{"fan": fan(f["key"]), **f} for f in puzzle.options["fans"]]

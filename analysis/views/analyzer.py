@@ -39,6 +39,7 @@ from analysis.board import (
     read_board,
     refusal,
 )
+from analysis.discards import DiscardRow, ev_cell, from_api
 from analysis.engine import EngineError
 from analysis.engine.analysis import Analysis, analyze_hand, to_json
 from analysis.engine.danger import check_revealed
@@ -128,22 +129,11 @@ def _engine_analysis(board: Board, rules: Rules, with_ev: bool, errors: dict[str
     return analyze_hand(full, seen, rules, revealed=revealed)
 
 
-def _percents(item: dict[str, Any]) -> dict[str, float]:
-    """The two chances of an EV figure set (and their standard errors) in percent, for display."""
-    errors = item.get("stderr", {})
-    return {
-        "ready": 100 * item["ready_probability"],
-        "win": 100 * item["win_probability"],
-        "ready_pm": 100 * errors.get("ready_probability", 0.0),
-        "win_pm": 100 * errors.get("win_probability", 0.0),
-    }
-
-
 def _shown(item: dict[str, Any], money: Callable[[str], dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A 13-tile result or an option of the API body as the page shows it: tiles left on its waits, EV in percent, money."""
+    """A 13-tile result or an option of the API body as the page shows it: tiles left on its waits, its EV cells (``ev``), money."""
     out = {**item, "waits_left": sum(w["remaining"] for w in item.get("waits", ()))}
     if "win_probability" in item:
-        out["pct"] = _percents(item)
+        out["ev"] = ev_cell(item)
     if money is not None:
         out["waits"] = [{**w, "money": money(w["tile"])} for w in item["waits"]]
     return out
@@ -158,7 +148,7 @@ def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
     """The engine's analysis of a 13- or 14-tile board as the page shows it, or why there is none yet.
 
     Keys: ``analysis`` (the engine's ``Analysis``, or None), ``body`` (its API body with the
-    page's figures: tiles left on the waits, EV in percent, money on the waits shown),
+    page's figures: tiles left on the waits, EV cells, money on the waits shown),
     ``best`` and ``ev_best`` (tile ids), ``chosen`` (the chosen row of a 14-tile hand),
     ``errors`` (field → message), ``missing`` (tiles still to add), ``danger`` (tiles that
     deal in to a revealed hand), ``wins`` (what a complete 14-tile hand is worth, by
@@ -278,6 +268,7 @@ def page_context(board: Board, request: HttpRequest, with_ev: bool = True) -> di
         "chosen": chosen,
         "play_chosen": play_chosen,
         "rows": _rows(board, base, result),
+        "rows_target": "#app",
         "examples": [(url, text, _(label)) for url, (text, label) in zip(_example_urls(), EXAMPLES)],
         **_ev_context(board, result, query, base),
     }
@@ -308,18 +299,14 @@ def _ev_context(board: Board, result: dict[str, Any], query: str, base: str) -> 
     }
 
 
-def _rows(board: Board, base: str, result: dict[str, Any]) -> list[dict[str, Any]]:
-    """The discard options of a 14-tile hand, each with its link and whether it is a best (or EV-best) choice."""
+def _rows(board: Board, base: str, result: dict[str, Any]) -> list[DiscardRow]:
+    """The discard rows of a 14-tile hand, each with its link and whether it is a best (or EV-best) choice."""
     body = result["body"]
     if not body or "options" not in body:
         return []
     options = body["options"]
-    least = min(o["shanten"] for o in options)
     links = discard_links(board, base, [o["discard"] for o in options])
-    return [
-        {**o, "best": o["discard"] in result["best"], "ev_best": o["discard"] in result["ev_best"], "reference": "win_probability" in o and o["shanten"] > least, "link": links[o["discard"]]}
-        for o in options
-    ]
+    return from_api(options, best=result["best"], ev_best=result["ev_best"], chosen=result["chosen"]["discard"], links=links)
 
 
 def _limited_context(board: Board, request: HttpRequest, with_ev: bool) -> dict[str, Any]:

@@ -1,9 +1,8 @@
-"""Template helpers of the drill pages: tile lists from text, shanten words, signed numbers."""
+"""Template helpers of the drill pages: tile lists from text and signed numbers."""
 
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import gettext as _
 
 from analysis.engine.notation import parse_tiles
 from analysis.engine.tiles import TILE_IDS, kinds_of
@@ -18,23 +17,7 @@ def tiles_of(text: str) -> list[str]:
 
 
 @register.filter
-def shanten_label(value: int) -> str:
-    """听牌 for 0, otherwise "n 向听"."""
-    if value == 0:
-        return _("Ready (听牌)")
-    if value < 0:
-        return _("Complete")
-    return _("%(n)d-shanten (向听)") % {"n": value}
-
-
-@register.filter
 def signed(value: float) -> str:
     """A rating change with its sign: +12, −8, ±0."""
     n = round(value or 0)
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "±0"
-
-
-@register.filter
-def percent(value: float) -> str:
-    """A probability as a whole percent (0.4567 → 46%)."""
-    return f"{100 * (value or 0):.0f}%"

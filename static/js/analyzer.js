@@ -19,7 +19,7 @@
     var m = /^(add|seen|hand|meld|visible|discard|tadd|tdel)-/.exec(id);
     if (!m) return [];
     var selector = { add: "#palette .az-pal", seen: "#visible-view .az-pal", hand: "#hand-view .tile-button",
-      meld: "#hand-view .az-meld", visible: "#visible-view [name=remove_visible]", discard: ".az-discard",
+      meld: "#hand-view .az-meld", visible: "#visible-view [name=remove_visible]", discard: ".discard-link",
       tadd: "#table-palette .az-pal", tdel: "#table-input [name=tdel]" }[m[1]];
     return Array.prototype.slice.call(document.querySelectorAll(selector));
   }

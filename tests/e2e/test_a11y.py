@@ -148,5 +148,5 @@ def test_the_ev_table_does_not_scroll_sideways_at_320_px_in_english(browser, liv
     with open_page(browser, live_server, 320, 700) as page:
         switch_to_english(page)
         page.goto(page.base + "/?hand=4556p123s789sZZZ8p&ev=1&draws=3")
-        expect(page.locator(".az-win-p").first).to_be_visible()
+        expect(page.locator(".win-p").first).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 320

@@ -47,12 +47,12 @@ def check_ready_hand(page):
 
 
 def check_discard_table(page):
-    rows = page.locator(".az-table tbody tr")
+    rows = page.locator(".discards tbody tr")
     expect(rows).to_have_count(11)  # 11 distinct kinds to discard
-    best = page.locator(".az-table tr.az-best")
+    best = page.locator(".discards tr.best")
     expect(best).to_have_count(1)
     expect(best).to_have_attribute("data-discard", "8p")
-    expect(best.locator(".az-num")).to_have_text("8")
+    expect(best.locator(".num")).to_have_text("8")
 
 
 def test_build_the_hand_by_tapping_then_discard_then_reload(page):
@@ -65,13 +65,13 @@ def test_build_the_hand_by_tapping_then_discard_then_reload(page):
     page.locator("#add-8p").click()
     check_discard_table(page)
     assert "hand=45568p123789sZZZ" in page.url
-    page.locator('.az-table tr[data-discard="4p"] a.az-discard').click()
-    expect(page.locator('.az-table tr[data-discard="4p"]')).to_have_class(re.compile("az-chosen"))
+    page.locator('.discards tr[data-discard="4p"] a.discard-link').click()
+    expect(page.locator('.discards tr[data-discard="4p"]')).to_have_class(re.compile("chosen"))
     assert "discard=4p" in page.url
 
     page.reload()
     check_discard_table(page)
-    expect(page.locator('.az-table tr[data-discard="4p"]')).to_have_class(re.compile("az-chosen"))
+    expect(page.locator('.discards tr[data-discard="4p"]')).to_have_class(re.compile("chosen"))
     page.go_back()
     page.go_back()
     check_ready_hand(page)
@@ -116,7 +116,7 @@ def test_without_javascript_the_plain_form_works(nojs_page):
     page.locator("#rules").select_option("shiyan")
     page.get_by_role("button", name="牌理分析").click()
     assert "rules=shiyan" in page.url
-    expect(page.locator(".az-table tr.az-best .az-num")).to_have_text("16")
+    expect(page.locator(".discards tr.best .num")).to_have_text("16")
 
 
 def test_meld_builder_and_visible_picker(page):
@@ -152,7 +152,7 @@ def test_back_after_typing_a_fourteenth_tile_shows_the_hand_of_the_url(page):
     page.locator("#hand-text").press_sequentially("3p", delay=40)
     expect(page).to_have_url(re.compile(r"hand=34556p123789sZZZ$"))  # htmx replaced the URL as the 14th tile came
     expect(page.locator(".az-count strong")).to_have_text("14")
-    page.locator(".az-table tbody tr a").first.click()
+    page.locator(".discards tbody tr a").first.click()
     expect(page).to_have_url(re.compile(r"discard="))
     page.go_back()
     expect(page).to_have_url(re.compile(r"hand=34556p123789sZZZ$"))

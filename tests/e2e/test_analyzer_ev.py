@@ -13,7 +13,7 @@ REVEALED = "46p456s789sFFF11s"  # waits on 5p
 
 def test_ev_button_then_revealed_hand(page):
     page.goto(page.base + f"/analyze/?hand={HAND}")
-    expect(page.locator(".az-table tbody tr")).to_have_count(11)
+    expect(page.locator(".discards tbody tr")).to_have_count(11)
     page.locator("#draws").fill("3")
 
     def ev_request(response):
@@ -24,7 +24,7 @@ def test_ev_button_then_revealed_hand(page):
     placeholder = first.value.text()
     assert 'id="ev-load"' in placeholder and "计算中" in placeholder and "az-spinner" in placeholder
     assert second.value.ok
-    win = page.locator(".az-table tbody tr").first.locator(".az-win-p")
+    win = page.locator(".discards tbody tr").first.locator(".win-p")
     expect(win).to_have_text(re.compile(r"^\d{1,3}\.\d%$"))
     assert 0 < float(win.inner_text().rstrip("%")) <= 100
     expect(page.locator("#ev-load")).to_have_count(0)
@@ -36,21 +36,21 @@ def test_ev_button_then_revealed_hand(page):
     page.locator("#rev1-text").press("Enter")
     expect(page.locator("#hand-view .tile-button.az-danger")).to_have_count(2)
     expect(page.locator("#hand-view .az-danger .az-danger-mark").first).to_have_text("危险")
-    last = page.locator(".az-table tbody tr").last
+    last = page.locator(".discards tbody tr").last
     expect(last).to_have_attribute("data-discard", "5p")
-    expect(last).to_have_class(re.compile("az-deals-in"))
-    expect(last.locator(".az-danger-badge")).to_be_visible()
-    expect(page.locator(".az-table tbody tr").first.locator(".az-win-p")).to_be_visible()  # EV still shown
+    expect(last).to_have_class(re.compile("deals-in"))
+    expect(last.locator(".deals-in-badge")).to_be_visible()
+    expect(page.locator(".discards tbody tr").first.locator(".win-p")).to_be_visible()  # EV still shown
     assert "rev1=46p11456789sFFF" in page.url and "ev=1" in page.url
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling on a phone
 
 
 def test_typing_0_or_99_draws_says_what_is_wrong(page):
     page.goto(page.base + f"/analyze/?hand={HAND}")
-    expect(page.locator(".az-table tbody tr")).to_have_count(11)
+    expect(page.locator(".discards tbody tr")).to_have_count(11)
     for draws in ("0", "99"):
         page.locator("#draws").fill(draws)
         page.locator("#ev-button").click()
         expect(page.locator("#draws-error")).to_have_text(re.compile(r"^剩余摸牌须是 1 到 30 的整数"))
-        expect(page.locator(".az-table tbody tr")).to_have_count(11)  # the plain table stays
+        expect(page.locator(".discards tbody tr")).to_have_count(11)  # the plain table stays
         expect(page.locator("#draws")).to_have_value(draws)

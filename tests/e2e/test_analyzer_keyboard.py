@@ -58,7 +58,7 @@ def test_every_control_keeps_focus_across_the_swap(page):
     assert focused_id(page) == "clear"
     page.focus("#example-5")
     press(page, "Enter")  # a 14-tile example: the discard table
-    expect(page.locator(".az-table")).to_be_visible()
+    expect(page.locator(".discards")).to_be_visible()
     assert focused_id(page) == "results"  # the example link is gone: focus goes to the answer
 
 
@@ -70,7 +70,7 @@ def test_discard_links_and_a_full_hand(page):
     assert focused_id(page) == "palette-full"
     page.focus("#discard-4p")
     press(page, "Enter")
-    expect(page.locator('.az-table tr[data-discard="4p"] a')).to_have_attribute("aria-current", "true")
+    expect(page.locator('.discards tr[data-discard="4p"] a')).to_have_attribute("aria-current", "true")
     assert focused_id(page) == "discard-4p"
 
 

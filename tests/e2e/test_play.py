@@ -109,5 +109,5 @@ def test_the_table_at_desktop_width_with_hints(browser, live_server):
         shot(page, "desktop-table")
         assert page.locator(".pl-opponents .pl-seat").count() == 2
         if page.locator(".pl-hint").count():  # the person's turn: the analyzer's discard table
-            assert page.locator(".pl-hint table.az-table tbody tr").count() >= 1
+            assert page.locator(".pl-hint table.discards tbody tr").count() >= 1
         assert_no_violations(page)

@@ -29,8 +29,8 @@ def test_the_hint_marks_the_tiles_a_revealed_hand_wins_on():
     assert hint is not None
     waits = {TILE_IDS[k] for k in state.seats[1].waits}
     assert "5p" in hint["danger_tiles"] and set(hint["danger_tiles"]) <= waits
-    rows = {r["discard"]: r for r in hint["rows"]}
-    assert rows["5p"].get("deals_in") and not rows["F"].get("deals_in")
+    rows = {r.discard: r for r in hint["rows"]}
+    assert rows["5p"].deals_in and not rows["F"].deals_in and not any(r.chosen for r in rows.values())
     fields = dict(hint["fields"])
     assert fields["hand"] and fields["rev1"] == "4556p123789sZZZ"
 

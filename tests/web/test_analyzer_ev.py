@@ -53,7 +53,7 @@ def rows(html: str) -> list[tuple[str, str]]:
 
 def cells(row: str) -> tuple[str, str, str]:
     """The figures a row shows: ready %, win %, expected score."""
-    found = re.search(r'az-ready-p">([\d.]+)%.*?az-win-p"><strong>([\d.]+)%</strong>.*?az-score"><strong>([\d.]+)</strong>', row, re.S)
+    found = re.search(r'ready-p">([\d.]+)%.*?win-p"><strong>([\d.]+)%</strong>.*?score"><strong>([\d.]+)</strong>', row, re.S)
     assert found, row
     return found.groups()
 
@@ -62,7 +62,7 @@ def test_ev_columns_show_the_engine_figures_in_the_engine_order(client):
     html = page(client, EV_URL)
     for header in ("听牌率", "胡牌率"):
         assert f">{header}</th>" in html
-    assert '>期望得分<small class="az-ev-if">若无人先和</small></th>' in html  # named for what it is
+    assert '>期望得分<small class="ev-if">若无人先和</small></th>' in html  # named for what it is
     assert "都假定若无人先和" in html and "近似值" not in html
     expected = evaluate_discards(parse_hand(HAND), EMPTY, make_rules("standard"), 4)
     shown = rows(html)
@@ -76,7 +76,7 @@ def test_ev_columns_show_the_engine_figures_in_the_engine_order(client):
 
 def test_without_ev_the_table_is_the_plain_one_with_the_button(client):
     html = page(client, f"/analyze/?hand={HAND}")
-    assert ">胡牌率</th>" not in html and "az-win-p" not in html and 'id="ev-load"' not in html
+    assert ">胡牌率</th>" not in html and "win-p" not in html and 'id="ev-load"' not in html
     assert re.search(r'<button type="submit" name="ev" value="1" id="ev-button"', html)
     assert 'name="draws" value="12"' in html  # the default wall assumption
 
@@ -112,7 +112,7 @@ def test_a_deep_hand_says_monte_carlo_with_samples_and_errors(client):
     samples = sorted({o["samples"] for o in body["options"]})
     assert body["ev_complete"] is (samples == [1000])
     shown = f"{samples[0]} 局" if len(samples) == 1 else f"{samples[0]}–{samples[-1]} 局"
-    assert f"蒙特卡洛模拟，{shown}" in html and 'class="az-pm">±' in html
+    assert f"蒙特卡洛模拟，{shown}" in html and 'class="pm">±' in html
     assert "期望最高" not in html  # no draw can make this hand win: no discard is marked best by EV
 
 
@@ -124,8 +124,8 @@ def test_htmx_page_shows_a_progress_placeholder_then_the_fragment_fills_it(clien
     html = first.content.decode()
     assert first["HX-Push-Url"] == EV_URL
     assert re.search(r'id="ev-load" class="az-ev-status" role="status" hx-get="/analyze/\?hand=34556p123789sZZZ&amp;ev=1&amp;draws=4" hx-trigger="load"', html)
-    assert "计算中" in html and 'class="az-spinner"' in html and "az-win-p" not in html
-    assert html.count("az-pending") == len(rows(html)) == 11
+    assert "计算中" in html and 'class="az-spinner"' in html and "win-p" not in html
+    assert html.count("pending") == len(rows(html)) == 11
 
     fragment = client.get(EV_URL, HTTP_HX_TRIGGER="ev-load", **HTMX)
     body = fragment.content.decode()
@@ -212,7 +212,7 @@ def test_bad_revealed_or_draws_input_shows_inline_and_keeps_the_table(client, qu
         pattern = rf'id="{field}-error" class="az-error" role="alert">([^<]+)<' if field != "revealed" else r'<p class="az-error" role="alert">([^<]+)<'
         message = re.search(pattern, html)
         assert message and words in message.group(1), (field, message)
-        assert len(rows(html)) == 11 and "az-win-p" not in html
+        assert len(rows(html)) == 11 and "win-p" not in html
         assert response.get("HX-Push-Url") in (None, "false")
 
 
@@ -276,14 +276,14 @@ def limits(settings, tmp_path):
 
 def test_the_page_limits_ev_per_client_and_keeps_the_plain_table(client, limits):
     for _ in range(2):
-        assert "az-win-p" in page(client, EV_URL)
+        assert "win-p" in page(client, EV_URL)
     html = page(client, EV_URL)
-    assert "你的期望值请求太多了，请 60 秒后再试" in html and "az-win-p" not in html
+    assert "你的期望值请求太多了，请 60 秒后再试" in html and "win-p" not in html
     assert rows(html) and 'id="ev-load"' not in html  # the plain table, and no placeholder that would ask again
     assert f'<a href="{EV_URL.replace("&", "&amp;")}">再试一次</a>' in html
     fragment = client.get(EV_URL, HTTP_HX_TRIGGER="ev-load", **HTMX).content.decode()
-    assert "你的期望值请求太多了" in fragment and "az-win-p" not in fragment
-    assert "az-win-p" in client.get(EV_URL, REMOTE_ADDR="10.0.0.7").content.decode()  # another client still gets them
+    assert "你的期望值请求太多了" in fragment and "win-p" not in fragment
+    assert "win-p" in client.get(EV_URL, REMOTE_ADDR="10.0.0.7").content.decode()  # another client still gets them
 
 
 def test_the_page_says_when_the_server_is_busy_with_other_ev_work(client, limits):
@@ -292,8 +292,8 @@ def test_the_page_says_when_the_server_is_busy_with_other_ev_work(client, limits
     held = take_slot()
     try:
         html = page(client, EV_URL)
-        assert "服务器正在为别人计算期望值，请 1 秒后再试" in html and "az-win-p" not in html and rows(html)
+        assert "服务器正在为别人计算期望值，请 1 秒后再试" in html and "win-p" not in html and rows(html)
         assert rows(page(client, f"/analyze/?hand={HAND}"))  # plain pages are not held up
     finally:
         release_slot(held)
-    assert "az-win-p" in page(client, EV_URL)
+    assert "win-p" in page(client, EV_URL)

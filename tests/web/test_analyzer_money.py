@@ -81,7 +81,7 @@ def test_a_complete_hand_shows_its_worth_before_the_discard_table(client):
     page = html(client, "/?hand=4556p123s789sZZZ5p")
     assert "这 14 张已经和牌" in page
     wins = "".join(part.split("</ul>")[0] for part in page.split('class="az-waits az-wins"')[1:])
-    assert page.index('class="az-waits az-wins"') < page.index('class="az-table')
+    assert page.index('class="az-waits az-wins"') < page.index('class="discards')
     # every tile that can have been the last one, the most valuable first (卡五星 on the 5筒), the others folded away
     full, _ = build_hand("4556p123s789sZZZ5p")
     winning = {t for t, k in KIND_OF_ID.items() if full.concealed[k] and score_win(full.with_tile(k, -1), k, make_rules())}

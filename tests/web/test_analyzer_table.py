@@ -72,7 +72,7 @@ def test_the_estimate_shows_each_choice_with_its_figures(client):
     advice = section(page, "advice")
     rows = re.findall(r'<tr class="(az-best)?" data-verb="(\w+)"', advice)
     assert {verb for _best, verb in rows} == {"pong", "pass"} and rows[0][0] == "az-best"
-    assert re.search(r"<strong>-?\d+\.\d\d</strong><small class=\"az-pm\">±\d+\.\d\d</small>", advice)
+    assert re.search(r"<strong>-?\d+\.\d\d</strong><small class=\"pm\">±\d+\.\d\d</small>", advice)
     assert 'id="advice-clear"' in advice
     # the plain analysis of the 13 tiles is still there
     assert "az-verdict-row" in section(page, "results")

@@ -24,8 +24,8 @@ def puzzle():
 
 
 def _rows(html: str, table: str) -> list[str]:
-    body = re.search(rf'<table class="options {table}">(.*?)</table>', html, re.S).group(1)
-    return re.findall(r'<tr class="([^"]*)">\s*<td><img[^>]*src="/static/tiles/(\w+)\.svg"', body)
+    body = re.search(rf'<table class="discards(?: discards-ev)? {table}">(.*?)</table>', html, re.S).group(1)
+    return re.findall(r'<tr class="([^"]*)" data-discard="(\w+)">', body)
 
 
 def test_the_factory_puzzle_answers_by_expected_score(puzzle):
@@ -58,7 +58,10 @@ def test_feedback_fragment_shows_both_rankings_and_why(puzzle):
     assert all(sentence in html for sentence in sentences) and "Why the rankings differ" in html
     assert escape(analyzer_url("34556p123789sZZZ", ev=True, draws=3)) in html
     top = puzzle.ev["options"][0]
-    assert f"{top['score']:.2f}" in html and f"{100 * top['win']:.0f}%" in html
+    first = re.search(r'<table class="discards discards-ev ev-ranking">.*?<tbody>\s*<tr(.*?)</tr>', html, re.S).group(1)
+    win = re.search(r'class="num evc win-p"><strong>([\d.]+)%</strong>', first).group(1)
+    assert f"<strong>{top['score']:.2f}</strong>" in first and abs(float(win) - 100 * top["win"]) <= 0.05
+    assert "best-badge" in first and "3p" in re.search(r'<table class="discards plain-ranking">.*?</tr>.*?</tr>', html, re.S).group(0)
 
 
 def test_explanation_names_both_tiles_and_their_figures(puzzle):
@@ -78,7 +81,7 @@ def test_plain_puzzles_keep_their_single_table():
 
     plain = discard_puzzle("34556p123789sZZZ")
     html = Client().post(f"/drills/{plain.pk}/", {"discard": "3p", "attempt": aid("p1")}, HTTP_HX_REQUEST="true").content.decode()
-    assert "ev-ranking" not in html and "ev=1" not in html and 'class="options"' in html
+    assert "ev-ranking" not in html and "ev=1" not in html and '<table class="discards">' in html
 
 
 def test_api_next_puzzle_with_theme_ev_and_its_answer():
