@@ -23,7 +23,7 @@ from typing import Any
 
 from .advice import PASS, paired, rollout, sample_world
 from .bots.basic import after_pong
-from .bots.strong import StrongBot, _after_kong, danger  # _after_kong: the one place the three kong shapes are made
+from .bots.strong import StrongBot, after_kong, danger
 from .danger import revealed_rules
 from .efficiency import Efficiency, discard_options, efficiency
 from .notation import format_counts
@@ -368,7 +368,7 @@ def _after(state: Table, seat: int, choice: Action | None) -> tuple[Hand, Action
         allowed = frozenset(k for k, n in enumerate(hand.concealed) if n)
         best = bot.discards(state, seat, hand, allowed, False)[0]
         return Hand(with_tile(hand.concealed, best.kind, -1), hand.melds), Action(seat, "discard", best.kind)
-    return _after_kong(s.hand, choice.kind), None
+    return after_kong(s.hand, choice.kind), None
 
 
 def figures(state: Table, seat: int, choice: Action | None) -> dict[str, Any]:

@@ -41,7 +41,8 @@ PLAIN_WIN_KEPT = 0.25
 MIN_RATING, MAX_RATING = 800, 2400
 
 
-def _clamp(value: float) -> int:
+def clamp_rating(value: float) -> int:
+    """A first rating estimate as stored: rounded and kept within MIN_RATING–MAX_RATING."""
     return int(max(MIN_RATING, min(MAX_RATING, round(value))))
 
 
@@ -57,7 +58,7 @@ def puzzle_rating(verdict: Verdict, options: tuple[DiscardOption, ...], hand: Ha
     rating = 1050 + 55 * min(verdict.plausible, 8) + 350 * (1 - min(relative, 1.0))
     rating += 180 if verdict.measure == "value" else 0
     rating += 60 * len(hand.melds) + (80 if len(verdict.accepted) == 1 else 0)
-    return _clamp(rating)
+    return clamp_rating(rating)
 
 
 def position_key(position: Position, preset: str) -> tuple[str, str, str]:
@@ -122,7 +123,7 @@ def quiz_record(hand: Hand, win: int, side: str, rules: Rules, value: WinValue, 
             "total": value.total,
         },
         "themes": list(fan_themes(keys)),
-        "rating": _clamp(rating),
+        "rating": clamp_rating(rating),
     }
 
 

@@ -31,7 +31,7 @@ from analysis.engine.rules import make_rules
 from analysis.engine.serial import estimate_row, option_row
 from analysis.engine.tiles import TILE_IDS
 
-from .bank import PRESET_WEIGHTS, Stats, _clamp, position_fields, position_key
+from .bank import PRESET_WEIGHTS, Stats, clamp_rating, position_fields, position_key
 from .simulate import Position, play_deal
 from .themes import EV_THEME
 
@@ -88,7 +88,7 @@ def ev_rating(verdict: EVVerdict, position: Position) -> int:
     relative = verdict.margin / max(verdict.best, 1e-9)
     rating = 1500 + 400 * (1 - min(relative, 0.5) / 0.5)
     rating += 60 * len(position.hand.melds) + (80 if len(verdict.accepted) == 1 else 0)
-    return _clamp(rating)
+    return clamp_rating(rating)
 
 
 def ev_record(position: Position, draws_left: int, comparison: RankingComparison, verdict: EVVerdict) -> dict[str, Any]:

@@ -225,8 +225,8 @@ def _lock_cost(costs: tuple[float, ...], left: tuple[int, ...], view: View) -> f
 # ---------------------------------------------------------------- the bot
 
 
-def _after_kong(hand: Hand, kind: int) -> Hand:
-    """The 13-tile-equivalent hand after konging ``kind`` (any of the three types)."""
+def after_kong(hand: Hand, kind: int) -> Hand:
+    """The 13-tile-equivalent hand after konging ``kind`` (any of the three types): the one place their shapes are made."""
     n = hand.concealed[kind]
     counts = list(hand.concealed)
     if n == 4:
@@ -320,7 +320,7 @@ class StrongBot:
     def _kong_worth(self, state: Table, seat: int, kind: int) -> float:
         """The hand after a kong of ``kind`` plus its money, less the chance it is robbed or feeds a 杠上炮."""
         s = state.seats[seat]
-        after = _after_kong(s.hand, kind)
+        after = after_kong(s.hand, kind)
         chain = 2**state.after_kong if state.after_kong else 1
         n = s.concealed[kind]
         if state.phase == "claim":
