@@ -15,7 +15,7 @@ from analysis.api import ErrorSerializer
 from analysis.api_errors import refuse_nulls
 from analysis.engine import EngineError
 from analysis.engine.rules import OPTION_KEYS, PRESETS
-from analysis.engine.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, USER_SITUATION_KEYS, next_dealer, parse_input, settle
+from analysis.engine.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, USER_SITUATION_KEYS, Kong, next_dealer, parse_input, settle
 
 from .text import settlement_json
 
@@ -30,7 +30,11 @@ class SettleKongSerializer(serializers.Serializer):
     type = serializers.ChoiceField(choices=list(KONG_TYPES), help_text="an_gang 暗杠, ming_gang 明杠 (蓄杠), zhi_gang 直杠.")
     tile = serializers.CharField(help_text="The konged kind, e.g. 5p, F.")
     fed_by = PlayerField(required=False, help_text="直杠 only: who discarded the fourth tile.")
-    chain = serializers.IntegerField(required=False, default=1, help_text="Place in a 杠上杠 chain: 1 first or alone, 2 doubles, 3 ×4 …; kongs are listed in play order.")
+    chain = serializers.IntegerField(
+        required=False,
+        default=1,
+        help_text="Place in a 杠上杠 chain: " + ", ".join(f"{n} ×{Kong(0, 'an_gang', 0, chain=n).multiplier}" for n in (1, 2, 3)) + " …, 1 being first or alone; kongs are listed in play order.",
+    )
 
 
 class SettleWinnerSerializer(serializers.Serializer):
