@@ -110,6 +110,7 @@ def sample_world(state: Table, seat: int, rng: random.Random, progress: bool = F
         if other == seat or s.liang_dao:
             continue
         hidden = sum(s.concealed)
+        assert not (other == state.turn and state.phase in ("act", "pong")), "a world is sampled for the seat whose turn it is"
         if state.phase == "rob" and other == state.turn:
             hidden -= 1  # the tile being added to the pong is shown
         counts = [0] * NUM_KINDS
@@ -121,12 +122,12 @@ def sample_world(state: Table, seat: int, rng: random.Random, progress: bool = F
             _kept(counts, len(s.melds), len(s.river), rest, rng)
             rng.shuffle(rest)
             unseen[taken:] = rest
+        # what the hand waits on between turns, from the dealt tiles only: for the seat adding
+        # to its pong (抢杠 phase) that is its hand once the shown tile is in the kong
+        ready_on = winning_kinds(Hand(tuple(counts), s.melds))
         if state.phase == "rob" and other == state.turn and state.tile is not None:
             counts[state.tile] += 1
-        concealed = tuple(counts)
-        between_turns = not (state.turn == other and state.phase in ("act", "pong", "rob"))
-        ready_on = winning_kinds(Hand(concealed, s.melds)) if between_turns else s.ready_on
-        seats[other] = replace(s, concealed=concealed, ready_on=ready_on)
+        seats[other] = replace(s, concealed=tuple(counts), ready_on=ready_on)
     wall = tuple(unseen[taken:])
     assert len(wall) == state.wall_left, "the unseen tiles are the hidden hands and the wall"
     full_wall = (0,) * state.drawn + wall  # the wall is read from index ``drawn`` on

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,8 +14,8 @@ from analysis.engine.bots.basic import BasicBot
 from analysis.engine.record import replay
 from analysis.engine.rules import make_rules
 from analysis.engine.selfplay import advance, seeded_deal, seen_counts
-from analysis.engine.table import Action, deal
-from analysis.engine.tiles import kind_of
+from analysis.engine.table import Action, deal, winning_kinds
+from analysis.engine.tiles import Hand, kind_of, with_tile
 from tests.engine.test_selfplay import Person, tiles_on_the_table
 from tests.engine.test_table import record
 
@@ -120,3 +121,17 @@ def test_the_work_budget_stops_the_rollouts_the_same_way_everywhere():
     state = position(8, 3)
     runs = [advise(state, 0, basic_seats, seed=4, cpu_budget=float("inf"), max_actions=1) for _ in range(2)]
     assert runs[0].worlds == runs[1].worlds == 2 and runs[0].estimates == runs[1].estimates
+
+
+def test_a_world_in_the_rob_phase_holds_nothing_of_the_kong_adders_real_hand():
+    state = position(135, 10)  # seat 0 may rob a 蓄杠 (抢杠)
+    assert state.phase == "rob" and state.turn != 0 and state.tile is not None
+    adder = state.turn
+    other_waits = frozenset(range(9)) - state.seats[adder].ready_on
+    told = replace(state, seats=tuple(replace(s, ready_on=other_waits) if i == adder else s for i, s in enumerate(state.seats)))
+    for world_seed in range(5):
+        world = sample_world(state, 0, random.Random(world_seed))
+        assert world == sample_world(told, 0, random.Random(world_seed))  # the real waits do not reach the world
+        dealt = world.seats[adder]
+        assert dealt.concealed[state.tile] >= 1  # the tile being added is shown, so it is in every world
+        assert dealt.ready_on == winning_kinds(Hand(with_tile(dealt.concealed, state.tile, -1), dealt.melds))
