@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from tests.e2e.axe import assert_no_violations, violations
 from tests.e2e.conftest import open_page
 from tests.e2e.pages import all_pages, switch_to_english
-from tests.puzzles.factories import discard_puzzle, quiz_puzzle
+from tests.puzzles.factories import discard_puzzle, ev_puzzle, quiz_puzzle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -150,3 +150,18 @@ def test_the_ev_table_does_not_scroll_sideways_at_320_px_in_english(browser, liv
         page.goto(page.base + "/?hand=4556p123s789sZZZ8p&ev=1&draws=3")
         expect(page.locator(".win-p").first).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 320
+
+
+def test_an_ev_drills_two_tables_fit_a_small_phone_and_pass_axe(browser, live_server):
+    puzzle = ev_puzzle("34556p123789sZZZ", 3)  # EV best Z, plain best 3p
+    with open_page(browser, live_server, 360, 800, bypass_csp=True) as page:
+        page.goto(f"{page.base}/drills/{puzzle.pk}/?mode=theme&theme=ev")
+        page.locator('button.tile-button[value="3p"]').click()
+        page.wait_for_selector(".feedback")
+        ev_rows = page.locator("table.ev-ranking tbody tr")
+        expect(ev_rows).to_have_count(len(puzzle.ev["options"]))
+        expect(ev_rows.first.locator(".best-badge")).to_be_visible()
+        expect(page.locator('table.ev-ranking tr[data-discard="3p"] .mine-badge')).to_be_visible()
+        expect(page.locator('table.plain-ranking tr[data-discard="3p"] .plain-best-badge')).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing scrolls sideways
+        assert_no_violations(page)
