@@ -334,12 +334,15 @@ def analyzer(request: HttpRequest) -> HttpResponse:
     htmx = request.htmx and not request.htmx.history_restore_request
     ev_request = bool(htmx) and request.htmx.trigger == EV_TRIGGER
     advice_request = bool(htmx) and request.htmx.trigger == ADVICE_TRIGGER
+    if not htmx and _differs(request.GET, board_url(board, request.path)):
+        # a link to redirect: the plain figures say whether it is clean, no EV or estimate is worked out for it
+        plain = _with_table(page_context(board, request, with_ev=False), board, request, with_estimate=False)
+        if _clean(plain, board):
+            return HttpResponseRedirect(plain["url"], status=303) if edited else HttpResponseRedirect(plain["url"])
     context = _limited_context(board, request, with_ev=(not htmx or ev_request) and not advice_request)
     context = _with_table(context, board, request, with_estimate=not htmx or advice_request)
     url = context["url"]
-    clean = not context["errors"] and not board.notice and not board.table.table.errors and not board.table.notice
-    if not htmx and clean and _differs(request.GET, url):
-        return HttpResponseRedirect(url, status=303) if edited else HttpResponseRedirect(url)
+    clean = _clean(context, board)
     typing = False
     if advice_request:
         partial = "advice"
@@ -355,6 +358,11 @@ def analyzer(request: HttpRequest) -> HttpResponse:
         (replace_url if typing else push_url)(response, url if clean else False)
     patch_vary_headers(response, ("HX-Trigger",))
     return response
+
+
+def _clean(context: dict[str, Any], board: Board) -> bool:
+    """Whether the page has nothing to say about the input: no error and no notice, the table's included."""
+    return not context["errors"] and not board.notice and not board.table.table.errors and not board.table.notice
 
 
 def _differs(query: QueryDict, url: str) -> bool:

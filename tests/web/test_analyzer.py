@@ -315,3 +315,21 @@ def test_discard_links_are_each_rows_canonical_link(query):
     tiles = [TILE_IDS[k] for k, n in enumerate(board.hand.concealed) if n]
     links = discard_links(board, "/analyze/", tiles)
     assert links == {t: "/analyze/?" + canonical_query(replace(board, discard=t)) for t in tiles}
+
+
+def test_a_link_to_redirect_gets_no_ev_work(client, monkeypatch):
+    """A non-canonical EV link is redirected after the plain analysis alone: its EV figures are worked out once, at the canonical link."""
+    from analysis.views import analyzer as view
+
+    asked = []
+    real = view.analyze_hand
+
+    def wrapper(*args, **kwargs):
+        asked.append(kwargs.get("ev"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(view, "analyze_hand", wrapper)
+    response = client.get("/analyze/?draws=3&ev=1&hand=ZZZ34556p123789s")
+    assert response.status_code == 302 and response["Location"] == "/analyze/?hand=34556p123789sZZZ&ev=1&draws=3"
+    assert asked == [None]  # one plain analysis, no EV request
+    assert client.get(response["Location"]).status_code == 200 and len(asked) == 2 and asked[1] is not None
