@@ -30,6 +30,7 @@ from .notation import format_counts
 from .rules import Rules, make_rules
 from .scoring import score_win
 from .selfplay import Waiting, advance, seeded_deal, visible_to
+from .shapes import shanten
 from .table import Action, Table, deal, legal_actions
 from .tiles import TILE_IDS, Hand, Meld, add, with_tile
 
@@ -44,6 +45,13 @@ CANDIDATES_PER_HAND = 3
 """Decisions of one hand verified at most (then the next deal), so drills spread over many hands."""
 DEFENCE_CANDIDATES = 4
 """Safe discards played out in a defence drill: the strong bot's best four."""
+REFUSALS_FROM = 300
+"""杠不杠 drills from this index on are sought where refusing the kong is the clear best (docs/drills.md)."""
+REFUSAL_ATTEMPTS = 600
+"""Deals tried for one such drill: self-play meets a clear refusal about once in a hundred deals."""
+SHARP_DEFENCE_FROM = 300
+"""Defence drills from this index on are kept only when at most SHARP_SAFE of the safe tiles are right (docs/drills.md)."""
+SHARP_SAFE = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +138,11 @@ class Verdict:
         return paired(self.results[order[0]], self.results[second])
 
 
-def _decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginRule) -> bool | None:
-    """True: clear (keep); False: hopeless or done (reject); None: play more worlds."""
+def _decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginRule, sharp: bool = False) -> bool | None:
+    """True: clear (keep); False: hopeless or done (reject); None: play more worlds.
+
+    ``sharp`` (defence): clear only once at most SHARP_SAFE safe tiles are not clearly worse.
+    """
     n = len(results[0])
     if n < rule.min_worlds or ((n - rule.min_worlds) % rule.step and n < rule.max_worlds):
         return None
@@ -147,7 +158,8 @@ def _decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginR
 
     if dangerous:  # defence: every dangerous tile and at least one safe one
         safe = [i for i in others if i not in dangerous]
-        if dangerous <= worse and any(i in worse for i in safe):
+        right = 1 + sum(1 for i in safe if i not in worse)  # the best and the safe tiles not clearly worse
+        if dangerous <= worse and any(i in worse for i in safe) and (not sharp or right <= SHARP_SAFE):
             return True
         must = [i for i in dangerous if i not in worse] + ([] if any(i in worse for i in safe) else safe)
         hopeless = all(close(i) for i in safe)
@@ -168,8 +180,9 @@ def verify(
     seed: int,
     rule: MarginRule = RULE,
     dangerous: frozenset[int] = frozenset(),
+    sharp: bool = False,
 ) -> Verdict:
-    """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate."""
+    """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate (``sharp``: see ``_decide``)."""
     bot = StrongBot()
     rng = random.Random(seed)
     results: list[list[float]] = [[] for _ in options]
@@ -180,7 +193,7 @@ def verify(
             value, _steps = rollout(world, seat, choice, (bot, bot, bot), 1, (0, 0, 0))
             results[i].append(round(value, 6))
             rollouts += 1
-        verdict = _decide(results, dangerous, rule)
+        verdict = _decide(results, dangerous, rule, sharp)
         if verdict is not None:
             return Verdict(options, tuple(tuple(r) for r in results), verdict, rollouts, dangerous)
 
@@ -297,16 +310,52 @@ class Drill:
     verdict: Verdict
 
 
+def kong_costs_shape(state: Table, seat: int, options: tuple[Action | None, ...]) -> bool:
+    """Whether the kong (``options[0]``) leaves a worse shanten than not konging: passing a discard, or the other choice on one's turn."""
+    s = state.seats[seat]
+    kong = options[0]
+    assert kong is not None and kong.verb == "kong"
+    after = after_kong(s.hand, kong.kind)
+    if state.phase == "claim":
+        kept = s.hand
+    else:
+        other = options[1]
+        assert other is not None and other.verb == "discard"
+        kept = Hand(with_tile(s.concealed, other.kind, -1), s.melds)
+    return shanten(after.concealed, len(after.melds)) > shanten(kept.concealed, len(kept.melds))
+
+
+def refuses(kind: str, index: int) -> bool:
+    """Whether drill ``index`` of ``kind`` is one sought for a refused kong (杠不杠 from REFUSALS_FROM on)."""
+    return kind == "kong" and index >= REFUSALS_FROM
+
+
+def sharp(kind: str, index: int) -> bool:
+    """Whether drill ``index`` of ``kind`` must tell the safe tiles apart (defence from SHARP_DEFENCE_FROM on)."""
+    return kind == "defence" and index >= SHARP_DEFENCE_FROM
+
+
 def find_drill(kind: str, index: int, rule: MarginRule = RULE, rules: str = "standard") -> Drill | None:
-    """Drill ``index`` of ``kind``: the first candidate of its seeded deals that the margin rule keeps (None: none in MAX_ATTEMPTS deals)."""
+    """Drill ``index`` of ``kind``: the first candidate of its seeded deals that the margin rule keeps (None: none in MAX_ATTEMPTS deals).
+
+    A refusal drill (:func:`refuses`) looks only at kongs that cost shape (:func:`kong_costs_shape`)
+    and keeps a candidate only when not konging is the best, over up to REFUSAL_ATTEMPTS deals;
+    a :func:`sharp` defence drill plays on until the safe tiles are told apart.
+    """
     rule_set = make_rules(rules)
-    for attempt in range(MAX_ATTEMPTS):
+    refusal = refuses(kind, index)
+    for attempt in range(REFUSAL_ATTEMPTS if refusal else MAX_ATTEMPTS):
         seed = drill_seed(kind, index, attempt)
-        for n, (state, seat, options) in enumerate(decisions(seed, kind, rule_set)):
+        n = 0
+        for state, seat, options in decisions(seed, kind, rule_set):
+            if refusal and not kong_costs_shape(state, seat, options):
+                continue
             if n >= CANDIDATES_PER_HAND:
                 break
-            verdict = verify(state, seat, options, seed + n + 1, rule, dangerous_choices(state, seat, options))
-            if verdict.kept:
+            verdict = verify(state, seat, options, seed + n + 1, rule, dangerous_choices(state, seat, options), sharp(kind, index))
+            n += 1
+            best = verdict.choices[verdict.order()[0]] if verdict.kept else None
+            if verdict.kept and not (refusal and best is not None and best.verb == "kong"):
                 return Drill(kind, index, attempt, seed, state, seat, verdict)
     return None
 

@@ -63,6 +63,27 @@ def test_defence_needs_every_dangerous_tile_and_one_safe_tile_clearly_worse():
     assert verdict.accepted() == sorted([0, 1], key=lambda i: -sum(verdict.results[i]))  # the safe tiles not clearly worse are right too
 
 
+def test_a_sharp_defence_drill_waits_until_the_safe_tiles_are_told_apart():
+    best, same, also = (_series(1.0, 0.5, 16, seed) for seed in (11, 12, 13))
+    worse_safe, dealt_in = _series(-2.0, 0.5, 16, 14), [-8.0] * 16
+    results = [best, same, also, worse_safe, dealt_in]
+    assert drills._decide(results, frozenset({4}), RULE) is True  # three safe tiles right: a plain defence drill
+    assert drills._decide(results, frozenset({4}), RULE, sharp=True) is None  # three right is too many: play on
+    at_the_end = [r * 4 for r in results]  # 64 worlds, still three right
+    assert drills._decide(at_the_end, frozenset({4}), RULE, sharp=True) is False
+    told_apart = [best, same, _series(-2.0, 0.5, 16, 15), worse_safe, dealt_in]
+    assert drills._decide(told_apart, frozenset({4}), RULE, sharp=True) is True
+
+
+def test_refusal_and_sharp_drills_ask_what_the_plain_ones_rarely_do():
+    kongs = [r for r in BANK if r["kind"] == "kong"]
+    refusals = [r for r in kongs if r["source"]["index"] >= drills.REFUSALS_FROM]
+    assert refusals and all("kong" not in r["accepted"] and any(o["answer"] == "kong" for o in r["options"]) for r in refusals)
+    assert sum(1 for r in kongs if r["accepted"] != ["kong"]) >= len(kongs) // 5  # not konging is right in a fifth at least
+    sharp = [r for r in BANK if r["kind"] == "defence" and r["source"]["index"] >= drills.SHARP_DEFENCE_FROM]
+    assert sharp and all(len(r["accepted"]) <= drills.SHARP_SAFE for r in sharp)
+
+
 def test_the_bank_holds_the_counts_its_meta_names_with_their_keys():
     with gzip.open(TABLE_BANK_PATH, "rb") as f:
         counts = json.loads(f.read().decode("utf-8"))["meta"]["counts"]
@@ -86,14 +107,16 @@ def test_every_shipped_drill_passes_the_margin_rule_it_records():
             assert len(r["accepted"]) == 1, r["key"]
 
 
-def _cheapest(kind: str, n: int) -> list[dict]:
-    """The ``n`` drills of a kind that took the fewest deals and worlds to find (the quickest to rebuild)."""
-    records = [r for r in BANK if r["kind"] == kind]
+def _cheapest(kind: str, n: int, start: int = 0) -> list[dict]:
+    """The ``n`` drills of a kind (from index ``start`` on) that took the fewest deals and worlds to find (the quickest to rebuild)."""
+    records = [r for r in BANK if r["kind"] == kind and r["source"]["index"] >= start]
     return sorted(records, key=lambda r: (r["source"]["attempt"], r["margin"]["rollouts"], r["key"]))[:n]
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", [*KINDS, "kong refusals", "defence sharp"])
 def test_a_slice_of_the_bank_rebuilds_byte_for_byte_from_its_own_seeds(kind):
-    for shipped in _cheapest(kind, 2):
+    kind, _sep, series = kind.partition(" ")
+    start = {"refusals": drills.REFUSALS_FROM, "sharp": drills.SHARP_DEFENCE_FROM}.get(series, 0)
+    for shipped in _cheapest(kind, 2 if not series else 1, start):
         rebuilt = build(kind, shipped["source"]["index"])
         assert json.dumps(rebuilt, sort_keys=True, ensure_ascii=False) == json.dumps(shipped, sort_keys=True, ensure_ascii=False)

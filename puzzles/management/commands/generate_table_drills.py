@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from analysis.engine.drills import KINDS, MAX_ATTEMPTS, RULE
+from analysis.engine.drills import KINDS, MAX_ATTEMPTS, REFUSAL_ATTEMPTS, REFUSALS_FROM, RULE, SHARP_DEFENCE_FROM, SHARP_SAFE
 from puzzles.generation.bank import write_bank
 from puzzles.generation.table_bank import TABLE_BANK_PATH, generate_table_drills
 
@@ -40,7 +40,14 @@ class Command(BaseCommand):
             wanted[kind] = int(number)
         with tqdm(unit="index", disable=no_progress, file=self.stderr._out) as bar:
             records, stats = generate_table_drills(wanted, chosen, jobs=jobs, cache=cache, progress=bar.update)
-        meta = {"counts": wanted, "kinds": chosen, "rule": asdict(RULE), "max_attempts": MAX_ATTEMPTS}
+        meta = {
+            "counts": wanted,
+            "kinds": chosen,
+            "rule": asdict(RULE),
+            "max_attempts": MAX_ATTEMPTS,
+            "refusals": {"from": REFUSALS_FROM, "attempts": REFUSAL_ATTEMPTS},
+            "sharp_defence": {"from": SHARP_DEFENCE_FROM, "safe": SHARP_SAFE},
+        }
         write_bank(records, output, meta)
         for kind in chosen:
             self.stdout.write(f"{kind}: {stats.kept[kind]} drills ({stats.empty[kind]} indices gave none), {stats.cpu[kind] / 60:.1f} CPU-minutes")
