@@ -196,10 +196,8 @@ def deal_in_chances(state: Table, seat: int, worlds: int = 200, seed: int = 0) -
 
 
 def _estimate(action: Action | None, values: list[float]) -> Estimate:
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    return Estimate(action, mean, math.sqrt(var / n), n)
+    mean, se = mean_se(values)
+    return Estimate(action, mean, se, len(values))
 
 
 def advise(
@@ -262,13 +260,17 @@ def advise(
     return Advice(seat, tuple(estimates), worlds, clear, clock() - start, results, work)
 
 
+def mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the mean (0 with fewer than two values)."""
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
+
+
 def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """Mean and standard error of ``a − b`` over the same worlds."""
-    diffs = [x - y for x, y in zip(a, b)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    return mean, math.sqrt(var / n)
+    return mean_se([x - y for x, y in zip(a, b)])
 
 
 def _separated(values: list[list[float]]) -> bool:

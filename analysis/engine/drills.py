@@ -15,13 +15,12 @@ passes the :class:`MarginRule` is the drill. So any drill can be rebuilt alone f
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .advice import PASS, paired, rollout, sample_world
+from .advice import PASS, mean_se, paired, rollout, sample_world
 from .bots.basic import after_pong
 from .bots.strong import StrongBot, after_kong, danger
 from .danger import revealed_rules
@@ -477,9 +476,7 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
     options = []
     for i in verdict.order():
         choice, values = verdict.choices[i], verdict.results[i]
-        n = len(values)
-        mean = sum(values) / n
-        se = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n) if n > 1 else 0.0
+        mean, se = mean_se(values)
         row: dict[str, Any] = {
             "answer": answer_of(choice, drill.kind),
             "mean": round(mean, 3),
