@@ -22,15 +22,22 @@ def _money(value: float) -> str:
     return f"{value:+.2f}".replace("-", "−")
 
 
+def _wait_parts(wait: list[Any] | dict[str, Any]) -> tuple[str, int, int, int, list[str]]:
+    """A stored wait as (tile, copies left, self-draw total, discard total, fan keys), from either stored form.
+
+    The 何切 bank stores a wait as a dict (``serial.option_row``), the table drills as a list
+    ``[tile, left, self-draw, discard]`` (``drills.figures``).
+    """
+    if isinstance(wait, dict):
+        return wait["tile"], wait["remaining"], wait["self_draw"], wait["discard"], wait.get("fans", [])
+    tile, left, self_draw, discard = wait
+    return tile, left, self_draw, discard, []
+
+
 def wait_text(wait: list[Any] | dict[str, Any]) -> str:
     """One wait: 五筒 2 × (2+2), its copies left times what a win on it pays by self-draw and by discard."""
-    if isinstance(wait, dict):
-        tile, left, self_draw, discard = wait["tile"], wait["remaining"], wait["self_draw"], wait["discard"]
-        fans = [fan_name(f) for f in wait.get("fans", [])]
-    else:
-        tile, left, self_draw, discard = wait
-        fans = []
-    named = tile_label(tile) + (f"（{'、'.join(fans)}）" if fans else "")
+    tile, left, self_draw, discard, fans = _wait_parts(wait)
+    named = tile_label(tile) + (f"（{'、'.join(fan_name(f) for f in fans)}）" if fans else "")
     return _("%(tile)s %(left)d left × (%(self)d+%(discard)d)") % {"tile": named, "left": left, "self": self_draw, "discard": discard}
 
 
@@ -38,7 +45,7 @@ def shape_text(row: dict[str, Any]) -> str:
     """The hand a choice leaves: ready with each wait and the total value, or its shanten and effective tiles."""
     waits = row.get("waits")
     if row["shanten"] == 0 and waits:
-        total = sum((w["remaining"] * (w["self_draw"] + w["discard"])) if isinstance(w, dict) else w[1] * (w[2] + w[3]) for w in waits)
+        total = sum(left * (self_draw + discard) for _tile, left, self_draw, discard, _fans in map(_wait_parts, waits))
         return _("ready on %(waits)s = %(value)d") % {"waits": " + ".join(wait_text(w) for w in waits), "value": total}
     return _("%(shanten)s, %(count)d effective tiles") % {"shanten": shanten_words(row["shanten"]), "count": row["ukeire"]}
 
