@@ -115,21 +115,26 @@ class AdviceBot:
             return prior
         allowed = frozenset(a.kind for a in options if a.verb == "discard")
         may_declare = any(a.liang_dao for a in options)
-        scored = [Action(seat, "discard", c.kind, c.liang_dao) for c in self.strong.discards(state, seat, s.hand, allowed, may_declare)]
+        ranked: list[Action] = []
+
+        def scored() -> list[Action]:  # the strong bot's discards, best first: worked out only when a kind needs them
+            if not ranked:
+                ranked.extend(Action(seat, "discard", c.kind, c.liang_dao) for c in self.strong.discards(state, seat, s.hand, allowed, may_declare))
+            return ranked
+
         kongs = [a for a in options if a.verb == "kong" and a != prior]
         kind: str | None = None
         others: list[Action] = []
         if prior.verb == "kong" or kongs:
             kind = "kong"
-            others = [*kongs, *([scored[0]] if prior.verb == "kong" else [])]
+            others = [*kongs, *([scored()[0]] if prior.verb == "kong" else [])]
         elif may_declare:
-            other_way = [a for a in scored if a.liang_dao != prior.liang_dao]
+            other_way = [a for a in scored() if a.liang_dao != prior.liang_dao]
             if other_way:  # 亮倒 now or not: the best discard of the other way against the strong bot's
                 kind, others = "declare", other_way[:1]
-        if kind is None and any(o.liang_dao for i, o in enumerate(state.seats) if i != seat):
-            kind, others = "defence", [a for a in scored if a != prior]
-        elif kind is None:
-            kind, others = "close", [a for a in scored if a != prior]
+        if kind is None:
+            kind = "defence" if any(o.liang_dao for i, o in enumerate(state.seats) if i != seat) else "close"
+            others = [a for a in scored() if a != prior] if kind in self.kinds else []
         choice = self._decide(kind, state, seat, prior, others[: self.candidates], start)
         assert choice is not None, "an own turn never passes"
         return choice
