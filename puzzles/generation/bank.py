@@ -228,10 +228,19 @@ def write_bank(records: Iterable[dict[str, Any]], path: Path = BANK_PATH, meta: 
         out.write(body.encode("utf-8"))
 
 
+def _read(path: Path) -> dict[str, Any]:
+    with gzip.open(path, "rb") as f:
+        return json.loads(f.read().decode("utf-8"))
+
+
 def read_bank(path: Path = BANK_PATH) -> list[dict[str, Any]]:
     """The records of a bank file."""
-    with gzip.open(path, "rb") as f:
-        return json.loads(f.read().decode("utf-8"))["records"]
+    return _read(path)["records"]
+
+
+def read_meta(path: Path = BANK_PATH) -> dict[str, Any]:
+    """The meta of a bank file: how it was made (seed, counts, rules)."""
+    return _read(path)["meta"]
 
 
 def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> int:

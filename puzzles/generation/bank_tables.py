@@ -11,14 +11,12 @@ would belong to other positions and nothing is written.
 
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 from typing import Any
 
 from analysis.engine.tiles import TILE_IDS
 
-from .bank import BANK_PATH, generate, read_bank, write_bank
+from .bank import BANK_PATH, generate, read_bank, read_meta, write_bank
 from .ev import EV_BANK_PATH, generate_ev
 from .simulate import Position, SeatsSeen
 
@@ -29,11 +27,6 @@ NAMES = ("me", "right", "left")
 
 class BankMismatch(Exception):
     """Playing a bank's seed again no longer makes the shipped bank."""
-
-
-def _meta(path: Path) -> dict[str, Any]:
-    with gzip.open(path, "rb") as f:
-        return json.loads(f.read().decode("utf-8"))["meta"]
 
 
 def table_of(seen: SeatsSeen, wall_left: int) -> dict[str, Any]:
@@ -61,11 +54,11 @@ def _tables(records: list[dict[str, Any]], pairs: list[tuple[dict[str, Any], Pos
 
 def bank_tables() -> list[dict[str, Any]]:
     """The table of each 何切 puzzle of both shipped banks, by playing their seeds again."""
-    meta = _meta(BANK_PATH)
+    meta = read_meta(BANK_PATH)
     pairs: list[tuple[dict[str, Any], Position]] = []
     records, _stats = generate(meta["seed"], meta["count"], meta["quiz"], kept=lambda r, p: pairs.append((r, p)))
     out = _tables(records, pairs, BANK_PATH)
-    ev_meta = _meta(EV_BANK_PATH)
+    ev_meta = read_meta(EV_BANK_PATH)
     ev_pairs: list[tuple[dict[str, Any], Position]] = []
     ev_records, _stats = generate_ev(ev_meta["seed"], ev_meta["count"], kept=lambda r, p: ev_pairs.append((r, p)))
     return out + _tables(ev_records, ev_pairs, EV_BANK_PATH)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
 
@@ -11,7 +10,7 @@ import pytest
 from analysis.engine import drills
 from analysis.engine.advice import paired
 from analysis.engine.drills import KINDS, RULE, MarginRule, Verdict, build, clearly_worse, drill_seed
-from puzzles.generation.bank import read_bank
+from puzzles.generation.bank import read_bank, read_meta
 from puzzles.generation.table_bank import TABLE_BANK_PATH
 
 BANK = read_bank(TABLE_BANK_PATH)
@@ -85,8 +84,7 @@ def test_refusal_and_sharp_drills_ask_what_the_plain_ones_rarely_do():
 
 
 def test_the_bank_holds_the_counts_its_meta_names_with_their_keys():
-    with gzip.open(TABLE_BANK_PATH, "rb") as f:
-        counts = json.loads(f.read().decode("utf-8"))["meta"]["counts"]
+    counts = read_meta(TABLE_BANK_PATH)["counts"]
     for kind in KINDS:
         records = [r for r in BANK if r["kind"] == kind]
         assert len(records) == counts[kind] > 0, kind
