@@ -83,10 +83,15 @@ def drill_seed(kind: str, index: int, attempt: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def _ranked(results: Sequence[Sequence[float]]) -> list[int]:
+    """Choice indices, highest mean first (ties: the earlier choice)."""
+    means = [sum(r) / len(r) for r in results]
+    return sorted(range(len(results)), key=lambda i: (-means[i], i))
+
+
 def _best(results: Sequence[Sequence[float]]) -> int:
     """The choice with the highest mean (ties: the earlier one)."""
-    means = [sum(r) / len(r) for r in results]
-    return min(range(len(results)), key=lambda i: (-means[i], i))
+    return _ranked(results)[0]
 
 
 def clearly_worse(results: Sequence[Sequence[float]], rule: MarginRule = RULE) -> frozenset[int]:
@@ -121,8 +126,7 @@ class Verdict:
 
     def order(self) -> list[int]:
         """Choice indices, highest mean first (ties: the earlier choice)."""
-        means = [sum(r) / len(r) for r in self.results]
-        return sorted(range(len(self.choices)), key=lambda i: (-means[i], i))
+        return _ranked(self.results)
 
     def accepted(self, rule: MarginRule = RULE) -> list[int]:
         """The right answers, best first: the best and every choice not clearly worse than it."""
