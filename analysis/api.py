@@ -12,14 +12,15 @@ from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from kwx import EngineError, analyze
+from kwx.hand.analysis import MAX_TEXT
+from kwx.hand.ev import MAX_DRAWS
+from kwx.hand.ev_analysis import DEPTHS
+from kwx.hand.ev_analysis import FIELDS as EV_FIELDS
+from kwx.hand.fans import SITUATION_KEYS
+from kwx.hand.rules import OPTION_KEYS, PRESETS
+
 from .api_errors import refuse_nulls
-from .engine import EngineError, analyze
-from .engine.analysis import MAX_TEXT
-from .engine.ev import MAX_DRAWS
-from .engine.ev_analysis import DEPTHS
-from .engine.ev_analysis import FIELDS as EV_FIELDS
-from .engine.fans import SITUATION_KEYS
-from .engine.rules import OPTION_KEYS, PRESETS
 from .ev_limits import EVRefused, ev_slot
 from .renderers import ORJSONRenderer
 

@@ -12,18 +12,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from kwx import EngineError
+from kwx.bots.strong import StrongBot
+from kwx.hand.analysis import parse_melds
+from kwx.hand.notation import parse_hand, parse_sequence, parse_tile, parse_tiles
+from kwx.hand.rules import OPTION_KEYS, PRESETS, make_rules
+from kwx.hand.tiles import TILE_IDS, Hand
+from kwx.table.advice import PASS, advise, deal_in_chances
+from kwx.table.position import Opponent, Position, table_of
+from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
+from kwx.table.table import WALL_AFTER_DEAL, Action, Table
+
 from .api import ErrorSerializer, EVThrottled, MeldSerializer
 from .api_errors import refuse_nulls
-from .engine import EngineError
-from .engine.advice import PASS, advise, deal_in_chances
-from .engine.analysis import parse_melds
-from .engine.bots.strong import StrongBot
-from .engine.notation import parse_hand, parse_sequence, parse_tile, parse_tiles
-from .engine.position import Opponent, Position, table_of
-from .engine.rules import OPTION_KEYS, PRESETS, make_rules
-from .engine.settlement import MAX_BASE, PIAO_CHOICES
-from .engine.table import WALL_AFTER_DEAL, Action, Table
-from .engine.tiles import TILE_IDS, Hand
 from .ev_limits import EVRefused, ev_slot
 
 WORK_BUDGET = 1500

@@ -18,8 +18,8 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from .engine import EngineError
-from .engine.errors import printable
+from kwx import EngineError
+from kwx.errors import printable
 
 
 class PayloadTooLarge(exceptions.APIException):

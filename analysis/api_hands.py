@@ -11,17 +11,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from kwx.hand.fans import SITUATIONAL_FANS
+from kwx.hand.rules import OPTION_KEYS, PRESETS
+from kwx.hand.serial import fans_json
+from kwx.hand.tiles import TILE_IDS
+from kwx.table.record import FORMAT, RecordError, Replay, replay
+from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES
+from kwx.table.table import VERBS
 from settlement.api import PaymentSerializer
 from settlement.text import payment_json
 
 from .api import FanSerializer
-from .engine.fans import SITUATIONAL_FANS
-from .engine.record import FORMAT, RecordError, Replay, replay
-from .engine.rules import OPTION_KEYS, PRESETS
-from .engine.serial import fans_json
-from .engine.settlement import KONG_TYPES, PIAO_CHOICES
-from .engine.table import VERBS
-from .engine.tiles import TILE_IDS
 
 RESULT_CHOICES = ["self_draw", "discard", "rob_kong", "draw"]
 

@@ -21,12 +21,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from analysis.engine import analyze
-from analysis.engine.efficiency import improving_draws
-from analysis.engine.notation import format_counts
-from analysis.engine.scoring import score_win
-from analysis.engine.shapes import shanten
-from analysis.engine.tiles import COPIES, NUM_KINDS, Counts, counts_of
+from kwx import analyze
+from kwx.hand.efficiency import improving_draws
+from kwx.hand.notation import format_counts
+from kwx.hand.scoring import score_win
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, counts_of
 
 SHARED = Path(os.environ.get("KWX_SHARED", Path(__file__).resolve().parent.parent.parent / "shared"))
 WALL = tuple(k for k in range(NUM_KINDS) for _ in range(COPIES))

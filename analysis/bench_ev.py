@@ -18,15 +18,15 @@ import random
 import statistics
 import time
 
-from analysis.engine import ev_analysis
-from analysis.engine.analysis import analyze
-from analysis.engine.efficiency import improving_draws
-from analysis.engine.ev import REQUEST_SECONDS, REQUEST_WORK, Budget, evaluate_discards
-from analysis.engine.notation import format_counts
-from analysis.engine.rules import make_rules
-from analysis.engine.scoring import score_win
-from analysis.engine.shapes import shanten
-from analysis.engine.tiles import COPIES, EMPTY, NUM_KINDS, Counts, Hand, counts_of
+from kwx.hand import ev_analysis
+from kwx.hand.analysis import analyze
+from kwx.hand.efficiency import improving_draws
+from kwx.hand.ev import REQUEST_SECONDS, REQUEST_WORK, Budget, evaluate_discards
+from kwx.hand.notation import format_counts
+from kwx.hand.rules import make_rules
+from kwx.hand.scoring import score_win
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, Counts, Hand, counts_of
 
 WALL = tuple(k for k in range(NUM_KINDS) for _ in range(COPIES))
 TARGETS = {1: 0.2, 2: 2.0}

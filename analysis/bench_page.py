@@ -52,9 +52,9 @@ def main(argv: list[str] | None = None) -> None:
     from django.utils import translation
 
     from analysis.bench import random_hand, ready_hand
-    from analysis.engine import analyze
-    from analysis.engine.notation import format_counts
     from analysis.views import analyzer
+    from kwx import analyze
+    from kwx.hand.notation import format_counts
 
     rng = random.Random(args.seed)
     hands = [format_counts(random_hand(rng, 14)) for _ in range(args.hands)]

@@ -29,18 +29,18 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from analysis.engine import EngineError
-from analysis.engine.analysis import check_text
-from analysis.engine.deal import practice_hand
-from analysis.engine.ev import check_draws
-from analysis.engine.ev_analysis import MAX_REVEALED, MAX_REVEALED_TEXT
-from analysis.engine.fans import SITUATIONAL_FANS
-from analysis.engine.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
-from analysis.engine.rules import MAX_MELDS, MAX_TILES, OPTION_KEYS, RuleOptions, Rules, make_rules
-from analysis.engine.settlement import check_stakes
-from analysis.engine.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from analysis.table_form import TABLE_EDIT_KEYS, TableForm, TableRequest, edit_table, read_request
 from analysis.text import tile_label
+from kwx import EngineError
+from kwx.hand.analysis import check_text
+from kwx.hand.deal import practice_hand
+from kwx.hand.ev import check_draws
+from kwx.hand.ev_analysis import MAX_REVEALED, MAX_REVEALED_TEXT
+from kwx.hand.fans import SITUATIONAL_FANS
+from kwx.hand.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
+from kwx.hand.rules import MAX_MELDS, MAX_TILES, OPTION_KEYS, RuleOptions, Rules, make_rules
+from kwx.hand.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from kwx.table.settlement import check_stakes
 
 DEFAULT_DRAWS = 12
 """Own draws assumed left when EV is first asked for: a few turns in, about a third of a 44-tile wall."""

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .engine.notation import format_hand, parse_hand, parse_tile
-from .engine.tiles import TILE_IDS, Hand, Meld, MeldType, kinds_of
+from kwx.hand.notation import format_hand, parse_hand, parse_tile
+from kwx.hand.tiles import TILE_IDS, Hand, Meld, MeldType, kinds_of
 
 BACK = "back"
 """The tile id of a face-down tile (static/tiles/back.svg)."""

@@ -1,7 +1,7 @@
 """Limits on expected-value work: per client, for the whole site, at once per host, and at low priority (issue 15).
 
 An EV request (the analyzer's ``ev=1``, the API's ``depth=ev``, every advice request) costs
-up to the engine's work budget of CPU (``analysis.engine.ev.REQUEST_WORK``), a plain one
+up to the engine's work budget of CPU (``kwx.hand.ev.REQUEST_WORK``), a plain one
 about a millisecond. ``ev_slot`` lets one run only when
 
 1. neither its client nor the site is known, in this process, to be over its limit until

@@ -16,11 +16,11 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from analysis.api_advice import advice_json
-from analysis.engine.position import Position, table_of
-from analysis.engine.rules import Rules
-from analysis.engine.tiles import TILE_IDS
 from analysis.ev_limits import EVRefused, ev_slot
 from analysis.text import tile_label
+from kwx.hand.rules import Rules
+from kwx.hand.tiles import TILE_IDS
+from kwx.table.position import Position, table_of
 
 
 def choice_text(action: dict[str, Any]) -> str:

@@ -1,6 +1,6 @@
 """The table in the analyzer's link: rivers, melds, 亮倒 tiles, wall, offered and drawn tile.
 
-A position at the table (``analysis.engine.position``) is the hand plus what the table shows.
+A position at the table (``kwx.table.position``) is the hand plus what the table shows.
 The analyzer keeps it in the query string, one short key per part, each a tile text in the
 hand's notation:
 
@@ -41,13 +41,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from analysis.drawing import meld_faces
-from analysis.engine import EngineError
-from analysis.engine.notation import format_counts, format_hand, format_meld, parse_hand, parse_sequence, parse_tile, parse_tiles
-from analysis.engine.position import Opponent, Position, table_of
-from analysis.engine.rules import Rules
-from analysis.engine.table import WALL_AFTER_DEAL
-from analysis.engine.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from analysis.text import tile_label
+from kwx import EngineError
+from kwx.hand.notation import format_counts, format_hand, format_meld, parse_hand, parse_sequence, parse_tile, parse_tiles
+from kwx.hand.rules import Rules
+from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from kwx.table.position import Opponent, Position, table_of
+from kwx.table.table import WALL_AFTER_DEAL
 
 RIVER_KEYS = ("r0", "r1", "r2")
 MELD_KEYS = ("m1", "m2")

@@ -11,12 +11,12 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from analysis.engine import EngineError
-from analysis.engine.rules import make_rules
-from analysis.engine.table import winning_kinds
-from analysis.engine.tiles import NUM_KINDS, TILE_IDS, Counts, Hand
 from analysis.table_advice import estimate
 from analysis.table_form import SEAT_NAMES, TableRequest, check_position, display, wall_left
+from kwx import EngineError
+from kwx.hand.rules import make_rules
+from kwx.hand.tiles import NUM_KINDS, TILE_IDS, Counts, Hand
+from kwx.table.table import winning_kinds
 
 ADVICE_TRIGGER = "advice-load"
 """The id of the placeholder whose htmx request fetches the estimate."""

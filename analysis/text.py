@@ -7,9 +7,9 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from .engine.fans import FAN_BY_KEY
-from .engine.rules import PRESETS
-from .engine.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
+from kwx.hand.fans import FAN_BY_KEY
+from kwx.hand.rules import PRESETS
+from kwx.hand.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
 
 _ZH_COUNTS = "一二三四五六七八"
 

@@ -224,7 +224,7 @@ SPECTACULAR_SETTINGS = {
     # The two "type" choice sets get names of their own (the settle and replay kongs share one).
     "ENUM_NAME_OVERRIDES": {
         "MeldTypeEnum": ["pong", "kong", "concealed_kong"],
-        "KongTypeEnum": "analysis.engine.settlement.KONG_TYPES",
+        "KongTypeEnum": "kwx.table.settlement.KONG_TYPES",
     },
 }
 

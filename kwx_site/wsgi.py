@@ -22,11 +22,11 @@ def _warm() -> None:
     from django.urls import get_resolver
     from django.utils import translation
 
-    from analysis.engine import analyze
-    from analysis.engine.deal import practice_hand, random_hand
-    from analysis.engine.efficiency import improving_draws
-    from analysis.engine.notation import format_counts
-    from analysis.engine.scoring import score_win
+    from kwx import analyze
+    from kwx.hand.deal import practice_hand, random_hand
+    from kwx.hand.efficiency import improving_draws
+    from kwx.hand.notation import format_counts
+    from kwx.hand.scoring import score_win
 
     get_resolver().url_patterns  # noqa: B018  (imports every view module)
     for language in ("zh-hans", "en"):

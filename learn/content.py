@@ -2,7 +2,7 @@
 
 Every figure a page states is a field here (the "claim"); tests/learn/test_content.py
 recomputes each claim with the engine, so a page cannot state a wrong value. Fan names,
-multipliers, definitions and the fan examples themselves come from ``analysis.engine.fans``.
+multipliers, definitions and the fan examples themselves come from ``kwx.hand.fans``.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from django.utils.translation import gettext_lazy as _
 
 from analysis.board import analyzer_url
 from analysis.drawing import DrawnHand, drawn_hand
-from analysis.engine.analysis import analyze
-from analysis.engine.fans import FANS, Example, Side
-from analysis.engine.notation import parse_tile
-from analysis.engine.rules import PRESETS
-from analysis.engine.tiles import TILE_IDS
+from kwx.hand.analysis import analyze
+from kwx.hand.fans import FANS, Example, Side
+from kwx.hand.notation import parse_tile
+from kwx.hand.rules import PRESETS
+from kwx.hand.tiles import TILE_IDS
 
 KOUQUE_FILE = Path(__file__).resolve().parent / "data" / "kouque.txt"
 """The 口诀, one couplet a pair of lines (a copy of ../shared/kouque.txt, checked by tests/test_shared_copies.py)."""

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from analysis.engine.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
-from analysis.engine.rules import PRESETS
-from analysis.engine.settlement import KONG_MONEY
 from analysis.text import english, preset_label
+from kwx.hand.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
+from kwx.hand.rules import PRESETS
+from kwx.table.settlement import KONG_MONEY
 from kwx_site.htmx import render_page, wants_fragment
 from puzzles.text import THEMES
 

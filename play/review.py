@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.engine.bots.strong import StrongBot, danger
-from analysis.engine.efficiency import discard_options
-from analysis.engine.selfplay import visible_to
-from analysis.engine.shapes import shanten
-from analysis.engine.table import Action, Table
-from analysis.engine.tiles import TILE_IDS, Hand, with_tile
+from kwx.bots.strong import StrongBot, danger
+from kwx.hand.efficiency import discard_options
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import TILE_IDS, Hand, with_tile
+from kwx.table.selfplay import visible_to
+from kwx.table.table import Action, Table
 
 from . import seats
 

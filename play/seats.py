@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.engine.record import Header, parse_action, parse_header
-from analysis.engine.selfplay import Policy, Waiting, advance, seeded_deal
-from analysis.engine.table import Action, Table, apply, deal, legal_actions
-from analysis.engine.tournament import BOTS
+from kwx.bots.tournament import BOTS
+from kwx.table.record import Header, parse_action, parse_header
+from kwx.table.selfplay import Policy, Waiting, advance, seeded_deal
+from kwx.table.table import Action, Table, apply, deal, legal_actions
 
 PERSON = 0
 """The person sits at seat 0; seats 1 (下家) and 2 (上家) are bots."""

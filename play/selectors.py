@@ -15,15 +15,15 @@ from django.utils.translation import gettext_noop
 
 from analysis.board import Board, canonical_query
 from analysis.drawing import meld_faces
-from analysis.engine.ev_analysis import MAX_REVEALED
-from analysis.engine.notation import format_hand
-from analysis.engine.record import replay
-from analysis.engine.selfplay import visible_to
-from analysis.engine.table import Action, Table
-from analysis.engine.tiles import TILE_IDS, kinds_of
-from analysis.engine.tiles import Hand as EngineHand
 from analysis.text import tile_label
 from analysis.views import analyzer
+from kwx.hand.ev_analysis import MAX_REVEALED
+from kwx.hand.notation import format_hand
+from kwx.hand.tiles import TILE_IDS, kinds_of
+from kwx.hand.tiles import Hand as EngineHand
+from kwx.table.record import replay
+from kwx.table.selfplay import visible_to
+from kwx.table.table import Action, Table
 from puzzles.models import Player
 from settlement.text import part_text, settlement_json
 

@@ -19,14 +19,14 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils.translation import gettext_lazy as _
 
-from analysis.engine.record import DEFAULT_PLAYERS, Header, RecordError, record_json, replay
-from analysis.engine.rules import PRESETS
-from analysis.engine.selfplay import play as selfplay
-from analysis.engine.selfplay import seeded_deal
-from analysis.engine.settlement import MAX_BASE, PIAO_CHOICES
-from analysis.engine.table import Action, Table, deal
-from analysis.engine.tiles import KIND_OF_ID
-from analysis.engine.tournament import BOTS
+from kwx.bots.tournament import BOTS
+from kwx.hand.rules import PRESETS
+from kwx.hand.tiles import KIND_OF_ID
+from kwx.table.record import DEFAULT_PLAYERS, Header, RecordError, record_json, replay
+from kwx.table.selfplay import play as selfplay
+from kwx.table.selfplay import seeded_deal
+from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
+from kwx.table.table import Action, Table, deal
 from puzzles.models import Player
 from puzzles.review import review as fsrs_review
 

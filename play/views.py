@@ -14,9 +14,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from analysis.engine.rules import PRESETS
-from analysis.engine.settlement import PIAO_CHOICES
 from analysis.text import preset_label
+from kwx.hand.rules import PRESETS
+from kwx.table.settlement import PIAO_CHOICES
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.shortcuts import found
 from puzzles.services import player_for

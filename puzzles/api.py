@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from analysis.api import ErrorSerializer
 from analysis.api_errors import error_response
-from analysis.engine.errors import printable
+from kwx.errors import printable
 from kwx_site.limits import CounterThrottle
 
 from . import selectors

@@ -6,8 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from analysis.engine.notation import format_meld
-from analysis.engine.tiles import KIND_OF_ID, Meld, MeldType
+from kwx.hand.notation import format_meld
+from kwx.hand.tiles import KIND_OF_ID, Meld, MeldType
 
 from . import rating as glicko
 
@@ -98,8 +98,8 @@ class Puzzle(models.Model):
     @property
     def hand_tiles(self) -> list[str]:
         """The concealed tiles, one id per tile, in order (for drawing and tapping)."""
-        from analysis.engine.notation import parse_tiles
-        from analysis.engine.tiles import TILE_IDS, kinds_of
+        from kwx.hand.notation import parse_tiles
+        from kwx.hand.tiles import TILE_IDS, kinds_of
 
         return [TILE_IDS[k] for k in kinds_of(parse_tiles(self.hand, "hand"))]
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from analysis.engine.notation import parse_tiles
-from analysis.engine.tiles import TILE_IDS, kinds_of
+from kwx.hand.notation import parse_tiles
+from kwx.hand.tiles import TILE_IDS, kinds_of
 
 from .generation.themes import THEME_KEYS
 from .models import Attempt, Player, Puzzle, ReviewCard

@@ -21,10 +21,10 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from analysis.engine import EngineError
-from analysis.engine.errors import printable
-from analysis.engine.notation import parse_tile
-from analysis.engine.tiles import TILE_IDS
+from kwx import EngineError
+from kwx.errors import printable
+from kwx.hand.notation import parse_tile
+from kwx.hand.tiles import TILE_IDS
 
 from . import rating as glicko
 from .models import Attempt, Player, Puzzle, ReviewCard

@@ -8,9 +8,9 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from analysis.engine.fans import FANS, PRESET_KEYS
-from analysis.engine.tiles import KIND_OF_ID
 from analysis.text import tile_label
+from kwx.hand.fans import FANS, PRESET_KEYS
+from kwx.hand.tiles import KIND_OF_ID
 
 from .generation.themes import THEME_KEYS
 

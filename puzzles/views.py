@@ -17,8 +17,8 @@ from django.views.decorators.http import require_http_methods
 
 from analysis import board
 from analysis.discards import from_bank
-from analysis.engine.fans import fan
-from analysis.engine.rules import PRESETS
+from kwx.hand.fans import fan
+from kwx.hand.rules import PRESETS
 from kwx_site.htmx import render_page
 from play import selectors as play_selectors
 

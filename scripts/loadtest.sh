@@ -47,8 +47,8 @@ SLICES=1
 .venv/bin/python - "$WORK/hands.lua" "$WORKLOAD" "$(( DURATION * SLICES ))" <<'PY'
 import random, sys
 from analysis.bench import random_hand, ready_hand
-from analysis.engine.deal import practice_hand
-from analysis.engine.notation import format_counts
+from kwx.hand.deal import practice_hand
+from kwx.hand.notation import format_counts
 rng = random.Random(7)
 make = {
     "mixed": lambda i: ready_hand(rng) if i % 2 else random_hand(rng, 14),

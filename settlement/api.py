@@ -13,9 +13,9 @@ from rest_framework.views import APIView
 
 from analysis.api import ErrorSerializer
 from analysis.api_errors import refuse_nulls
-from analysis.engine import EngineError
-from analysis.engine.rules import OPTION_KEYS, PRESETS
-from analysis.engine.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, USER_SITUATION_KEYS, Kong, next_dealer, parse_input, settle
+from kwx import EngineError
+from kwx.hand.rules import OPTION_KEYS, PRESETS
+from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, USER_SITUATION_KEYS, Kong, next_dealer, parse_input, settle
 
 from .text import settlement_json
 

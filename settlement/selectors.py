@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, QuerySet
 
-from analysis.engine import EngineError
-from analysis.engine.settlement import Settlement, next_dealer, parse_input, settle
+from kwx import EngineError
+from kwx.table.settlement import Settlement, next_dealer, parse_input, settle
 
 from .models import ScoreSheet, SheetHand
 from .services import Owner, full_input

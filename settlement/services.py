@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
-from analysis.engine.settlement import parse_input, settle
+from kwx.table.settlement import parse_input, settle
 
 from .models import ScoreSheet, SheetHand
 

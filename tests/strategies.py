@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from analysis.engine.tiles import COPIES, NUM_KINDS, Counts, counts_of
+from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, counts_of
 
 WALL: tuple[int, ...] = tuple(k for k in range(NUM_KINDS) for _ in range(COPIES))
 

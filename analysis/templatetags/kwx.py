@@ -12,9 +12,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from analysis.drawing import BACK, DrawnHand, DrawnMeld, drawn_hand, drawn_meld
-from analysis.engine.fans import FAN_BY_KEY
-from analysis.engine.rules import PRESETS
-from analysis.engine.tiles import KIND_OF_ID, Hand, Meld
 from analysis.text import (
     english,
     fan_label,
@@ -29,6 +26,9 @@ from analysis.text import (
 from analysis.text import (
     fan_name as text_fan_name,
 )
+from kwx.hand.fans import FAN_BY_KEY
+from kwx.hand.rules import PRESETS
+from kwx.hand.tiles import KIND_OF_ID, Hand, Meld
 
 register = template.Library()
 MELD_NAMES = {"pong": gettext_noop("碰"), "kong": gettext_noop("明杠"), "concealed_kong": gettext_noop("暗杠")}

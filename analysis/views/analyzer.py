@@ -40,11 +40,14 @@ from analysis.board import (
     refusal,
 )
 from analysis.discards import DiscardRow, ev_cell, from_api
-from analysis.engine import EngineError
-from analysis.engine.analysis import Analysis, analyze_hand, to_json
-from analysis.engine.danger import check_revealed
-from analysis.engine.efficiency import remaining
-from analysis.engine.ev import (
+from analysis.ev_limits import EVRefused, ev_slot
+from analysis.table_page import ADVICE_TRIGGER, table_context
+from analysis.text import english, preset_label
+from kwx import EngineError
+from kwx.hand.analysis import Analysis, analyze_hand, to_json
+from kwx.hand.danger import check_revealed
+from kwx.hand.efficiency import remaining
+from kwx.hand.ev import (
     ASSUMPTIONS,
     DEFAULT_DISCARD_RATE,
     DEFAULT_LIANG_DAO_DISCARD_RATE,
@@ -52,15 +55,12 @@ from analysis.engine.ev import (
     EXACT_MAX_SHANTEN,
     MAX_DRAWS,
 )
-from analysis.engine.ev_analysis import check_request, with_revealed
-from analysis.engine.fans import SITUATIONAL_FANS
-from analysis.engine.notation import format_counts, format_hand
-from analysis.engine.rules import MAX_TILES, OPTION_KEYS, PRESETS, Rules, make_rules, validate_hand
-from analysis.engine.settlement import PIAO_CHOICES, win_money
-from analysis.engine.tiles import EMPTY, KIND_OF_ID, TILE_IDS, Hand, with_tile
-from analysis.ev_limits import EVRefused, ev_slot
-from analysis.table_page import ADVICE_TRIGGER, table_context
-from analysis.text import english, preset_label
+from kwx.hand.ev_analysis import check_request, with_revealed
+from kwx.hand.fans import SITUATIONAL_FANS
+from kwx.hand.notation import format_counts, format_hand
+from kwx.hand.rules import MAX_TILES, OPTION_KEYS, PRESETS, Rules, make_rules, validate_hand
+from kwx.hand.tiles import EMPTY, KIND_OF_ID, TILE_IDS, Hand, with_tile
+from kwx.table.settlement import PIAO_CHOICES, win_money
 from kwx_site.htmx import render_page
 
 EV_TRIGGER = "ev-load"

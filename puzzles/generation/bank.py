@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analysis.engine.efficiency import DiscardOption
-from analysis.engine.fans import PRESET_KEYS
-from analysis.engine.notation import format_counts, format_hand
-from analysis.engine.rules import Rules, make_rules
-from analysis.engine.scoring import WinValue, score_win
-from analysis.engine.serial import option_row
-from analysis.engine.tiles import TILE_IDS, Hand
+from kwx.hand.efficiency import DiscardOption
+from kwx.hand.fans import PRESET_KEYS
+from kwx.hand.notation import format_counts, format_hand
+from kwx.hand.rules import Rules, make_rules
+from kwx.hand.scoring import WinValue, score_win
+from kwx.hand.serial import option_row
+from kwx.hand.tiles import TILE_IDS, Hand
 
 from .filters import Verdict, judge
 from .simulate import Position, Win, play_deal

@@ -4,7 +4,7 @@ The banks were made by seeded simulated play (``bank.generate``, ``ev.generate_e
 records only the tiles seen, pooled. Played again from the seeds in the banks' meta, the same
 play passes each kept position again with the whole table at that moment: every seat's river
 in order and melds, the dealer, the drawn tile. Those tables are written here, keyed by puzzle,
-in the shape of ``analysis.engine.drills.table_record`` (the table drills' own), and loaded by a
+in the shape of ``kwx.drills.table_drills.table_record`` (the table drills' own), and loaded by a
 migration. The run first checks that it rebuilds the shipped banks exactly; if not, the tables
 would belong to other positions and nothing is written.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from analysis.engine.tiles import TILE_IDS
+from kwx.hand.tiles import TILE_IDS
 
 from .bank import BANK_PATH, generate, read_bank, read_meta, write_bank
 from .ev import EV_BANK_PATH, generate_ev

@@ -2,7 +2,7 @@
 
 Candidates come from the same simulated play as the main bank. A position is tried
 when its best discard leaves the hand ready or 1-shanten (so every discard is at
-most 2 from ready and the exact programme of ``analysis.engine.ev`` is fast), with
+most 2 from ready and the exact programme of ``kwx.hand.ev`` is fast), with
 ``draws_left = wall_left // 3`` own draws still to come (the two others draw before
 the player's next tile). ``judge_ev`` keeps it when (the *EV margin rule*):
 
@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analysis.engine.ev import RankingComparison, compare_rankings
-from analysis.engine.fans import PRESET_KEYS
-from analysis.engine.rules import make_rules
-from analysis.engine.serial import estimate_row, option_row
-from analysis.engine.tiles import TILE_IDS
+from kwx.hand.ev import RankingComparison, compare_rankings
+from kwx.hand.fans import PRESET_KEYS
+from kwx.hand.rules import make_rules
+from kwx.hand.serial import estimate_row, option_row
+from kwx.hand.tiles import TILE_IDS
 
 from .bank import PRESET_WEIGHTS, Stats, clamp_rating, position_fields, position_key
 from .simulate import Position, play_deal

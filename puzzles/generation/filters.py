@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from analysis.engine.efficiency import DiscardOption, best_discards
-from analysis.engine.tiles import Counts, is_dragon
+from kwx.hand.efficiency import DiscardOption, best_discards
+from kwx.hand.tiles import Counts, is_dragon
 
 MAX_SHANTEN = 2
 MAX_ACCEPTED = 2

@@ -12,11 +12,11 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from analysis.engine.efficiency import DiscardOption, best_discards, discard_options
-from analysis.engine.rules import Rules
-from analysis.engine.scoring import score_win
-from analysis.engine.shapes import is_complete
-from analysis.engine.tiles import COPIES, NUM_KINDS, Counts, Hand, Meld, MeldType, counts_of, is_dragon
+from kwx.hand.efficiency import DiscardOption, best_discards, discard_options
+from kwx.hand.rules import Rules
+from kwx.hand.scoring import score_win
+from kwx.hand.shapes import is_complete
+from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, Hand, Meld, MeldType, counts_of, is_dragon
 
 PLAYERS = 3
 HAND_SIZE = 13

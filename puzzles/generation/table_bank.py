@@ -1,6 +1,6 @@
 """The bank of table drills (碰不碰, 杠不杠, 亮不亮, defence): ``puzzles/data/table_bank.json.gz``.
 
-Each record is ``analysis.engine.drills.build(kind, index)``: drill ``index`` of a kind is made
+Each record is ``kwx.drills.table_drills.build(kind, index)``: drill ``index`` of a kind is made
 from its own seeds, so the bank is the records of indices 0, 1, … of each kind until ``count``
 are kept (an index whose deals give no clear decision is skipped). The work is spread over
 worker processes by index; the result does not depend on how many there are. A cache file
@@ -18,7 +18,7 @@ from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
-from analysis.engine.drills import KINDS, build
+from kwx.drills.table_drills import KINDS, build
 
 TABLE_BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "table_bank.json.gz"
 SPARE = 1.0

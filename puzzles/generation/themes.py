@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from analysis.engine.efficiency import DiscardOption, best_discards
-from analysis.engine.shapes import seven_pairs_shanten, standard_shanten
-from analysis.engine.tiles import DRAGONS, Hand
+from kwx.hand.efficiency import DiscardOption, best_discards
+from kwx.hand.shapes import seven_pairs_shanten, standard_shanten
+from kwx.hand.tiles import DRAGONS, Hand
 
 SEVEN_PAIRS_FANS = frozenset({"qi_dui", "long_qi_dui", "shuang_long_qi_dui"})
 DRAGON_FANS = frozenset({"da_san_yuan", "xiao_san_yuan"})

@@ -13,7 +13,7 @@ def load(apps, schema_editor):
 
 
 def unload(apps, schema_editor):
-    from analysis.engine.drills import PREFIX, REFUSALS_FROM, SHARP_DEFENCE_FROM
+    from kwx.drills.table_drills import PREFIX, REFUSALS_FROM, SHARP_DEFENCE_FROM
 
     Puzzle = apps.get_model("puzzles", "Puzzle")
     for kind, start in (("kong", REFUSALS_FROM), ("defence", SHARP_DEFENCE_FROM)):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import template
 
-from analysis.engine.notation import parse_tiles
-from analysis.engine.tiles import TILE_IDS, kinds_of
+from kwx.hand.notation import parse_tiles
+from kwx.hand.tiles import TILE_IDS, kinds_of
 
 register = template.Library()
 

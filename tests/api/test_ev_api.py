@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.engine import analyze
+from kwx import analyze
 from tests.ev_limits import low_ev_limits
 
 pytestmark = pytest.mark.django_db  # EV requests are counted in the rate-limit table
@@ -119,7 +119,7 @@ def limits(settings, tmp_path):
 
 
 def test_the_costliest_request_stays_within_its_budget_and_says_how_precise_it_is(client, monkeypatch):
-    from analysis.engine import ev, ev_analysis
+    from kwx.hand import ev, ev_analysis
 
     budgets = []
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from analysis.engine.fans import fan
+from kwx.hand.fans import fan
 
 HAND = ["4p", "5p", "5p", "6p", "1s", "2s", "3s", "7s", "8s", "9s", "Z", "Z", "Z"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.engine import analyze
+from kwx import analyze
 
 
 def win(hand: str, tile: str, side: str = "self_draw", **kwargs) -> dict:

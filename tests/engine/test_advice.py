@@ -9,13 +9,13 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.engine.advice import PASS, advise, choices, sample_world
-from analysis.engine.bots.basic import BasicBot
-from analysis.engine.record import replay
-from analysis.engine.rules import make_rules
-from analysis.engine.selfplay import advance, seeded_deal, seen_counts
-from analysis.engine.table import Action, deal, winning_kinds
-from analysis.engine.tiles import Hand, kind_of, with_tile
+from kwx.bots.basic import BasicBot
+from kwx.hand.rules import make_rules
+from kwx.hand.tiles import Hand, kind_of, with_tile
+from kwx.table.advice import PASS, advise, choices, sample_world
+from kwx.table.record import replay
+from kwx.table.selfplay import advance, seeded_deal, seen_counts
+from kwx.table.table import Action, deal, winning_kinds
 from tests.engine.test_selfplay import Person, tiles_on_the_table
 from tests.engine.test_table import record
 
@@ -99,8 +99,8 @@ def test_a_claim_includes_passing():
 
 
 def test_the_advice_bot_switches_only_on_clear_evidence():
-    from analysis.engine.advice import Advice, Estimate
-    from analysis.engine.bots.advised import _switch
+    from kwx.bots.advised import _switch
+    from kwx.table.advice import Advice, Estimate
 
     prior, other = Action(0, "discard", 1), Action(0, "discard", 2)
 

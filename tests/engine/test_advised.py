@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 import statistics
 
-from analysis.engine.advice import sample_world
-from analysis.engine.bots.advised import AdviceBot
-from analysis.engine.bots.strong import StrongBot
-from analysis.engine.record import record_json
-from analysis.engine.selfplay import play, seeded_deal, seen_counts
-from analysis.engine.shapes import shanten
-from analysis.engine.tournament import Run, decision_lines
+from kwx.bots.advised import AdviceBot
+from kwx.bots.strong import StrongBot
+from kwx.bots.tournament import Run, decision_lines
+from kwx.hand.shapes import shanten
+from kwx.table.advice import sample_world
+from kwx.table.record import record_json
+from kwx.table.selfplay import play, seeded_deal, seen_counts
 from tests.engine.test_advice import position
 from tests.engine.test_bots_play import Checked
 from tests.engine.test_selfplay import check_hand, tiles_on_the_table
@@ -78,7 +78,7 @@ def test_progress_worlds_keep_what_the_seat_sees_and_deal_nearer_hands():
 
 
 def test_decision_lines_report_counts_and_times():
-    from analysis.engine.bots.advised import Decision
+    from kwx.bots.advised import Decision
 
     made = (Decision("plain", 0.001, 0, 0, False), Decision("claim", 0.2, 300, 5, True), Decision("defence", 0.4, 500, 6, False))
     (line,) = decision_lines(Run(("advice", "strong", "strong"), 1, "standard", (), 1.0, 1.0, 1, (("advice", made),)))

@@ -7,14 +7,14 @@ import json
 import pytest
 from hypothesis import given, settings
 
-from analysis.engine import analyze, build_hand
-from analysis.engine.analysis import Analysis, analyze_hand, to_json
-from analysis.engine.efficiency import best_discards, discard_options
-from analysis.engine.ev import DiscardEV, Estimate, ev_best
-from analysis.engine.ev_analysis import check_request, prepare
-from analysis.engine.notation import format_counts, parse_tile
-from analysis.engine.rules import make_rules
-from analysis.engine.tiles import TILE_IDS
+from kwx import analyze, build_hand
+from kwx.hand.analysis import Analysis, analyze_hand, to_json
+from kwx.hand.efficiency import best_discards, discard_options
+from kwx.hand.ev import DiscardEV, Estimate, ev_best
+from kwx.hand.ev_analysis import check_request, prepare
+from kwx.hand.notation import format_counts, parse_tile
+from kwx.hand.rules import make_rules
+from kwx.hand.tiles import TILE_IDS
 from tests.strategies import hands
 
 RULES = make_rules("standard")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from analysis.engine.bots.basic import BasicBot
-from analysis.engine.bots.strong import StrongBot, danger
-from analysis.engine.notation import parse_hand, parse_tiles
-from analysis.engine.rules import make_rules
-from analysis.engine.table import Action, SeatState, Table, legal_actions, winning_kinds
-from analysis.engine.tiles import NUM_KINDS, kind_of
+from kwx.bots.basic import BasicBot
+from kwx.bots.strong import StrongBot, danger
+from kwx.hand.notation import parse_hand, parse_tiles
+from kwx.hand.rules import make_rules
+from kwx.hand.tiles import NUM_KINDS, kind_of
+from kwx.table.table import Action, SeatState, Table, legal_actions, winning_kinds
 
 RULES = make_rules("standard", (), {})
 

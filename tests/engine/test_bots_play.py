@@ -8,12 +8,12 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.engine.bots.basic import BasicBot
-from analysis.engine.bots.strong import StrongBot
-from analysis.engine.record import record_json, replay
-from analysis.engine.selfplay import play, seeded_deal
-from analysis.engine.table import SEATS, Action, Table, legal_actions, winning_kinds
-from analysis.engine.tiles import COPIES, NUM_KINDS, Hand
+from kwx.bots.basic import BasicBot
+from kwx.bots.strong import StrongBot
+from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
+from kwx.table.record import record_json, replay
+from kwx.table.selfplay import play, seeded_deal
+from kwx.table.table import SEATS, Action, Table, legal_actions, winning_kinds
 
 BOTS = {"basic": BasicBot(), "strong": StrongBot()}
 

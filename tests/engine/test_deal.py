@@ -1,4 +1,4 @@
-"""Random hands for the analyzer (analysis/engine/deal.py)."""
+"""Random hands for the analyzer (kwx/hand/deal.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.engine.deal import complete_hand, exchange, practice_hand, random_hand
-from analysis.engine.shapes import is_complete, shanten
-from analysis.engine.tiles import EMPTY, NUM_KINDS, add
+from kwx.hand.deal import complete_hand, exchange, practice_hand, random_hand
+from kwx.hand.shapes import is_complete, shanten
+from kwx.hand.tiles import EMPTY, NUM_KINDS, add
 from tests.strategies import concealed
 
 seeds = st.integers(min_value=0, max_value=2**32)

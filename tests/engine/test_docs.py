@@ -2,12 +2,12 @@
 
 import doctest
 
-import analysis.engine
+import kwx
 from tests.conftest import ROOT
 
 
 def test_engine_docstring_examples():
-    result = doctest.testmod(analysis.engine)
+    result = doctest.testmod(kwx)
     assert result.attempted >= 3 and result.failed == 0
 
 

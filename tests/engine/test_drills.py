@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from analysis.engine import drills
-from analysis.engine.advice import paired
-from analysis.engine.drills import KINDS, RULE, MarginRule, Verdict, build, clearly_worse, drill_seed
+from kwx.drills import table_drills as drills
+from kwx.drills.table_drills import KINDS, RULE, MarginRule, Verdict, build, clearly_worse, drill_seed
+from kwx.table.advice import paired
 from puzzles.generation.bank import read_bank, read_meta
 from puzzles.generation.table_bank import TABLE_BANK_PATH
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from hypothesis import given
 
-from analysis.engine import analyze
-from analysis.engine.efficiency import best_discards, discard_options
-from analysis.engine.notation import format_counts, parse_tiles
-from analysis.engine.rules import make_rules
-from analysis.engine.shapes import is_complete, shanten
-from analysis.engine.tiles import EMPTY, NUM_KINDS, TILE_IDS, Hand, kind_of, with_tile
+from kwx import analyze
+from kwx.hand.efficiency import best_discards, discard_options
+from kwx.hand.notation import format_counts, parse_tiles
+from kwx.hand.rules import make_rules
+from kwx.hand.shapes import is_complete, shanten
+from kwx.hand.tiles import EMPTY, NUM_KINDS, TILE_IDS, Hand, kind_of, with_tile
 from tests.strategies import hands
 
 

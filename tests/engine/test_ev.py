@@ -11,11 +11,12 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from analysis.engine import build_hand, ev
-from analysis.engine.danger import dealing_in
-from analysis.engine.efficiency import discard_options, efficiency
-from analysis.engine.errors import EngineError
-from analysis.engine.ev import (
+from kwx import build_hand
+from kwx.errors import EngineError
+from kwx.hand import ev
+from kwx.hand.danger import dealing_in
+from kwx.hand.efficiency import discard_options, efficiency
+from kwx.hand.ev import (
     ASSUMPTIONS,
     DEFAULT_SAMPLES,
     MIN_SAMPLES,
@@ -29,10 +30,10 @@ from analysis.engine.ev import (
     evaluate_discards,
     evaluate_hand,
 )
-from analysis.engine.notation import parse_tiles
-from analysis.engine.rules import make_rules
-from analysis.engine.shapes import shanten
-from analysis.engine.tiles import EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, add, kind_of
+from kwx.hand.notation import parse_tiles
+from kwx.hand.rules import make_rules
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, add, kind_of
 from tests.strategies import hands
 
 STANDARD = make_rules("standard")

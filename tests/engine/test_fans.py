@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.engine import EngineError, analyze
-from analysis.engine.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
-from analysis.engine.rules import PRESETS
+from kwx import EngineError, analyze
+from kwx.hand.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
+from kwx.hand.rules import PRESETS
 from tests.engine.helpers import fan_keys, win
 
 # ---- hand fans, one by one

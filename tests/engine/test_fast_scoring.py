@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.engine.efficiency import efficiency
-from analysis.engine.rules import OPTION_KEYS, PRESETS, make_rules
-from analysis.engine.scoring import score_by_readings, score_win, score_wins
-from analysis.engine.shapes import is_complete
-from analysis.engine.tiles import COPIES, NUM_KINDS, Hand, Meld, MeldType, with_tile
+from kwx.hand.efficiency import efficiency
+from kwx.hand.rules import OPTION_KEYS, PRESETS, make_rules
+from kwx.hand.scoring import score_by_readings, score_win, score_wins
+from kwx.hand.shapes import is_complete
+from kwx.hand.tiles import COPIES, NUM_KINDS, Hand, Meld, MeldType, with_tile
 from tests.strategies import WALL
 
 SITUATIONS = st.sampled_from([(), ("liang_dao",), ("gang_shang_kai_hua", "hai_di_lao"), ("qiang_gang_hu",), ("gang_shang_pao", "liang_dao")])

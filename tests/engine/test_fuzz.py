@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.engine import EngineError, analyze, shanten
-from analysis.engine.notation import parse_hand, parse_tile, parse_tiles
+from kwx import EngineError, analyze, shanten
+from kwx.hand.notation import parse_hand, parse_tile, parse_tiles
 
 NOTATION_ALPHABET = "0123456789psmzZFBfbPS中发發白筒饼条索万东南一二三四五六七八九[]{} ,，x🀄\u3000\n"
 json_values = st.recursive(

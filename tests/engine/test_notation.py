@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from analysis.engine import NotationError
-from analysis.engine.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
-from analysis.engine.tiles import Meld, MeldType, kind_of
+from kwx import NotationError
+from kwx.hand.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
+from kwx.hand.tiles import Meld, MeldType, kind_of
 from tests.strategies import concealed
 
 
@@ -115,8 +115,8 @@ def test_hands_with_melds_round_trip(counts):
 
 @given(concealed(14))
 def test_the_plain_ascii_fast_path_reads_like_the_full_scanner(counts):
-    from analysis.engine.notation import _plain_kinds, _scan
-    from analysis.engine.tiles import counts_of
+    from kwx.hand.notation import _plain_kinds, _scan
+    from kwx.hand.tiles import counts_of
 
     text = format_counts(counts)
     assert counts_of(_plain_kinds(text)) == counts_of(_scan(text, "hand")[0]) == counts

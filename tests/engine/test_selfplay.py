@@ -7,11 +7,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.engine.bots.basic import BasicBot
-from analysis.engine.record import record_json, replay
-from analysis.engine.rules import make_rules
-from analysis.engine.selfplay import Waiting, advance, play, seeded_deal, seen_counts
-from analysis.engine.table import WALL_AFTER_DEAL, Action, Table, deal, legal_actions
+from kwx.bots.basic import BasicBot
+from kwx.hand.rules import make_rules
+from kwx.table.record import record_json, replay
+from kwx.table.selfplay import Waiting, advance, play, seeded_deal, seen_counts
+from kwx.table.table import WALL_AFTER_DEAL, Action, Table, deal, legal_actions
 
 
 class RandomBot:

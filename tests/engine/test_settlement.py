@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.engine import EngineError
-from analysis.engine.settlement import PIAO_CHOICES, Settlement, double_win_partner, next_dealer, settle_json
-from analysis.engine.tiles import KIND_OF_ID
+from kwx import EngineError
+from kwx.hand.tiles import KIND_OF_ID
+from kwx.table.settlement import PIAO_CHOICES, Settlement, double_win_partner, next_dealer, settle_json
 
 PLAYERS = ["甲", "乙", "丙"]
 KA_WU_XING = {"hand": "4556p123s789sZZZ", "tile": "5p"}  # ×2 (卡五星), self-draw or discard
@@ -252,7 +252,7 @@ SINGLE_WINS = [KA_WU_XING, KA_WU_XING_2, PINGHU, QING_QI_DUI, {"hand": "1122p334
 
 def _held(shapes: list[dict[str, str]]) -> set[int]:
     """Kinds a winner holds or wins on (no kong may use them)."""
-    from analysis.engine import build_hand
+    from kwx import build_hand
 
     kinds = {KIND_OF_ID[s["tile"]] for s in shapes}
     for s in shapes:

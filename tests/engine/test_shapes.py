@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from mahjong.shanten import Shanten
 
-from analysis.engine import shanten as text_shanten
-from analysis.engine.notation import parse_hand, parse_tiles
-from analysis.engine.shapes import is_complete, readings, seven_pairs_shanten, shanten, standard_shanten
-from analysis.engine.tiles import NUM_KINDS, Hand, with_tile
+from kwx import shanten as text_shanten
+from kwx.hand.notation import parse_hand, parse_tiles
+from kwx.hand.shapes import is_complete, readings, seven_pairs_shanten, shanten, standard_shanten
+from kwx.hand.tiles import NUM_KINDS, Hand, with_tile
 from tests.strategies import hands
 
 _PEER = Shanten()
@@ -136,8 +136,8 @@ def test_seven_pairs_and_standard_readings_of_the_same_tiles():
 
 @given(hands(14))
 def test_precomputed_suit_readings_equal_the_recursive_definition(counts):
-    from analysis.engine.shapes import _block_readings, _complete_suits
-    from analysis.engine.tables import suit_index
+    from kwx.hand.shapes import _block_readings, _complete_suits
+    from kwx.hand.tables import suit_index
 
     for start in (0, 9):
         suit = counts[start : start + 9]
@@ -147,8 +147,8 @@ def test_precomputed_suit_readings_equal_the_recursive_definition(counts):
 
 
 def test_precomputed_suit_readings_cover_every_complete_suit():
-    from analysis.engine.shapes import _block_readings, _complete_suits
-    from analysis.engine.tables import POW5
+    from kwx.hand.shapes import _block_readings, _complete_suits
+    from kwx.hand.tables import POW5
 
     table = _complete_suits()
     for index, found in list(table.items())[::97]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.engine.record import RecordError, replay
-from analysis.engine.table import claim_win
-from analysis.engine.tiles import kind_of
+from kwx.hand.tiles import kind_of
+from kwx.table.record import RecordError, replay
+from kwx.table.table import claim_win
 
 VERBS = {"d": "draw", "x": "discard", "!": "discard", "p": "pong", "k": "kong", "w": "win"}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.engine.blocks import best_with, block_value, merge
-from analysis.engine.tables import (
+from kwx.hand.blocks import best_with, block_value, merge
+from kwx.hand.tables import (
     ALL_VALUES,
     DRAGON_IDS,
     MERGED,

@@ -6,7 +6,7 @@ import math
 import statistics
 from collections import Counter
 
-from analysis.engine.tournament import interval, run, schedule, summarise
+from kwx.bots.tournament import interval, run, schedule, summarise
 
 
 def test_each_entry_plays_each_wall_from_each_seat():

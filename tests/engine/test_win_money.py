@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.engine import EngineError, build_hand
-from analysis.engine.rules import PRESETS, make_rules
-from analysis.engine.settlement import MAX_BASE, PIAO_CHOICES, check_stakes, settle_json, win_money
-from analysis.engine.tiles import KIND_OF_ID
+from kwx import EngineError, build_hand
+from kwx.hand.rules import PRESETS, make_rules
+from kwx.hand.tiles import KIND_OF_ID
+from kwx.table.settlement import MAX_BASE, PIAO_CHOICES, check_stakes, settle_json, win_money
 
 PLAYERS = ["我", "下家", "上家"]
 READY = [  # (hand, winning tile): ×1 屁胡, ×2 卡五星, ×16 清七对, a cap under 襄阳

@@ -7,12 +7,12 @@ from math import prod
 
 import pytest
 
-from analysis.engine import settlement
-from analysis.engine.fans import FAN_BY_KEY, FANS
-from analysis.engine.notation import format_hand, parse_hand, parse_tile
-from analysis.engine.rules import PRESETS, make_rules
-from analysis.engine.scoring import reading_fans
-from analysis.engine.shapes import readings
+from kwx.hand.fans import FAN_BY_KEY, FANS
+from kwx.hand.notation import format_hand, parse_hand, parse_tile
+from kwx.hand.rules import PRESETS, make_rules
+from kwx.hand.scoring import reading_fans
+from kwx.hand.shapes import readings
+from kwx.table import settlement
 from learn import content as lc
 from puzzles.generation.themes import THEME_KEYS
 from tests.conftest import ROOT

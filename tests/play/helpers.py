@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analysis.engine.bots.basic import BasicBot
+from kwx.bots.basic import BasicBot
 from play import seats
 from play.models import Hand
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.engine.bots.basic import BasicBot
-from analysis.engine.bots.strong import StrongBot
-from analysis.engine.record import record_json
-from analysis.engine.selfplay import play, seeded_deal
+from kwx.bots.basic import BasicBot
+from kwx.bots.strong import StrongBot
+from kwx.table.record import record_json
+from kwx.table.selfplay import play, seeded_deal
 from play import review, seats
 from play.seats import Choice
 
@@ -76,8 +76,8 @@ def test_judge_accepts_a_choice_within_the_costly_margin_of_the_bots():
             {"verb": "discard", "tile": "Z", "liang_dao": False, "worth": 1.0, "bot": False},
         ]
     }
-    from analysis.engine.table import Action
-    from analysis.engine.tiles import KIND_OF_ID
+    from kwx.hand.tiles import KIND_OF_ID
+    from kwx.table.table import Action
 
     pick = lambda t: Choice(Action(0, "discard", KIND_OF_ID[t]))
     assert review.judge(figures, pick("5p")) and review.judge(figures, pick("1s"))

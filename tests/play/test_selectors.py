@@ -6,10 +6,10 @@ from dataclasses import replace
 
 import pytest
 
-from analysis.engine.notation import parse_tiles
-from analysis.engine.rules import make_rules
-from analysis.engine.table import Action, apply, deal
-from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
+from kwx.hand.notation import parse_tiles
+from kwx.hand.rules import make_rules
+from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
+from kwx.table.table import Action, apply, deal
 from play import selectors, services
 from puzzles.models import Player
 

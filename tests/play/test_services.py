@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from analysis.engine.record import replay
-from analysis.engine.tiles import TILE_IDS
+from kwx.hand.tiles import TILE_IDS
+from kwx.table.record import replay
 from play import seats, services
 from play.models import Game, Hand, ReviewItem
 from play.services import PlayError

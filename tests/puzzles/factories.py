@@ -6,14 +6,14 @@ import uuid
 from itertools import count
 from typing import Any
 
-from analysis.engine import build_hand
-from analysis.engine.efficiency import best_discards, discard_options
-from analysis.engine.ev import compare_rankings
-from analysis.engine.notation import format_counts
-from analysis.engine.rules import make_rules
-from analysis.engine.scoring import score_win
-from analysis.engine.serial import option_row
-from analysis.engine.tiles import KIND_OF_ID, TILE_IDS
+from kwx import build_hand
+from kwx.hand.efficiency import best_discards, discard_options
+from kwx.hand.ev import compare_rankings
+from kwx.hand.notation import format_counts
+from kwx.hand.rules import make_rules
+from kwx.hand.scoring import score_win
+from kwx.hand.serial import option_row
+from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
 from puzzles.generation.bank import load_bank
 from puzzles.generation.bank_tables import load_bank_tables
 from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev

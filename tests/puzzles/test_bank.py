@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from analysis.engine import build_hand
-from analysis.engine.efficiency import best_discards, discard_options
-from analysis.engine.rules import make_rules
-from analysis.engine.scoring import score_win
-from analysis.engine.serial import option_row
-from analysis.engine.tiles import KIND_OF_ID, TILE_IDS, Hand
+from kwx import build_hand
+from kwx.hand.efficiency import best_discards, discard_options
+from kwx.hand.rules import make_rules
+from kwx.hand.scoring import score_win
+from kwx.hand.serial import option_row
+from kwx.hand.tiles import KIND_OF_ID, TILE_IDS, Hand
 from puzzles.generation.bank import read_bank
 from puzzles.generation.filters import judge
 from puzzles.generation.themes import TAGGERS, tag

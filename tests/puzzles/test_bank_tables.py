@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from analysis.engine.notation import parse_tiles
-from analysis.engine.tiles import TILE_IDS, kinds_of
+from kwx.hand.notation import parse_tiles
+from kwx.hand.tiles import TILE_IDS, kinds_of
 from puzzles.generation.bank import BANK_PATH, read_bank
 from puzzles.generation.bank_tables import BANK_TABLES_PATH
 from puzzles.generation.ev import EV_BANK_PATH

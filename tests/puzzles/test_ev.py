@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from analysis.engine import build_hand
-from analysis.engine.ev import compare_rankings
-from analysis.engine.rules import make_rules
-from analysis.engine.serial import estimate_row, option_row
-from analysis.engine.tiles import TILE_IDS
+from kwx import build_hand
+from kwx.hand.ev import compare_rankings
+from kwx.hand.rules import make_rules
+from kwx.hand.serial import estimate_row, option_row
+from kwx.hand.tiles import TILE_IDS
 from puzzles.generation.bank import load_bank, read_bank
 from puzzles.generation.ev import (
     EV_BANK_PATH,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from analysis.engine import build_hand
-from analysis.engine.efficiency import discard_options
-from analysis.engine.rules import make_rules
-from analysis.engine.tiles import KIND_OF_ID, NUM_KINDS
+from kwx import build_hand
+from kwx.hand.efficiency import discard_options
+from kwx.hand.rules import make_rules
+from kwx.hand.tiles import KIND_OF_ID, NUM_KINDS
 from puzzles.generation import filters
 from puzzles.generation.bank import generate, quiz_choices
 from puzzles.generation.simulate import Position, Win, play_deal
@@ -32,7 +32,7 @@ def test_a_deal_yields_legal_positions_and_ends():
 
 
 def test_wins_are_complete_hands():
-    from analysis.engine.scoring import score_win
+    from kwx.hand.scoring import score_win
 
     wins = [e for seed in range(30) for e in play_deal(random.Random(seed), STANDARD) if isinstance(e, Win)]
     assert wins

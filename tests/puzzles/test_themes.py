@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from analysis.engine import build_hand
-from analysis.engine.efficiency import discard_options
-from analysis.engine.rules import make_rules
+from kwx import build_hand
+from kwx.hand.efficiency import discard_options
+from kwx.hand.rules import make_rules
 from puzzles.generation import themes
 
 
@@ -58,7 +58,7 @@ def test_tag_lists_keys_in_order_and_fan_themes():
 def test_theme_ideas_read_their_multipliers_from_the_fan_table(lang):
     from django.utils import translation
 
-    from analysis.engine.fans import fan
+    from kwx.hand.fans import fan
     from puzzles.text import THEMES
 
     with translation.override(lang):

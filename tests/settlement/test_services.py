@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.engine import EngineError
+from kwx import EngineError
 from settlement.selectors import get_sheet, sheet_table, sheets_for
 from settlement.services import Owner, add_hand, attach_anonymous_sheets, create_sheet, delete_hand, edit_hand, update_sheet
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.utils import translation
 
-from analysis.engine.settlement import WIN_PARTS, parse_input, settle
+from kwx.table.settlement import WIN_PARTS, parse_input, settle
 from settlement.text import part_formula
 
 WIN = {"hand": "4556p123s789sZZZ", "tile": "5p"}

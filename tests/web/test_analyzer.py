@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analysis.board import apply_edit, canonical_query, read_board
-from analysis.engine import analyze
-from analysis.engine.efficiency import best_discards, discard_options
-from analysis.engine.fans import fan
-from analysis.engine.notation import parse_hand
-from analysis.engine.rules import PRESETS, make_rules
-from analysis.engine.tiles import EMPTY, TILE_IDS
+from kwx import analyze
+from kwx.hand.efficiency import best_discards, discard_options
+from kwx.hand.fans import fan
+from kwx.hand.notation import parse_hand
+from kwx.hand.rules import PRESETS, make_rules
+from kwx.hand.tiles import EMPTY, TILE_IDS
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.django_db
@@ -156,7 +156,7 @@ def test_no_more_than_fourteen_tiles(client):
     ],
 )
 def test_edits(query, hand, visible):
-    from analysis.engine.notation import format_counts, format_hand
+    from kwx.hand.notation import format_counts, format_hand
 
     board, edited = board_after(query)
     assert edited and not board.notice
@@ -165,7 +165,7 @@ def test_edits(query, hand, visible):
 
 
 def test_a_meld_number_int_cannot_read_removes_nothing():
-    from analysis.engine.notation import format_hand
+    from kwx.hand.notation import format_hand
 
     board, _ = board_after("hand=46p11s[555p][FFF]&remove_meld=%C2%B2")  # ², a digit to str.isdigit
     assert format_hand(board.hand) == "46p11s[555p][FFF]"
@@ -277,8 +277,8 @@ def test_own_css_and_js_stay_small():
 )
 def test_a_page_asks_the_engine_once(client, monkeypatch, query, tiles):
     """One ``analyze_hand`` per request, and inside it one ``discard_options``: nothing re-run by the view."""
-    from analysis.engine import analysis as engine_analysis
     from analysis.views import analyzer as view
+    from kwx.hand import analysis as engine_analysis
 
     calls = {"analyze_hand": 0, "discard_options": 0}
 

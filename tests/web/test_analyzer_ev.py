@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analysis.board import canonical_query, read_board
-from analysis.engine import analyze
-from analysis.engine.danger import dealing_in
-from analysis.engine.ev import ASSUMPTIONS, EVParams, evaluate_discards, evaluate_hand
-from analysis.engine.notation import parse_hand
-from analysis.engine.rules import make_rules
-from analysis.engine.tiles import EMPTY, TILE_IDS
+from kwx import analyze
+from kwx.hand.danger import dealing_in
+from kwx.hand.ev import ASSUMPTIONS, EVParams, evaluate_discards, evaluate_hand
+from kwx.hand.notation import parse_hand
+from kwx.hand.rules import make_rules
+from kwx.hand.tiles import EMPTY, TILE_IDS
 from tests.ev_limits import low_ev_limits
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def no_cpu_backstop(monkeypatch):
     The CPU-time backstop stops a request early when the machine is slow (its own test is in
     tests/engine/test_ev.py); here it would make the two differ.
     """
-    from analysis.engine import ev, ev_analysis
+    from kwx.hand import ev, ev_analysis
 
     monkeypatch.setattr(ev_analysis, "Budget", functools.partial(ev.Budget, seconds=None))
 

@@ -9,11 +9,11 @@ import pytest
 from django.http import QueryDict
 
 from analysis.board import canonical_query, read_board
-from analysis.engine import build_hand
-from analysis.engine.rules import make_rules
-from analysis.engine.scoring import score_win
-from analysis.engine.settlement import win_money
-from analysis.engine.tiles import KIND_OF_ID
+from kwx import build_hand
+from kwx.hand.rules import make_rules
+from kwx.hand.scoring import score_win
+from kwx.hand.tiles import KIND_OF_ID
+from kwx.table.settlement import win_money
 
 pytestmark = pytest.mark.django_db
 

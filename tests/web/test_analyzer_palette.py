@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from analysis.engine.tiles import TILE_IDS
+from kwx.hand.tiles import TILE_IDS
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from analysis.engine import analyze
-from analysis.engine.fans import fan
+from kwx import analyze
+from kwx.hand.fans import fan
 
 
 def run(*args: str) -> str:

@@ -10,10 +10,10 @@ from django.test import Client
 from django.utils import translation
 
 from analysis.discards import DiscardRow, EVCell, TileLeft, ev_cell, from_api, from_bank
-from analysis.engine import build_hand
-from analysis.engine.analysis import analyze_hand, to_json
-from analysis.engine.rules import make_rules
-from analysis.engine.serial import option_row
+from kwx import build_hand
+from kwx.hand.analysis import analyze_hand, to_json
+from kwx.hand.rules import make_rules
+from kwx.hand.serial import option_row
 from tests.puzzles.factories import aid, discard_puzzle, ev_puzzle
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.template import Context, Template
 from django.test import Client
 
 from analysis.drawing import drawn_hand, meld_faces
-from analysis.engine.notation import parse_hand
-from analysis.engine.tiles import MeldType
+from kwx.hand.notation import parse_hand
+from kwx.hand.tiles import MeldType
 from tests.puzzles.factories import discard_puzzle
 
 pytestmark = pytest.mark.django_db

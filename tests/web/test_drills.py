@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from analysis.board import analyzer_url
-from analysis.engine.fans import fan
+from kwx.hand.fans import fan
 from puzzles.models import Attempt, Puzzle
 from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, quiz_puzzle
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analysis.engine.rules import PRESETS
+from kwx.hand.rules import PRESETS
 
 pytestmark = pytest.mark.django_db
 

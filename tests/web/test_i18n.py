@@ -7,7 +7,7 @@ import gettext
 
 import polib
 
-from analysis.engine import errors
+from kwx import errors
 from tests.conftest import ROOT
 
 PO = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"

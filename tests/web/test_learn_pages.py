@@ -10,8 +10,8 @@ import polib
 import pytest
 from django.test import Client
 
-from analysis.engine.fans import FANS
-from analysis.engine.rules import PRESETS
+from kwx.hand.fans import FANS
+from kwx.hand.rules import PRESETS
 from learn import content as lc
 
 PAGES = ["/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/", "/learn/glossary/", "/learn/koujue/", "/learn/koujue/memorise/"]

@@ -12,7 +12,7 @@ import re
 import pytest
 from django.test import Client
 
-from analysis.engine.record import replay
+from kwx.table.record import replay
 from play import seats
 from play.models import Game, Hand
 from play.services import parse_choice

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from analysis.engine.fans import fan
-from analysis.engine.settlement import WIN_PARTS
+from kwx.hand.fans import fan
+from kwx.table.settlement import WIN_PARTS
 from settlement.models import ScoreSheet
 
 pytestmark = pytest.mark.django_db

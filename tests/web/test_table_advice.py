@@ -7,11 +7,11 @@ from django.http import QueryDict
 from django.test import RequestFactory
 
 from analysis.api_advice import advice_json, read_position
-from analysis.engine.notation import parse_hand
-from analysis.engine.position import table_of
-from analysis.engine.rules import make_rules
 from analysis.table_advice import choice_text, estimate
 from analysis.table_form import api_body, position_of, read_table
+from kwx.hand.notation import parse_hand
+from kwx.hand.rules import make_rules
+from kwx.table.position import table_of
 from tests.ev_limits import low_ev_limits
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.api_advice import read_position
-from analysis.engine.notation import parse_hand
-from analysis.engine.rules import make_rules
-from analysis.engine.tiles import EMPTY, NUM_KINDS, TILE_IDS, add
 from analysis.table_form import (
     TABLE_KEYS,
     api_body,
@@ -25,6 +22,9 @@ from analysis.table_form import (
     table_pairs,
     wall_left,
 )
+from kwx.hand.notation import parse_hand
+from kwx.hand.rules import make_rules
+from kwx.hand.tiles import EMPTY, NUM_KINDS, TILE_IDS, add
 
 PONG = "r0=ZB&r1=F9p1s5p&r2=BF&offer=5p"
 PONG_HAND = "5566p123456789s"

@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from analysis.engine.record import replay
+from kwx.table.record import replay
 
 
 def tournament(*args: str) -> list[str]:

@@ -10,9 +10,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from analysis.engine import EngineError, analyze
-from analysis.engine.rules import OPTION_KEYS, PRESETS
 from analysis.text import describe_fans, preset_label, shanten_words, tile_label
+from kwx import EngineError, analyze
+from kwx.hand.rules import OPTION_KEYS, PRESETS
 
 
 class Command(BaseCommand):

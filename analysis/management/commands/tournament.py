@@ -7,8 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from analysis.engine.rules import PRESETS
-from analysis.engine.tournament import BOTS, report, run, summarise
+from kwx.bots.tournament import BOTS, report, run, summarise
+from kwx.hand.rules import PRESETS
 
 
 class Command(BaseCommand):

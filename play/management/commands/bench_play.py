@@ -32,7 +32,7 @@ class Command(BaseCommand):
         parser.add_argument("--level", default="strong", choices=["basic", "strong"])
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from analysis.engine.bots.basic import BasicBot
+        from kwx.bots.basic import BasicBot
         from play.models import Game
 
         setup_test_environment()

@@ -7,9 +7,9 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any
 
-from .errors import EngineError, gettext_noop
-from .fans import SITUATION_KEYS, fan
-from .tiles import COPIES, TILE_IDS, TILE_NAMES_ZH, Counts, Hand, add
+from kwx.errors import EngineError, gettext_noop
+from kwx.hand.fans import SITUATION_KEYS, fan
+from kwx.hand.tiles import COPIES, TILE_IDS, TILE_NAMES_ZH, Counts, Hand, add
 
 
 @dataclass(frozen=True, slots=True)

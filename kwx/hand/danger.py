@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .efficiency import improving_draws
-from .errors import EngineError, gettext_noop
-from .notation import format_hand
-from .rules import Rules
-from .scoring import score_win
-from .tiles import COPIES, NUM_KINDS, Hand
+from kwx.errors import EngineError, gettext_noop
+from kwx.hand.efficiency import improving_draws
+from kwx.hand.notation import format_hand
+from kwx.hand.rules import Rules
+from kwx.hand.scoring import score_win
+from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
 
 
 def revealed_rules(rules: Rules) -> Rules:

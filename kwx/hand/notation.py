@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import NotationError, gettext_noop
-from .tiles import BAI, EMPTY, FA, NUM_KINDS, ZHONG, Counts, Hand, Meld, MeldType, counts_of
+from kwx.errors import NotationError, gettext_noop
+from kwx.hand.tiles import BAI, EMPTY, FA, NUM_KINDS, ZHONG, Counts, Hand, Meld, MeldType, counts_of
 
 _IGNORED = frozenset(" \t\n,，、\u3000")
 _DIGITS = {str(n): n for n in range(1, 10)} | {c: n + 1 for n, c in enumerate("一二三四五六七八九")}

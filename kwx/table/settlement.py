@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from .analysis import MAX_TEXT, build_hand
-from .errors import EngineError, gettext_noop
-from .notation import parse_tile
-from .rules import Rules, make_rules
-from .scoring import WinValue, score_win
-from .tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
+from kwx.errors import EngineError, gettext_noop
+from kwx.hand.analysis import MAX_TEXT, build_hand
+from kwx.hand.notation import parse_tile
+from kwx.hand.rules import Rules, make_rules
+from kwx.hand.scoring import WinValue, score_win
+from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
 
 PLAYERS = (0, 1, 2)
 PIAO_CHOICES = (0, 1, 2, 5)

@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .danger import dealing_in
-from .errors import EngineError, gettext_noop
-from .ev import Budget, DiscardEV, Estimate, EVParams, check_draws, evaluate_discards, evaluate_hand
-from .notation import parse_hand
-from .rules import Rules, validate_hand
-from .tiles import Counts, Hand, add
+from kwx.errors import EngineError, gettext_noop
+from kwx.hand.danger import dealing_in
+from kwx.hand.ev import Budget, DiscardEV, Estimate, EVParams, check_draws, evaluate_discards, evaluate_hand
+from kwx.hand.notation import parse_hand
+from kwx.hand.rules import Rules, validate_hand
+from kwx.hand.tiles import Counts, Hand, add
 
 DEPTHS = ("plain", "ev")
 FIELDS = ("depth", "draws_left", "liang_dao_when_ready", "revealed")

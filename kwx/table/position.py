@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from .errors import EngineError, gettext_noop
-from .rules import Rules
-from .table import WALL_AFTER_DEAL, Phase, SeatState, Table, winning_kinds
-from .tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Counts, Hand, Meld, add, with_tile
+from kwx.errors import EngineError, gettext_noop
+from kwx.hand.rules import Rules
+from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Counts, Hand, Meld, add, with_tile
+from kwx.table.table import WALL_AFTER_DEAL, Phase, SeatState, Table, winning_kinds
 
 OPPONENT_SEATS = (1, 2)
 

@@ -7,7 +7,7 @@ runner asks them, resolves the claims (a win beats a pong or kong; two wins on o
 discard are 一炮双响) and applies every action through ``table.apply``, so a bot can only
 do what the rules allow.
 
-Policies receive the whole :class:`~analysis.engine.table.Table` and their seat; they must
+Policies receive the whole :class:`~kwx.table.table.Table` and their seat; they must
 read only what that seat can see (its own tiles, the rivers, the melds, revealed 亮倒 hands,
 the wall count): :func:`seen_counts` gives the tiles a seat has seen.
 """
@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from .record import DEFAULT_PLAYERS, Header, Replay, finish
-from .table import WALL_AFTER_DEAL, Action, Table, apply, deal, legal_actions
-from .tiles import COPIES, NUM_KINDS, Counts, counts_of
+from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, counts_of
+from kwx.table.record import DEFAULT_PLAYERS, Header, Replay, finish
+from kwx.table.table import WALL_AFTER_DEAL, Action, Table, apply, deal, legal_actions
 
 
 class Policy(Protocol):

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from .rules import Rules
-from .scoring import WinValue, score_wins
-from .shapes import pairs_of
-from .tables import DRAGON_IDS, KIND_BLOCK, KIND_STEP, MERGED, SUIT_IDS, VALUES, best_of_ids, block_draws, block_indices
-from .tiles import COPIES, NUM_KINDS, Counts, Hand, Meld, add
+from kwx.hand.rules import Rules
+from kwx.hand.scoring import WinValue, score_wins
+from kwx.hand.shapes import pairs_of
+from kwx.hand.tables import DRAGON_IDS, KIND_BLOCK, KIND_STEP, MERGED, SUIT_IDS, VALUES, best_of_ids, block_draws, block_indices
+from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, Hand, Meld, add
 
 if TYPE_CHECKING:
-    from .ev import Estimate
+    from kwx.hand.ev import Estimate
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ class DiscardOption:
     """One discard of a 14-tile hand: the 13-tile hand it leaves and, when asked for, its danger and EV.
 
     The one shape of a discard option: the API body, the analyzer's table and the
-    puzzle banks all serialise it (``analysis.engine.serial``). ``deals_in`` is None
+    puzzle banks all serialise it (``kwx.hand.serial``). ``deals_in`` is None
     unless revealed (亮倒) hands were given; ``estimate`` is None without ``depth: ev``.
     """
 

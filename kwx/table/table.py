@@ -26,12 +26,12 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from .efficiency import improving_draws
-from .errors import gettext_noop
-from .rules import Rules
-from .scoring import WinValue, score_win
-from .shapes import shanten
-from .tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from kwx.errors import gettext_noop
+from kwx.hand.efficiency import improving_draws
+from kwx.hand.rules import Rules
+from kwx.hand.scoring import WinValue, score_win
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 
 WALL_AFTER_DEAL = 45
 """84 − 3 × 13: the tiles left to draw after the deal."""

@@ -17,11 +17,11 @@ from functools import lru_cache
 from math import prod
 from typing import NamedTuple
 
-from .fans import HAND_FANS, SIDES, SITUATIONAL_FANS, Side, fan
-from .rules import Rules
-from .shapes import ALL_TRIPLETS, DRAGON_SPLITS, RUN_456, Reading, readings, suit_split_facts
-from .tables import KIND_BLOCK, POW5, block_indices
-from .tiles import COPIES, DRAGONS, FIVES, NUM_KINDS, Hand, MeldType
+from kwx.hand.fans import HAND_FANS, SIDES, SITUATIONAL_FANS, Side, fan
+from kwx.hand.rules import Rules
+from kwx.hand.shapes import ALL_TRIPLETS, DRAGON_SPLITS, RUN_456, Reading, readings, suit_split_facts
+from kwx.hand.tables import KIND_BLOCK, POW5, block_indices
+from kwx.hand.tiles import COPIES, DRAGONS, FIVES, NUM_KINDS, Hand, MeldType
 
 BIG_HANDS = frozenset({"peng_peng_hu", "qing_yi_se", "da_san_yuan", "xiao_san_yuan", "shou_zhua_yi"})
 """Fans that make a 大胡 for the rule option ``si_gui_yi_big_hand``."""

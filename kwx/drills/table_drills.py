@@ -5,9 +5,9 @@ kong or not), 亮不亮 (``declare``: with the chosen discard, declare 亮倒 or
 and defence (``defence``: an opponent has declared 亮倒; which safe tile to throw).
 
 Drill ``index`` of a kind comes from its own seeds (:func:`drill_seed`): attempt 0, 1, … each
-deal a hand (:func:`~analysis.engine.selfplay.seeded_deal`) that three strong bots play; every
+deal a hand (:func:`~kwx.table.selfplay.seeded_deal`) that three strong bots play; every
 decision of the kind met on the way is a candidate, verified by :func:`verify` — the choices
-played out on the same sampled worlds (:func:`~analysis.engine.advice.sample_world`, common
+played out on the same sampled worlds (:func:`~kwx.table.advice.sample_world`, common
 random numbers) with the strong bot for every seat afterwards — and the first candidate that
 passes the :class:`MarginRule` is the drill. So any drill can be rebuilt alone from its index.
 """
@@ -20,18 +20,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .advice import PASS, mean_se, paired, rollout, sample_world
-from .bots.basic import after_pong
-from .bots.strong import StrongBot, after_kong, danger
-from .danger import revealed_rules
-from .efficiency import Efficiency, discard_options, efficiency
-from .notation import format_counts
-from .rules import Rules, make_rules
-from .scoring import score_win
-from .selfplay import Waiting, advance, seeded_deal, visible_to
-from .shapes import shanten
-from .table import Action, Table, deal, legal_actions
-from .tiles import TILE_IDS, Hand, Meld, add, with_tile
+from kwx.bots.basic import after_pong
+from kwx.bots.strong import StrongBot, after_kong, danger
+from kwx.hand.danger import revealed_rules
+from kwx.hand.efficiency import Efficiency, discard_options, efficiency
+from kwx.hand.notation import format_counts
+from kwx.hand.rules import Rules, make_rules
+from kwx.hand.scoring import score_win
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import TILE_IDS, Hand, Meld, add, with_tile
+from kwx.table.advice import PASS, mean_se, paired, rollout, sample_world
+from kwx.table.selfplay import Waiting, advance, seeded_deal, visible_to
+from kwx.table.table import Action, Table, deal, legal_actions
 
 KINDS = ("pong", "kong", "declare", "defence")
 PREFIX = {"pong": "p", "kong": "k", "declare": "l", "defence": "f"}

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from .shapes import is_complete
-from .tiles import COPIES, EMPTY, NUM_KINDS, Counts, counts_of, kinds_of, with_tile
+from kwx.hand.shapes import is_complete
+from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, Counts, counts_of, kinds_of, with_tile
 
 WALL: Counts = (COPIES,) * NUM_KINDS
 """The full wall: four copies of each of the 21 kinds."""

@@ -15,9 +15,9 @@ from functools import cache, lru_cache
 from itertools import product
 from typing import Literal
 
-from .blocks import BLOCKS, take
-from .tables import DRAGON_IDS, MERGED, POW5, SUIT_IDS, best_of_ids, block_indices, suit_index
-from .tiles import NUM_KINDS, Counts, Hand, MeldType
+from kwx.hand.blocks import BLOCKS, take
+from kwx.hand.tables import DRAGON_IDS, MERGED, POW5, SUIT_IDS, best_of_ids, block_indices, suit_index
+from kwx.hand.tiles import NUM_KINDS, Counts, Hand, MeldType
 
 
 def standard_shanten(counts: Counts, melds: int = 0) -> int:

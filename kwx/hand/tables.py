@@ -5,7 +5,7 @@ or discarding a tile of rank r moves the index by ``±5^(r−1)``. For every sui
 most 14 tiles the table holds the id of its ``blocks.block_value`` (budgets 0–4 without
 and with the pair; there are only 70 distinct values) and a 9-bit mask of
 the ranks that touch its tiles (held, or within two of a held rank: the only draws
-that can help). It is built once by ``python -m analysis.engine.build_tables`` from the
+that can help). It is built once by ``python -m kwx.hand.build_tables`` from the
 recursive definition in ``blocks`` and shipped compressed in ``data/``; loading it
 takes a few tens of milliseconds. The dragon block (3 kinds) is computed at import, and so
 are the merges of every two values, by id, so the hot loop combines blocks with int lookups.
@@ -24,7 +24,7 @@ from itertools import product
 from operator import mul
 from pathlib import Path
 
-from .blocks import BlockValue, best_with, block_value, merge
+from kwx.hand.blocks import BlockValue, best_with, block_value, merge
 
 POW5: tuple[int, ...] = tuple(5**i for i in range(9))
 SUIT_SLOTS = 5**9

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .efficiency import DiscardOption, Efficiency, Wait
-from .ev import Estimate
-from .fans import EVENT_KEYS, fan
-from .scoring import WinValue
-from .tiles import TILE_IDS, Counts
+from kwx.hand.efficiency import DiscardOption, Efficiency, Wait
+from kwx.hand.ev import Estimate
+from kwx.hand.fans import EVENT_KEYS, fan
+from kwx.hand.scoring import WinValue
+from kwx.hand.tiles import TILE_IDS, Counts
 
 
 def fans_json(value: WinValue) -> list[dict[str, Any]]:

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import EngineError, gettext_noop
-from .notation import format_counts, parse_tile, parse_tiles
-from .rules import Rules, make_rules
-from .settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Kong, Settlement, Winner, next_dealer, settle
-from .table import SEATS, VERBS, Action, IllegalAction, Result, Table, apply, deal
-from .tiles import COPIES, TILE_IDS, Counts, add
+from kwx.errors import EngineError, gettext_noop
+from kwx.hand.notation import format_counts, parse_tile, parse_tiles
+from kwx.hand.rules import Rules, make_rules
+from kwx.hand.tiles import COPIES, TILE_IDS, Counts, add
+from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Kong, Settlement, Winner, next_dealer, settle
+from kwx.table.table import SEATS, VERBS, Action, IllegalAction, Result, Table, apply, deal
 
 FORMAT = "kwx-hand/1"
 DEFAULT_PLAYERS = ("甲", "乙", "丙")

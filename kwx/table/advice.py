@@ -1,6 +1,6 @@
 """Table-aware advice: each choice of a seat estimated by playing the hand out many times.
 
-For a position (a :class:`~analysis.engine.table.Table` and the seat to advise) the hidden
+For a position (a :class:`~kwx.table.table.Table` and the seat to advise) the hidden
 tiles — the opponents' concealed tiles that no 亮倒 has shown, and the wall's order — are
 dealt anew from the tiles the seat has not seen (:func:`sample_world`), so every world is
 consistent with what the seat can see: its own tiles, the rivers, the melds, the revealed
@@ -20,11 +20,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 
-from .record import DEFAULT_PLAYERS, settle_table
-from .selfplay import Policy, advance, seen_counts
-from .shapes import shanten
-from .table import Action, Table, claim_win, legal_actions, winning_kinds
-from .tiles import COPIES, NUM_KINDS, Hand
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
+from kwx.table.record import DEFAULT_PLAYERS, settle_table
+from kwx.table.selfplay import Policy, advance, seen_counts
+from kwx.table.table import Action, Table, claim_win, legal_actions, winning_kinds
 
 PASS = None
 """The choice of not claiming a discard (过)."""

@@ -25,9 +25,9 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..advice import PASS, Advice, advise
-from ..table import Action, Table
-from .strong import StrongBot
+from kwx.bots.strong import StrongBot
+from kwx.table.advice import PASS, Advice, advise
+from kwx.table.table import Action, Table
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
 
-from .bots.advised import AdviceBot, Decision
-from .bots.basic import BasicBot
-from .bots.strong import StrongBot
-from .record import record_json
-from .selfplay import Policy, play, seeded_deal
+from kwx.bots.advised import AdviceBot, Decision
+from kwx.bots.basic import BasicBot
+from kwx.bots.strong import StrongBot
+from kwx.table.record import record_json
+from kwx.table.selfplay import Policy, play, seeded_deal
 
 BOTS: dict[str, Callable[[], Policy]] = {"basic": BasicBot, "strong": StrongBot, "advice": AdviceBot}
 """The bots a tournament seats, by name."""

@@ -23,11 +23,11 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from .efficiency import DiscardOption, best_discards, discard_options, improving_draws, remaining
-from .errors import EngineError, gettext_noop
-from .rules import Rules
-from .scoring import score_win
-from .tiles import COPIES, NUM_KINDS, Counts, Hand, add
+from kwx.errors import EngineError, gettext_noop
+from kwx.hand.efficiency import DiscardOption, best_discards, discard_options, improving_draws, remaining
+from kwx.hand.rules import Rules
+from kwx.hand.scoring import score_win
+from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, Hand, add
 
 Method = Literal["exact", "monte_carlo"]
 Outlook = tuple[float, float, float]

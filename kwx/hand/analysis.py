@@ -6,16 +6,16 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from . import ev_analysis
-from .efficiency import DiscardOption, Efficiency, best_discards, discard_options, efficiency
-from .errors import EngineError, gettext_noop
-from .ev import Budget, DiscardEV, Estimate, ev_best
-from .notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
-from .rules import MAX_MELDS, OPTION_KEYS, Rules, make_rules, validate_hand
-from .serial import estimate_json, option_json, remaining_entries, ukeire_json, wait_json
-from .shapes import is_complete
-from .shapes import shanten as counts_shanten
-from .tiles import TILE_IDS, Counts, Hand, Meld, MeldType, add
+from kwx.errors import EngineError, gettext_noop
+from kwx.hand import ev_analysis
+from kwx.hand.efficiency import DiscardOption, Efficiency, best_discards, discard_options, efficiency
+from kwx.hand.ev import Budget, DiscardEV, Estimate, ev_best
+from kwx.hand.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
+from kwx.hand.rules import MAX_MELDS, OPTION_KEYS, Rules, make_rules, validate_hand
+from kwx.hand.serial import estimate_json, option_json, remaining_entries, ukeire_json, wait_json
+from kwx.hand.shapes import is_complete
+from kwx.hand.shapes import shanten as counts_shanten
+from kwx.hand.tiles import TILE_IDS, Counts, Hand, Meld, MeldType, add
 
 MAX_TEXT = 200
 """Longest hand or visible-tiles text accepted (a full hand in Chinese fits easily)."""

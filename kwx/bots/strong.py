@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import exp
 
-from ..danger import revealed_rules
-from ..efficiency import Efficiency, discard_options, efficiency
-from ..rules import Rules
-from ..scoring import score_win
-from ..selfplay import seen_counts, visible_to
-from ..table import SEATS, Action, SeatState, Table, claim_win, win_on
-from ..tiles import FIVES, NUM_KINDS, Hand, Meld, MeldType, add, with_tile
-from .basic import after_pong
+from kwx.bots.basic import after_pong
+from kwx.hand.danger import revealed_rules
+from kwx.hand.efficiency import Efficiency, discard_options, efficiency
+from kwx.hand.rules import Rules
+from kwx.hand.scoring import score_win
+from kwx.hand.tiles import FIVES, NUM_KINDS, Hand, Meld, MeldType, add, with_tile
+from kwx.table.selfplay import seen_counts, visible_to
+from kwx.table.table import SEATS, Action, SeatState, Table, claim_win, win_on
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,11 @@ It ignores the opponents: no defence, no reading of rivers.
 
 from __future__ import annotations
 
-from ..efficiency import discard_options
-from ..selfplay import visible_to
-from ..shapes import shanten
-from ..table import Action, Table
-from ..tiles import Hand, Meld, MeldType, with_tile
+from kwx.hand.efficiency import discard_options
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import Hand, Meld, MeldType, with_tile
+from kwx.table.selfplay import visible_to
+from kwx.table.table import Action, Table
 
 
 def best_discard(state: Table, seat: int, hand: Hand, allowed: set[int]) -> tuple[int, int]:

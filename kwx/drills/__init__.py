@@ -1,0 +1,1 @@
+"""Drills made from self-play."""
