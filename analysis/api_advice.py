@@ -19,9 +19,10 @@ from kwx.hand.notation import parse_hand, parse_sequence, parse_tile, parse_tile
 from kwx.hand.rules import OPTION_KEYS, PRESETS, make_rules
 from kwx.hand.tiles import TILE_IDS, Hand
 from kwx.table.advice import PASS, advise, deal_in_chances
-from kwx.table.position import Opponent, Position, table_of
+from kwx.table.position import Opponent, Position, view_of
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
-from kwx.table.table import WALL_AFTER_DEAL, Action, Table
+from kwx.table.table import WALL_AFTER_DEAL, Action
+from kwx.table.view import SeatView
 
 from .api import ErrorSerializer, EVThrottled, MeldSerializer
 from .api_errors import refuse_nulls
@@ -188,15 +189,15 @@ def _action_json(action: Action | None) -> dict[str, Any]:
 def run_advice(request: Request, body: Any) -> dict[str, Any]:
     """The answer of one advice request: checked first, then the rollouts inside an expected-value slot (``ev_limits``)."""
     position, money = read_position(body)
-    state = table_of(position, money["rules"])
+    view = view_of(position, money["rules"])
     try:
         with ev_slot(request) as run:
-            return run(advice_json, state, position, money)
+            return run(advice_json, view, money)
     except EVRefused as exc:
         raise EVThrottled(exc) from exc
 
 
-def advice_json(state: Table, position: Position, money: dict[str, Any]) -> dict[str, Any]:
+def advice_json(view: SeatView, money: dict[str, Any]) -> dict[str, Any]:
     """The advice answer of a checked position (``money``: seed, base, piao); the analyzer shows the same.
 
     The work budget ``WORK_BUDGET`` decides how many rollouts are played whenever the CPU
@@ -204,8 +205,7 @@ def advice_json(state: Table, position: Position, money: dict[str, Any]) -> dict
     """
     strong = StrongBot()
     advice = advise(
-        state,
-        0,
+        view,
         lambda: [strong, strong, strong],
         seed=money["seed"],
         cpu_budget=CPU_BUDGET,
@@ -214,13 +214,13 @@ def advice_json(state: Table, position: Position, money: dict[str, Any]) -> dict
         piao=money["piao"],
     )
     deal_in: list[dict[str, Any]] = []
-    if state.phase == "act":
-        chances = deal_in_chances(state, 0, DEAL_IN_WORLDS, money["seed"])
-        revealed = {k for s in state.seats[1:] if s.liang_dao for k in s.waits}
-        deal_in = [{"tile": TILE_IDS[k], "probability": round(chances[k], 4), "revealed": k in revealed} for k in range(len(TILE_IDS)) if position.hand.concealed[k]]
+    if view.phase == "act":
+        chances = deal_in_chances(view, DEAL_IN_WORLDS, money["seed"])
+        revealed = {k for o in view.others() if view.seats[o].liang_dao for k in view.seats[o].waits}
+        deal_in = [{"tile": TILE_IDS[k], "probability": round(chances[k], 4), "revealed": k in revealed} for k in range(len(TILE_IDS)) if view.concealed[k]]
     choices = [{"action": _action_json(e.action), "mean": round(e.mean, 4), "stderr": round(e.stderr, 4), "rollouts": e.rollouts} for e in advice.estimates]
     return {
-        "phase": state.phase,
+        "phase": view.phase,
         "choices": choices,
         "best": choices[0]["action"] if choices else None,
         "worlds": advice.worlds,

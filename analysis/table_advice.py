@@ -20,7 +20,7 @@ from analysis.ev_limits import EVRefused, ev_slot
 from analysis.text import tile_label
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import TILE_IDS
-from kwx.table.position import Position, table_of
+from kwx.table.position import Position, view_of
 
 
 def choice_text(action: dict[str, Any]) -> str:
@@ -52,10 +52,10 @@ def shaped(answer: dict[str, Any]) -> dict[str, Any]:
 
 def estimate(request: HttpRequest, position: Position, rules: Rules, base: int, piao: int, seed: int) -> dict[str, Any]:
     """``{"advice": …}`` for a checked position, or ``{"refused": message, "retry": seconds}`` when the limits say no."""
-    state = table_of(position, rules)
+    view = view_of(position, rules)
     try:
         with ev_slot(request) as run:
-            answer = run(advice_json, state, position, {"seed": seed, "base": base, "piao": (piao, piao, piao)})
+            answer = run(advice_json, view, {"seed": seed, "base": base, "piao": (piao, piao, piao)})
     except EVRefused as refused:
         return {"refused": refused.message, "retry": refused.wait}
     return {"advice": shaped(answer)}

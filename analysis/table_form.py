@@ -46,7 +46,7 @@ from kwx import EngineError
 from kwx.hand.notation import format_counts, format_hand, format_meld, parse_hand, parse_sequence, parse_tile, parse_tiles
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
-from kwx.table.position import Opponent, Position, table_of
+from kwx.table.position import Opponent, Position, view_of
 from kwx.table.table import WALL_AFTER_DEAL
 
 RIVER_KEYS = ("r0", "r1", "r2")
@@ -253,7 +253,7 @@ def check_position(hand: Hand, table: TableForm, rules: Rules) -> tuple[Position
         return None, dict(table.errors)
     position = position_of(hand, table)
     try:
-        table_of(position, rules)
+        view_of(position, rules)
     except EngineError as exc:
         key = POSITION_FIELDS.get(exc.field, "hand" if exc.field == "hand" else "table")
         return None, {key: _message(key, exc)}

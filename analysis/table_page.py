@@ -16,7 +16,6 @@ from analysis.table_form import SEAT_NAMES, TableRequest, check_position, displa
 from kwx import EngineError
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import NUM_KINDS, TILE_IDS, Counts, Hand
-from kwx.table.table import winning_kinds
 
 ADVICE_TRIGGER = "advice-load"
 """The id of the placeholder whose htmx request fetches the estimate."""
@@ -29,7 +28,7 @@ def _seat(table: Any, number: int, last: bool) -> dict[str, Any]:
     waits: list[str] = []
     if revealed is not None:
         try:
-            waits = [TILE_IDS[k] for k in sorted(winning_kinds(Hand(revealed, melds)))]
+            waits = [TILE_IDS[k] for k in sorted(Hand(revealed, melds).winning_kinds())]
         except (EngineError, ValueError):
             waits = []
     return {

@@ -16,9 +16,9 @@ from typing import Any
 from kwx.bots.strong import StrongBot, danger
 from kwx.hand.efficiency import discard_options
 from kwx.hand.shapes import shanten
-from kwx.hand.tiles import TILE_IDS, Hand, with_tile
-from kwx.table.selfplay import visible_to
+from kwx.hand.tiles import TILE_IDS
 from kwx.table.table import Action, Table
+from kwx.table.view import SeatView, view_for
 
 from . import seats
 
@@ -41,45 +41,46 @@ def _chosen(state: Table, action: Action, seat: int) -> Action | None:
     return action
 
 
-def _discard_figures(state: Table, seat: int, hand: Hand) -> dict[int, dict[str, Any]]:
-    """§4 figures of each discard of a 14-tile hand: shanten, effective tiles, value, 包胡 against a revealed hand."""
-    _costs, bao = danger(state, seat)
+def _discard_figures(view: SeatView) -> dict[int, dict[str, Any]]:
+    """§4 figures of each discard of the seat's 14-tile hand: shanten, effective tiles, value, 包胡 against a revealed hand."""
+    _costs, bao = danger(view)
     out = {}
-    for option in discard_options(hand, visible_to(state, seat), state.rules):
+    for option in discard_options(view.hand, view.visible, view.rules):
         r = option.result
         out[option.discard] = {"shanten": r.shanten, "ukeire": r.ukeire, "value": r.value, "deals_in": option.discard in bao}
     return out
 
 
-def _claim_figures(state: Table, seat: int, action: Action | None) -> dict[str, Any]:
+def _claim_figures(view: SeatView, action: Action | None) -> dict[str, Any]:
     """Shanten of the hand after a claim (before its discard, for a pong: the best discard's)."""
-    s = state.seats[seat]
+    hand = view.hand
     if action is None or action.verb == "win":
-        return {"shanten": shanten(s.concealed, len(s.melds)) if action is None else -1}
+        return {"shanten": shanten(hand.concealed, len(hand.melds)) if action is None else -1}
     if action.verb == "kong":
-        return {"shanten": shanten(with_tile(s.concealed, action.kind, -3), len(s.melds) + 1)}
-    after = with_tile(s.concealed, action.kind, -2)
-    best = min(shanten(with_tile(after, k, -1), len(s.melds) + 1) for k in range(len(after)) if after[k])
+        kong = hand.after_kong(action.kind)
+        return {"shanten": shanten(kong.concealed, len(kong.melds))}
+    after = hand.after_pong(action.kind)
+    best = min(shanten(after.with_tile(k, -1).concealed, len(after.melds)) for k in range(len(after.concealed)) if after.concealed[k])
     return {"shanten": best}
 
 
 def decision(state: Table, seat: int, taken: Action, bot: StrongBot) -> dict[str, Any] | None:
     """One decision's figures (None when the seat had a single forced choice)."""
-    options = seats.options_for(state, seat)
-    passing = seats.may_pass(state)
-    if len(options) + passing < 2:
+    view = view_for(state, seat)
+    passing = view.decision.may_pass
+    choices = view.decision.choices
+    if len(choices) < 2:
         return None
-    choices: list[Action | None] = list(options) + ([None] if passing else [])
     mine = _chosen(state, taken, seat)
-    best = bot.act(state, seat, options) if not passing else bot.claim(state, seat, options)
-    figures = _discard_figures(state, seat, state.seats[seat].hand) if not passing else {}
+    best = bot.act(view) if not passing else bot.claim(view)
+    figures = _discard_figures(view) if not passing else {}
     rows = []
     for choice in choices:
-        row = {**_key(choice), "worth": round(bot.worth_of(state, seat, choice), 3)}
+        row = {**_key(choice), "worth": round(bot.worth_of(view, choice), 3)}
         if choice is not None and choice.verb == "discard" and choice.kind in figures:
             row.update(figures[choice.kind])
         elif passing:
-            row.update(_claim_figures(state, seat, choice))
+            row.update(_claim_figures(view, choice))
         row["mine"] = choice == mine
         row["bot"] = choice == best
         rows.append(row)
@@ -102,7 +103,8 @@ def decision(state: Table, seat: int, taken: Action, bot: StrongBot) -> dict[str
 def review_hand(record: dict[str, Any], seat: int, bot: StrongBot | None = None) -> dict[str, Any]:
     """Every decision of ``seat`` in a record, with costs; the dearest (at least COSTLY) marked costly."""
     bot = bot or StrongBot()
-    _header, states, actions = seats.states(record)
+    done = seats.replayed(record)
+    states, actions = done.states, done.actions
     decisions = []
     for step, action in enumerate(actions):
         found = decision(states[step], seat, action, bot)

@@ -1,18 +1,18 @@
-"""The person's seat at an engine table: rebuilding a hand from its seed and record, and what the person may do.
+"""The person's seat at an engine table: a stored hand's replay, and what the person may do.
 
 Pure Python over the engine (no Django): the services store and lock, this module plays.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kwx.bots.tournament import BOTS
-from kwx.table.record import Header, parse_action, parse_header
+from kwx.bots.registry import policy_factory
+from kwx.table.record import Record, Replay, finish
 from kwx.table.selfplay import Policy, Waiting, advance, seeded_deal
-from kwx.table.table import Action, Table, apply, deal, legal_actions
+from kwx.table.table import Action, Table
+from kwx.table.view import SeatView, decision_for
 
 PERSON = 0
 """The person sits at seat 0; seats 1 (下家) and 2 (上家) are bots."""
@@ -37,84 +37,45 @@ class Person:
     def __init__(self, choice: Choice | None = None) -> None:
         self.choice = choice
 
-    def _answer(self, seat: int, options: tuple[Action, ...]) -> Action | None:
+    def _answer(self, view: SeatView) -> Action | None:
         if self.choice is None:
-            raise Waiting(seat, options)
+            raise Waiting(view.seat, view.options)
         choice, self.choice = self.choice, None
         return choice.action
 
-    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
+    def act(self, view: SeatView) -> Action:
         """The person's own-turn action (never a pass)."""
-        action = self._answer(seat, options)
+        action = self._answer(view)
         assert action is not None
         return action
 
-    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
+    def claim(self, view: SeatView) -> Action | None:
         """The person's claim, or None for 过."""
-        return self._answer(seat, options)
+        return self._answer(view)
 
 
 def bot_policies(level: str, person: Policy, seat: int = PERSON) -> list[Policy]:
     """The three seats' policies: the person at ``seat``, a bot of ``level`` elsewhere."""
-    bot = BOTS[level]()
+    bot = policy_factory(level)()
     return [person if s == seat else bot for s in range(3)]
 
 
-def rebuild(record: dict[str, Any], seed: int | None) -> tuple[Header, Table]:
-    """The header and the table a record has reached; with ``seed`` the table knows its wall (play), else not (review)."""
-    header, raw = parse_header(record)
-    wall = seeded_deal(seed, header.dealer).wall if seed is not None else None
-    state = deal(header.hands, header.dealer, header.rule_set, wall)
-    for index, item in enumerate(raw):
-        state = apply(state, parse_action(item, index))
-    return header, state
+def replayed(record: dict[str, Any], seed: int | None = None) -> Replay:
+    """A stored record played through the table; with ``seed`` its states know the wall (play goes on from the last), else not (review)."""
+    rec = Record.from_json(record)
+    return rec.replay(seeded_deal(seed, rec.header.dealer).wall if seed is not None else None)
 
 
-def states(record: dict[str, Any]) -> tuple[Header, list[Table], tuple[Action, ...]]:
-    """Every table state of a record, from the deal (index 0) to after its last action, and its actions."""
-    header, raw = parse_header(record)
-    state = deal(header.hands, header.dealer, header.rule_set)
-    out = [state]
-    actions = []
-    for index, item in enumerate(raw):
-        action = parse_action(item, index)
-        state = apply(state, action)
-        out.append(state)
-        actions.append(action)
-    return header, out, tuple(actions)
+def play_on(done: Replay, level: str, choice: Choice | None, seat: int = PERSON) -> tuple[Replay, bool]:
+    """Apply the person's choice (if any) to a replayed hand (its states knowing the wall), then let the bots play until the person must choose again or the hand is over.
 
-
-def options_for(state: Table, seat: int = PERSON) -> tuple[Action, ...]:
-    """What ``seat`` may do now (win, kong, pong, discard; never a draw); empty when it is not its decision."""
-    if state.is_over:
-        return ()
-    if state.phase in ("act", "pong"):
-        if state.turn != seat:
-            return ()
-    elif state.phase not in ("claim", "rob"):
-        return ()
-    return tuple(a for a in legal_actions(state) if a.seat == seat and a.verb != "draw")
-
-
-def may_pass(state: Table) -> bool:
-    """Whether a decision in this state may be 过 (a claim on another seat's tile)."""
-    return state.phase in ("claim", "rob")
-
-
-def play_on(state: Table, level: str, choice: Choice | None, seat: int = PERSON) -> tuple[Table, tuple[Action, ...], bool]:
-    """Apply the person's choice (if any), then let the bots play until the person must choose again or the hand is over."""
-    return advance(state, bot_policies(level, Person(choice), seat))
+    The replay of the longer record, and whether the hand is over.
+    """
+    trail: list[Table] = []
+    _state, actions, over = advance(done.final, bot_policies(level, Person(choice), seat), trail)
+    return finish(done.record.append(*actions), done.states + tuple(trail)), over
 
 
 def check_choice(state: Table, choice: Choice, seat: int = PERSON) -> bool:
-    """Whether ``choice`` is one of the person's options now."""
-    options = options_for(state, seat)
-    if choice.action is None:
-        return bool(options) and may_pass(state)
-    return choice.action in options
-
-
-def play_through(policies: Sequence[Policy], state: Table) -> Table:
-    """Play a state to the end of the hand with bots in every seat."""
-    final, _actions, _over = advance(state, policies)
-    return final
+    """Whether ``choice`` is one of the person's choices now."""
+    return not state.is_over and decision_for(state, seat).allows(choice.action)

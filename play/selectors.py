@@ -20,10 +20,9 @@ from analysis.views import analyzer
 from kwx.hand.ev_analysis import MAX_REVEALED
 from kwx.hand.notation import format_hand
 from kwx.hand.tiles import TILE_IDS, kinds_of
-from kwx.hand.tiles import Hand as EngineHand
-from kwx.table.record import replay
-from kwx.table.selfplay import visible_to
+from kwx.table.record import Replay
 from kwx.table.table import Action, Table
+from kwx.table.view import SeatView, decision_for
 from puzzles.models import Player
 from settlement.text import part_text, settlement_json
 
@@ -115,7 +114,8 @@ class Choices:
 
 def choices(state: Table, seat: int = PERSON) -> Choices:
     """The person's legal choices in ``state``."""
-    options = seats.options_for(state, seat)
+    decision = decision_for(state, seat)
+    options = decision.options
     pick = lambda verb, liang=False: tuple(sorted({a.tile for a in options if a.verb == verb and a.liang_dao == liang}, key=TILE_IDS.index))
     return Choices(
         discards=frozenset(pick("discard")),
@@ -123,7 +123,7 @@ def choices(state: Table, seat: int = PERSON) -> Choices:
         kongs=pick("kong"),
         pongs=pick("pong"),
         declares=pick("discard", True),
-        may_pass=bool(options) and seats.may_pass(state),
+        may_pass=decision.may_pass,
     )
 
 
@@ -164,27 +164,27 @@ def score_sheet(game: Game) -> dict[str, Any]:
     return {"rows": rows, "totals": totals, "names": [seat_name(s) for s in range(3)]}
 
 
-def table_view(hand: Hand, state: Table | None = None, step: int | None = None, sheet: dict[str, Any] | None = None) -> dict[str, Any]:
+def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, sheet: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything the table page shows of ``hand`` from the person's chair (no hidden tile, no wall, no seed).
 
-    With ``step`` (a review), the table as it stood after that many actions; ``state`` when the
-    caller has it already, ``sheet`` the game's score sheet (for the running scores).
+    With ``step`` (a review), the table as it stood after that many actions; ``done`` the hand's
+    replay when the caller has it already, ``sheet`` the game's score sheet (for the running scores).
     """
-    raw = hand.record["actions"] if step is None else hand.record["actions"][:step]
-    if state is None:
-        _header, state = seats.rebuild({**hand.record, "actions": raw}, hand.seed if step is None else None)
+    if done is None:
+        done = seats.replayed(hand.record)
+    actions = done.actions if step is None else done.actions[:step]
+    state = done.final if step is None else done.states[step]
     me = hand.seat
     over = hand.over and (step is None or step == hand.action_count)
     if sheet is None and hand.game and step is None:
         sheet = score_sheet(hand.game)
     scores = sheet["totals"] if sheet is not None and step is None else None
     views = {s: _seat_view(state, s, me, over, scores) for s in range(3)}
-    actions = [seats.parse_action(a, i) for i, a in enumerate(raw)]
     out: dict[str, Any] = {
         "hand": hand,
         "game": hand.game,
         "level_name": level_name(hand.game.level) if hand.game else "",
-        "seen": len(raw),
+        "seen": len(actions),
         "over": over,
         "state": state,
         "me": views[me],
@@ -200,7 +200,6 @@ def table_view(hand: Hand, state: Table | None = None, step: int | None = None, 
         "piao": hand.record.get("piao", [0, 0, 0]),
     }
     if over:
-        done = replay(hand.record)
         out["settlement"] = settlement_json(done.settlement, done.next_dealer)
         out["settlement"]["nets"] = [{**n, "name": seat_name(i, me)} for i, n in enumerate(out["settlement"]["nets"])]
         out["settlement"]["payments"] = [
@@ -217,15 +216,15 @@ def _step(text: str, last: int) -> int:
     return min(int(text), last) if text.isdecimal() else last
 
 
-def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: str, shared: bool) -> dict[str, Any]:
+def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: str, shared: bool, done: Replay | None = None) -> dict[str, Any]:
     """The review at one step: the table then, the action taken, the decision's figures, the way to the others."""
     last = hand.action_count
     step = _step(step_text.strip(), last)
     decisions = figures["decisions"]
     at = next((d for d in decisions if d["step"] == step), None)
-    view = table_view(hand, step=step)
-    raw = hand.record["actions"]
-    taken = action_text(seats.parse_action(raw[step], step), hand.seat, hide_draws=False) if step < last else ""
+    done = done or seats.replayed(hand.record)
+    view = table_view(hand, done, step=step)
+    taken = action_text(done.actions[step], hand.seat, hide_draws=False) if step < last else ""
     base = reverse("play-shared", args=[hand.share_token]) if shared else reverse("play-review", args=[hand.pk])
     link = lambda n: f"{base}?step={n}"
     item = None
@@ -272,27 +271,26 @@ def choices_none() -> Choices:
     return Choices(frozenset(), (), (), (), (), False)
 
 
-def hint(state: Table, seat: int = PERSON) -> dict[str, Any] | None:
+def hint(view: SeatView) -> dict[str, Any] | None:
     """The analyzer's discard table for the person's 14 tiles (visible = what the seat has seen; revealed hands marked)."""
-    s = state.seats[seat]
-    if state.phase not in ("act", "pong") or state.turn != seat or s.liang_dao:
+    if view.phase not in ("act", "pong") or view.turn != view.seat or view.me.liang_dao:
         return None
-    revealed = [EngineHand(o.concealed, o.melds) for i, o in enumerate(state.seats) if i != seat and o.liang_dao]
-    visible = list(visible_to(state, seat))
+    revealed = [h for h in (view.revealed_hand(o) for o in view.others()) if h is not None]
+    visible = list(view.visible)
     for other in revealed:
         visible = [max(0, v - h) for v, h in zip(visible, other.held)]
     texts = [format_hand(h) for h in revealed] + [""] * (MAX_REVEALED - len(revealed))
-    draws = max(1, state.wall_left // 3)  # the seat's own draws still to come
+    draws = max(1, view.wall_left // 3)  # the seat's own draws still to come
     board = Board(
-        hand=s.hand,
+        hand=view.hand,
         visible=tuple(visible),
-        rules=state.rules.preset.key,
+        rules=view.rules.preset.key,
         options={},
         revealed_texts=tuple(texts),
         revealed=tuple(revealed) + (None,) * (MAX_REVEALED - len(revealed)),
         draws_text=str(draws),
         draws=draws,
-        rule_set=state.rules,
+        rule_set=view.rules,
     )
     page = SimpleNamespace(path=reverse("analyzer"))
     context = analyzer.page_context(board, page, with_ev=False)  # type: ignore[arg-type]

@@ -19,14 +19,14 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils.translation import gettext_lazy as _
 
-from kwx.bots.tournament import BOTS
+from kwx.bots.registry import policy_factory
 from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import KIND_OF_ID
-from kwx.table.record import DEFAULT_PLAYERS, Header, RecordError, record_json, replay
+from kwx.table.record import DEFAULT_PLAYERS, Header, Record, RecordError, Replay, replay
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
-from kwx.table.table import Action, Table, deal
+from kwx.table.table import Action
 from puzzles.models import Player
 from puzzles.review import review as fsrs_review
 
@@ -110,19 +110,17 @@ def _new_hand(game: Game, number: int, dealer: int, piao: int) -> Hand:
     """Deal a hand from a fresh secret seed and let the bots play up to the person's first decision."""
     seed = secrets.randbits(62)
     dealt = seeded_deal(seed, dealer)
-    header = Header(game.rules, (), game.base, (piao, 0, 0), PLAYERS, dealer, dealt.hands)
-    state = deal(dealt.hands, dealer, header.rule_set, dealt.wall)
-    _state, actions, over = seats.play_on(state, game.level, None)
-    hand = Hand(player=game.player, game=game, number=number, seed=seed, record=record_json(header, actions))
+    record = Record(Header(game.rules, (), game.base, (piao, 0, 0), PLAYERS, dealer, dealt.hands))
+    done, over = seats.play_on(record.replay(dealt.wall), game.level, None)
+    hand = Hand(player=game.player, game=game, number=number, seed=seed, record=done.record.to_json())
     if over:
-        _finish(hand)
+        _finish(hand, done)
     hand.save()
     return hand
 
 
-def _finish(hand: Hand) -> None:
-    """Mark a hand over: its result, nets and next dealer, and what the advice bot made of the same wall."""
-    done = replay(hand.record)
+def _finish(hand: Hand, done: Replay) -> None:
+    """Mark a hand over (``done``: its record played out): its result, nets and next dealer, and what the strong bot made of the same wall."""
     hand.over = True
     hand.result = done.result or ""
     hand.nets = list(done.settlement.nets)
@@ -132,21 +130,16 @@ def _finish(hand: Hand) -> None:
         hand.bot_result = bot_outcome(hand.seed, done.header, hand.game.level)
 
 
-def outcome(done: Any, seat: int) -> dict[str, Any]:
+def outcome(done: Replay, seat: int) -> dict[str, Any]:
     """A seat's figures in a finished hand: won, dealt in, declared 亮倒, net money."""
-    final = done.final
-    return {
-        "won": any(w.seat == seat for w in final.wins),
-        "dealt_in": done.result in ("discard", "rob_kong") and final.turn == seat,
-        "liang_dao": seat in final.liang_dao,
-        "net": done.settlement.nets[seat],
-    }
+    facts = done.seat_facts(seat)
+    return {"won": facts.won, "dealt_in": facts.dealt_in, "liang_dao": facts.liang_dao, "net": facts.net}
 
 
 def bot_outcome(seed: int, header: Header, level: str) -> dict[str, Any]:
-    """The advice bot's figures in the person's seat on the same wall, against the same bots."""
-    advice, other = BOTS[ADVICE_BOT](), BOTS[level]()
-    policies = [advice if s == PERSON else other for s in range(3)]
+    """The strong bot's figures in the person's seat on the same wall, against the same bots."""
+    judge, other = policy_factory(ADVICE_BOT)(), policy_factory(level)()
+    policies = [judge if s == PERSON else other for s in range(3)]
     done = selfplay(seeded_deal(seed, header.dealer), policies, rules=header.rules, options=header.options, base=header.base, piao=header.piao, players=header.players)
     return outcome(done, PERSON)
 
@@ -171,8 +164,8 @@ def parse_choice(move: Any) -> Choice:
     return Choice(Action(PERSON, words[0], KIND_OF_ID[words[1]], words[2:] == ["ld"]))
 
 
-def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, bool, Table | None]:
-    """Apply the person's choice if the client saw the table as it is; the hand, whether it changed, and its table (when changed).
+def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, bool, Replay | None]:
+    """Apply the person's choice if the client saw the table as it is; the hand, whether it changed, and its replay (when changed).
 
     ``seen`` is the number of actions the client had seen: anything else (a repeat, another
     tab, an older page) changes nothing. A choice the table does not offer raises PlayError.
@@ -180,20 +173,20 @@ def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, 
     text = str(seen).strip()
     seen_n = int(text) if text.isdecimal() else -1
 
-    def job() -> tuple[Hand, bool, Table | None]:
+    def job() -> tuple[Hand, bool, Replay | None]:
         with transaction.atomic():
             hand = _current(player, game_id)
             if hand.over or seen_n != hand.action_count:
                 return hand, False, None
-            _header, state = seats.rebuild(hand.record, hand.seed)
-            if not seats.check_choice(state, choice):
+            done = seats.replayed(hand.record, hand.seed)
+            if not seats.check_choice(done.final, choice):
                 raise PlayError("verb", _("That is not one of your choices now."))
-            state, actions, over = seats.play_on(state, hand.game.level, choice)
-            hand.record = {**hand.record, "actions": hand.record["actions"] + [a.as_dict() for a in actions]}
+            done, over = seats.play_on(done, hand.game.level, choice)
+            hand.record = done.record.to_json()
             if over:
-                _finish(hand)
+                _finish(hand, done)
             hand.save()
-            return hand, True, state
+            return hand, True, done
 
     return _retrying(job)
 
@@ -263,7 +256,7 @@ def upload(player: Player, text: Any, seat: Any = PERSON) -> Hand:
     if seat_text not in ("0", "1", "2"):
         raise PlayError("seat", _("Choose the seat to review: 0, 1 or 2."))
     hand = Hand(player=player, source=Hand.UPLOAD, seat=int(seat_text), record=data)
-    done = replay(data)
+    done = replay(data)  # read_record has checked it
     if done.result is not None:
         hand.over, hand.result, hand.nets, hand.next_dealer = True, done.result, list(done.settlement.nets), done.next_dealer
         hand.outcome = outcome(done, hand.seat)

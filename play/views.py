@@ -16,7 +16,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from analysis.text import preset_label
 from kwx.hand.rules import PRESETS
+from kwx.table.record import Replay
 from kwx.table.settlement import PIAO_CHOICES
+from kwx.table.view import view_for
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.shortcuts import found
 from puzzles.services import player_for
@@ -66,9 +68,9 @@ def _table_url(game_id: int, hint: bool) -> str:
     return reverse("play-table", args=[game_id]) + ("?hint=1" if hint else "")
 
 
-def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: str = "", state: Any = None) -> HttpResponse:
+def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: str = "", done: Replay | None = None) -> HttpResponse:
     sheet = selectors.score_sheet(hand.game)
-    context = selectors.table_view(hand, state, sheet=sheet)
+    context = selectors.table_view(hand, done, sheet=sheet)
     hint = _hint_on(request)
     context.update(
         {
@@ -80,7 +82,7 @@ def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: st
         }
     )
     if hint and not hand.over:
-        context["analysis"] = selectors.hint(context["state"], hand.seat)
+        context["analysis"] = selectors.hint(view_for(context["state"], hand.seat))
     return render_page(request, "play/table.html", "table", context, status)
 
 
@@ -92,14 +94,14 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         data = request.POST
         try:
             choice = services.parse_choice(data.get("move"))
-            hand, _changed, state = services.act(game.player, game.pk, data.get("seen", ""), choice)
+            hand, _changed, done = services.act(game.player, game.pk, data.get("seen", ""), choice)
         except Game.DoesNotExist:
             raise Http404("no such game") from None
         except PlayError as exc:
             return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
         if not wants_fragment(request):
             return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
-        return _render_table(request, hand, state=state)
+        return _render_table(request, hand, done=done)
     return _render_table(request, selectors.current_hand(game))
 
 

@@ -27,11 +27,12 @@ from dataclasses import dataclass
 
 from kwx.bots.strong import StrongBot
 from kwx.table.advice import PASS, Advice, advise
-from kwx.table.table import Action, Table
+from kwx.table.table import Action
+from kwx.table.view import SeatView
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class DecisionCost:
     """One decision of the advice bot: its kind (``plain`` when no rollouts ran), CPU seconds, rollout actions, worlds and whether it left the strong bot's choice."""
 
     kind: str
@@ -72,19 +73,17 @@ class AdviceBot:
         self.min_gain = min_gain
         self.kinds = kinds
         self.cpu_ceiling = cpu_ceiling
-        self.decisions: list[Decision] = []
+        self.decisions: list[DecisionCost] = []
 
-    def _seed(self, state: Table, seat: int) -> int:
-        s = state.seats[seat]
-        return zlib.crc32(repr((seat, state.drawn, state.phase, s.concealed, [o.river for o in state.seats])).encode())
+    def _seed(self, view: SeatView) -> int:
+        return zlib.crc32(repr((view.seat, view.drawn, view.phase, view.concealed, [o.river for o in view.seats])).encode())
 
-    def _rollouts(self, state: Table, seat: int, prior: Action | None, others: Sequence[Action | None]) -> tuple[Action | None, Advice]:
+    def _rollouts(self, view: SeatView, prior: Action | None, others: Sequence[Action | None]) -> tuple[Action | None, Advice]:
         """The prior, or a candidate the rollouts show to be clearly better; and the advice."""
         advice = advise(
-            state,
-            seat,
+            view,
             lambda: [self.strong, self.strong, self.strong],
-            seed=self._seed(state, seat),
+            seed=self._seed(view),
             cpu_budget=self.cpu_ceiling,
             max_worlds=self.worlds,
             min_worlds=self.min_worlds,
@@ -94,24 +93,25 @@ class AdviceBot:
         )
         return _switch(advice, prior, self.margin, self.min_gain), advice
 
-    def _decide(self, kind: str, state: Table, seat: int, prior: Action | None, others: Sequence[Action | None], start: float) -> Action | None:
+    def _decide(self, kind: str, view: SeatView, prior: Action | None, others: Sequence[Action | None], start: float) -> Action | None:
         """Roll out a contested decision of an allowed kind and record it; the choice."""
         if kind not in self.kinds or not others:
-            self.decisions.append(Decision("plain", time.process_time() - start, 0, 0, False))
+            self.decisions.append(DecisionCost("plain", time.process_time() - start, 0, 0, False))
             return prior
-        choice, advice = self._rollouts(state, seat, prior, others)
-        self.decisions.append(Decision(kind, time.process_time() - start, advice.actions, advice.worlds, choice != prior))
+        choice, advice = self._rollouts(view, prior, others)
+        self.decisions.append(DecisionCost(kind, time.process_time() - start, advice.actions, advice.worlds, choice != prior))
         return choice
 
-    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
+    def act(self, view: SeatView) -> Action:
         """Win when allowed; else the strong bot's pick, checked by rollouts when it is contested."""
         start = time.process_time()
+        options = view.options
+        seat = view.seat
         for action in options:
             if action.verb == "win":
                 return action
-        prior = self.strong.act(state, seat, options)
-        s = state.seats[seat]
-        if len(options) == 1 or s.liang_dao:
+        prior = self.strong.act(view)
+        if len(options) == 1 or view.me.liang_dao:
             return prior
         allowed = frozenset(a.kind for a in options if a.verb == "discard")
         may_declare = any(a.liang_dao for a in options)
@@ -119,7 +119,7 @@ class AdviceBot:
 
         def scored() -> list[Action]:  # the strong bot's discards, best first: worked out only when a kind needs them
             if not ranked:
-                ranked.extend(Action(seat, "discard", c.kind, c.liang_dao) for c in self.strong.discards(state, seat, s.hand, allowed, may_declare))
+                ranked.extend(Action(seat, "discard", c.kind, c.liang_dao) for c in self.strong.discards(view, view.hand, allowed, may_declare))
             return ranked
 
         kongs = [a for a in options if a.verb == "kong" and a != prior]
@@ -133,21 +133,21 @@ class AdviceBot:
             if other_way:  # 亮倒 now or not: the best discard of the other way against the strong bot's
                 kind, others = "declare", other_way[:1]
         if kind is None:
-            kind = "defence" if any(o.liang_dao for i, o in enumerate(state.seats) if i != seat) else "close"
+            kind = "defence" if any(view.seats[o].liang_dao for o in view.others()) else "close"
             others = [a for a in scored() if a != prior] if kind in self.kinds else []
-        choice = self._decide(kind, state, seat, prior, others[: self.candidates], start)
+        choice = self._decide(kind, view, prior, others[: self.candidates], start)
         assert choice is not None, "an own turn never passes"
         return choice
 
-    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
+    def claim(self, view: SeatView) -> Action | None:
         """Win when allowed; a pong, kong or pass checked by rollouts."""
         start = time.process_time()
-        for action in options:
+        for action in view.options:
             if action.verb == "win":
                 return action
-        prior = self.strong.claim(state, seat, options)
-        others = [a for a in (*options, PASS) if a != prior]
-        return self._decide("claim", state, seat, prior, others, start)
+        prior = self.strong.claim(view)
+        others = [a for a in (*view.options, PASS) if a != prior]
+        return self._decide("claim", view, prior, others, start)
 
 
 def _switch(advice: Advice, prior: Action | None, margin: float, min_gain: float = 0.0) -> Action | None:

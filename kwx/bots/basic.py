@@ -10,23 +10,18 @@ from __future__ import annotations
 
 from kwx.hand.efficiency import discard_options
 from kwx.hand.shapes import shanten
-from kwx.hand.tiles import Hand, Meld, MeldType, with_tile
-from kwx.table.selfplay import visible_to
-from kwx.table.table import Action, Table
+from kwx.hand.tiles import NUM_KINDS, Hand
+from kwx.table.table import Action
+from kwx.table.view import SeatView
 
 
-def best_discard(state: Table, seat: int, hand: Hand, allowed: set[int]) -> tuple[int, int]:
-    """The §4 best discard of a 14-tile hand among ``allowed`` kinds, and the shanten it leaves."""
-    options = discard_options(hand, visible_to(state, seat), state.rules)
+def best_discard(view: SeatView, hand: Hand, allowed: set[int]) -> tuple[int, int]:
+    """The §4 best discard of a 14-tile hand among ``allowed`` kinds (what the seat has seen counted), and the shanten it leaves."""
+    options = discard_options(hand, view.visible, view.rules)
     for option in options:
         if option.discard in allowed:
             return option.discard, option.result.shanten
     raise ValueError("no allowed discard")
-
-
-def after_pong(hand: Hand, kind: int) -> Hand:
-    """The hand after ponging ``kind`` (two concealed copies become the meld), before its discard."""
-    return Hand(with_tile(hand.concealed, kind, -2), hand.melds + (Meld(MeldType.PONG, kind),))
 
 
 class BasicBot:
@@ -34,36 +29,37 @@ class BasicBot:
 
     name = "basic"
 
-    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
+    def act(self, view: SeatView) -> Action:
         """Win if possible; else kong when it costs no shanten; else the best discard."""
+        options = view.options
         for action in options:
             if action.verb == "win":
                 return action
         discards = {a.kind for a in options if a.verb == "discard" and not a.liang_dao}
-        hand = state.seats[seat].hand
-        kind, after = best_discard(state, seat, hand, discards)
+        hand = view.hand
+        kind, after = best_discard(view, hand, discards)
         for action in options:
             if action.verb == "kong":
-                s = state.seats[seat]
-                concealed = list(s.concealed)
-                concealed[action.kind] = 0 if s.concealed[action.kind] == 4 else concealed[action.kind] - 1
-                if shanten(tuple(concealed), len(s.melds) + (s.concealed[action.kind] == 4)) <= after:
+                kong = hand.after_kong(action.kind)
+                if shanten(kong.concealed, len(kong.melds)) <= after:
                     return action
-        return Action(seat, "discard", kind)
+        return Action(view.seat, "discard", kind)
 
-    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
+    def claim(self, view: SeatView) -> Action | None:
         """Win if possible; 直杠 when it costs no shanten; pong when it lowers the shanten."""
-        s = state.seats[seat]
-        now = shanten(s.concealed, len(s.melds))
-        for action in options:
+        hand = view.hand
+        now = shanten(hand.concealed, len(hand.melds))
+        for action in view.options:
             if action.verb == "win":
                 return action
-        for action in options:
-            if action.verb == "kong" and shanten(with_tile(s.concealed, action.kind, -3), len(s.melds) + 1) <= now:
-                return action
+        for action in view.options:
+            if action.verb == "kong":
+                kong = hand.after_kong(action.kind)
+                if shanten(kong.concealed, len(kong.melds)) <= now:
+                    return action
             if action.verb == "pong":
-                hand = after_pong(s.hand, action.kind)
-                _, after = best_discard(state, seat, hand, {k for k in range(21) if hand.concealed[k]})
+                ponged = hand.after_pong(action.kind)
+                _, after = best_discard(view, ponged, {k for k in range(NUM_KINDS) if ponged.concealed[k]})
                 if after < now:
                     return action
         return None

@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import exp
 
-from kwx.bots.basic import after_pong
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
-from kwx.hand.tiles import FIVES, NUM_KINDS, Hand, Meld, MeldType, add, with_tile
-from kwx.table.selfplay import seen_counts, visible_to
-from kwx.table.table import SEATS, Action, SeatState, Table, claim_win, win_on
+from kwx.hand.tiles import FIVES, NUM_KINDS, Hand, add, with_tile
+from kwx.table.settlement import KONG_MONEY
+from kwx.table.table import Action
+from kwx.table.view import PublicSeat, SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +70,8 @@ DEFAULT = Weights()
 
 
 @dataclass(frozen=True, slots=True)
-class View:
-    """What the seat knows that every estimate shares."""
+class Outlook:
+    """What the seat knows that every estimate shares: the rules, its draws to come, the tiles it has not seen, the weights."""
 
     rules: Rules
     liang_rules: Rules
@@ -80,11 +80,9 @@ class View:
     weights: Weights
 
 
-def _view(state: Table, seat: int, weights: Weights) -> View:
-    seen = seen_counts(state, seat)
-    unseen = max(1, 4 * NUM_KINDS - sum(seen))
-    draws = state.wall_left / 3
-    return View(state.rules, _liang_rules(state.rules), draws, unseen, weights)
+def outlook(view: SeatView, weights: Weights) -> Outlook:
+    """The estimates' shared figures for a seat's view."""
+    return Outlook(view.rules, _liang_rules(view.rules), view.wall_left / 3, max(1, view.unseen), weights)
 
 
 @lru_cache(maxsize=32)
@@ -96,7 +94,7 @@ def _win_chance(rate: float) -> float:
     return 1.0 - exp(-rate)
 
 
-def ready_worth(hand: Hand, eff: Efficiency, view: View, liang: bool) -> float:
+def ready_worth(hand: Hand, eff: Efficiency, view: Outlook, liang: bool) -> float:
     """Expected money of a ready 13-tile hand: each live copy of a wait, drawn or thrown, times its pay."""
     w = view.weights
     own = min(1.0, view.draws / view.unseen)
@@ -135,7 +133,7 @@ def far_total(hand: Hand, weights: Weights) -> float:
     return total
 
 
-def far_worth(hand: Hand, eff: Efficiency, view: View) -> float:
+def far_worth(hand: Hand, eff: Efficiency, view: Outlook) -> float:
     """Expected money of a hand not yet ready: the chance to get ready in time, times a typical ready hand."""
     w = view.weights
     if eff.ukeire == 0:
@@ -151,7 +149,7 @@ def far_worth(hand: Hand, eff: Efficiency, view: View) -> float:
     return w.survive * (w.far_discount**eff.shanten) * _win_chance(rate) * 4 * total
 
 
-def hand_worth(hand: Hand, eff: Efficiency, view: View) -> tuple[float, float | None]:
+def hand_worth(hand: Hand, eff: Efficiency, view: Outlook) -> tuple[float, float | None]:
     """The worth of a 13-tile hand kept hidden, and declared 亮倒 (None: not ready)."""
     if eff.shanten > 0:
         return far_worth(hand, eff, view), None
@@ -163,22 +161,22 @@ def hand_worth(hand: Hand, eff: Efficiency, view: View) -> tuple[float, float | 
 # ---------------------------------------------------------------- reading the others
 
 
-def _revealed_cost(other: SeatState, kind: int, rules: Rules) -> float:
+def _revealed_cost(other: PublicSeat, kind: int, rules: Rules) -> float:
     """What dealing ``kind`` into a revealed hand costs (包胡: twice the win), 0 if it does not win."""
-    if kind not in other.waits:
+    if kind not in other.waits or other.revealed is None:
         return 0.0
-    values = score_win(other.hand, kind, _liang_rules(rules))
+    values = score_win(Hand(other.revealed, other.melds), kind, _liang_rules(rules))
     if values is None or not values[1].allowed:
         return 0.0
     return 2.0 * values[1].total
 
 
-def _ready_guess(other: SeatState) -> float:
+def _ready_guess(other: PublicSeat) -> float:
     """How likely a hidden hand is ready, from how far on it is."""
     return min(0.85, 0.04 * len(other.river) + 0.15 * len(other.melds))
 
 
-def _hidden_hit(other: SeatState, kind: int, weights: Weights) -> float:
+def _hidden_hit(other: PublicSeat, kind: int, weights: Weights) -> float:
     """How likely a hidden ready hand wins on ``kind`` by discard (it needs a fan)."""
     hit = weights.hidden_hit
     if kind in FIVES:
@@ -192,18 +190,16 @@ def _hidden_hit(other: SeatState, kind: int, weights: Weights) -> float:
     return hit
 
 
-def danger(state: Table, seat: int, weights: Weights = DEFAULT) -> tuple[tuple[float, ...], frozenset[int]]:
-    """Expected cost of discarding each kind now, and the kinds a revealed opponent wins on (包胡)."""
+def danger(view: SeatView, weights: Weights = DEFAULT) -> tuple[tuple[float, ...], frozenset[int]]:
+    """Expected cost of the seat discarding each kind now, and the kinds a revealed opponent wins on (包胡)."""
     costs = [0.0] * NUM_KINDS
     bao: set[int] = set()
-    double = 2.0 if state.after_kong else 1.0  # 杠上炮
-    for other in SEATS:
-        if other == seat:
-            continue
-        s = state.seats[other]
+    double = 2.0 if view.after_kong else 1.0  # 杠上炮
+    for other in view.others():
+        s = view.seats[other]
         if s.liang_dao:
             for kind in s.waits:
-                cost = _revealed_cost(s, kind, state.rules)
+                cost = _revealed_cost(s, kind, view.rules)
                 if cost:
                     bao.add(kind)
                     costs[kind] += double * cost
@@ -215,29 +211,23 @@ def danger(state: Table, seat: int, weights: Weights = DEFAULT) -> tuple[tuple[f
     return tuple(costs), frozenset(bao)
 
 
-def _lock_cost(costs: tuple[float, ...], left: tuple[int, ...], view: View) -> float:
+def _lock_cost(costs: tuple[float, ...], left: tuple[int, ...], look: Outlook) -> float:
     """What a locked hand expects to lose by throwing every tile it draws (and the 荒庄 payment)."""
     total = sum(left) or 1
     per_draw = sum(c * n for c, n in zip(costs, left)) / total
-    return per_draw * view.draws
+    return per_draw * look.draws
 
 
 # ---------------------------------------------------------------- the bot
 
 
-def after_kong(hand: Hand, kind: int) -> Hand:
-    """The 13-tile-equivalent hand after konging ``kind`` (any of the three types): the one place their shapes are made."""
-    n = hand.concealed[kind]
-    counts = list(hand.concealed)
-    if n == 4:
-        counts[kind] = 0
-        return Hand(tuple(counts), hand.melds + (Meld(MeldType.CONCEALED_KONG, kind),))
-    if n == 3:  # 直杠 on a discard
-        counts[kind] = 0
-        return Hand(tuple(counts), hand.melds + (Meld(MeldType.KONG, kind),))
-    counts[kind] -= 1  # 蓄杠
-    melds = tuple(Meld(MeldType.KONG, kind) if m.kind == kind and m.type is MeldType.PONG else m for m in hand.melds)
-    return Hand(tuple(counts), melds)
+def kong_money(view: SeatView, kind: int) -> int:
+    """The kong money a kong of ``kind`` now earns the seat in all (kwx-rules §6; before any 杠上杠 doubling): 暗杠 and 蓄杠 from both others, 直杠 from the discarder."""
+    if view.phase == "claim":
+        return KONG_MONEY["zhi_gang"]
+    if view.concealed[kind] == 4:
+        return 2 * KONG_MONEY["an_gang"]
+    return 2 * KONG_MONEY["ming_gang"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,145 +249,139 @@ class StrongBot:
 
     # ------------------------------------------------------------ discards
 
-    def discards(self, state: Table, seat: int, hand: Hand, allowed: frozenset[int], may_declare: bool) -> list[Choice]:
+    def discards(self, view: SeatView, hand: Hand, allowed: frozenset[int], may_declare: bool) -> list[Choice]:
         """Every allowed discard of a 14-tile hand, scored, best first (包胡 tiles only when nothing else is left)."""
-        view = _view(state, seat, self.weights)
-        visible = visible_to(state, seat)
-        costs, bao = danger(state, seat, self.weights)
-        options = discard_options(hand, visible, state.rules)
+        look = outlook(view, self.weights)
+        costs, bao = danger(view, self.weights)
+        options = discard_options(hand, view.visible, view.rules)
         choices = []
         for option in options:
             kind = option.discard
             if kind not in allowed:
                 continue
             after = Hand(with_tile(hand.concealed, kind, -1), hand.melds)
-            hidden, declared = hand_worth(after, option.result, view)
+            hidden, declared = hand_worth(after, option.result, look)
             choices.append(Choice(kind, False, hidden - costs[kind]))
             if may_declare and self.weights.declare and declared is not None:
-                cost = _lock_cost(costs, option.result.left, view) + self._drawn_hand_cost(declared, view)
+                cost = _lock_cost(costs, option.result.left, look) + self._drawn_hand_cost(declared, look)
                 choices.append(Choice(kind, True, declared - cost - costs[kind]))
         safe = [c for c in choices if c.kind not in bao]
         pool = safe or choices
         pool.sort(key=lambda c: (-c.worth, c.kind, c.liang_dao))
         return pool
 
-    def _drawn_hand_cost(self, declared: float, view: View) -> float:
+    def _drawn_hand_cost(self, declared: float, look: Outlook) -> float:
         """The 荒庄 payment (1 to each non-declarer) times the chance nobody wins."""
-        chance_no_win = max(0.0, 1.0 - declared / 4.0) * exp(-view.draws / 4)
+        chance_no_win = max(0.0, 1.0 - declared / 4.0) * exp(-look.draws / 4)
         return 2.0 * chance_no_win
 
-    def _worth13(self, state: Table, seat: int, hand: Hand) -> float:
+    def _worth13(self, view: SeatView, hand: Hand) -> float:
         """The worth of a 13-tile-equivalent hand waiting for its next draw (the better of hidden and 亮倒)."""
-        view = _view(state, seat, self.weights)
-        eff = efficiency(hand, add(hand.held, visible_to(state, seat)), state.rules)
-        hidden, declared = hand_worth(hand, eff, view)
-        if state.seats[seat].liang_dao:
-            return ready_worth(hand, eff, view, True) if eff.shanten == 0 else 0.0
+        look = outlook(view, self.weights)
+        eff = efficiency(hand, add(hand.held, view.visible), view.rules)
+        hidden, declared = hand_worth(hand, eff, look)
+        if view.me.liang_dao:
+            return ready_worth(hand, eff, look, True) if eff.shanten == 0 else 0.0
         return hidden if declared is None or not self.weights.declare else max(hidden, declared)
 
     # ------------------------------------------------------------ the Policy
 
-    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
+    def act(self, view: SeatView) -> Action:
         """Win if possible; else the best of the scored discards and kongs."""
+        options = view.options
         for action in options:
             if action.verb == "win":
                 return action
-        s = state.seats[seat]
+        hand = view.hand
         allowed = frozenset(a.kind for a in options if a.verb == "discard")
         may_declare = any(a.liang_dao for a in options)
-        if s.liang_dao:
-            best = Choice(state.tile if state.tile is not None else min(allowed), False, 0.0)
+        locked = view.me.liang_dao
+        if locked:
+            best = Choice(view.kind if view.kind is not None else min(allowed), False, 0.0)
         else:
-            best = self.discards(state, seat, s.hand, allowed, may_declare)[0]
+            best = self.discards(view, hand, allowed, may_declare)[0]
         kongs = [a for a in options if a.verb == "kong"]
         if kongs:
-            view_worth = best.worth if not s.liang_dao else self._worth13(state, seat, Hand(with_tile(s.concealed, best.kind, -1), s.melds))
+            view_worth = best.worth if not locked else self._worth13(view, Hand(with_tile(hand.concealed, best.kind, -1), hand.melds))
             for kong in kongs:
-                if self._kong_worth(state, seat, kong.kind) >= view_worth:
+                if self._kong_worth(view, kong.kind) >= view_worth:
                     return kong
-        return Action(seat, "discard", best.kind, best.liang_dao)
+        return Action(view.seat, "discard", best.kind, best.liang_dao)
 
-    def _kong_worth(self, state: Table, seat: int, kind: int) -> float:
+    def _kong_worth(self, view: SeatView, kind: int) -> float:
         """The hand after a kong of ``kind`` plus its money, less the chance it is robbed or feeds a 杠上炮."""
-        s = state.seats[seat]
-        after = after_kong(s.hand, kind)
-        chain = 2**state.after_kong if state.after_kong else 1
-        n = s.concealed[kind]
-        if state.phase == "claim":
-            money = 2.0
-        elif n == 4:
-            money = 4.0
-        else:
-            money = 2.0
-        worth = self._worth13(state, seat, after) + money * chain
-        costs, bao = danger(state, seat, self.weights)
-        if state.phase == "act" and n != 4:  # a 蓄杠 may be robbed
+        after = view.hand.after_kong(kind)
+        chain = 2**view.after_kong if view.after_kong else 1
+        worth = self._worth13(view, after) + kong_money(view, kind) * chain
+        costs, bao = danger(view, self.weights)
+        if view.phase == "act" and view.concealed[kind] != 4:  # a 蓄杠 may be robbed
             if kind in bao:
                 return float("-inf")
             worth -= costs[kind]
         worth -= 0.1 * sum(costs) / NUM_KINDS  # the discard after the replacement is a 杠上炮
         return worth
 
-    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
+    def claim(self, view: SeatView) -> Action | None:
         """Win if allowed (unless keeping the hand is worth ``pass_margin`` times more); kong or pong when it beats passing."""
+        options = view.options
         for action in options:
             if action.verb == "win":
-                if self.weights.pass_margin == float("inf") or not self._worth_passing(state, seat):
+                if self.weights.pass_margin == float("inf") or not self._worth_passing(view):
                     return action
         calls = [a for a in options if a.verb in ("pong", "kong")]
         if not calls:
             return None
-        s = state.seats[seat]
-        now = self._worth13(state, seat, s.hand)
+        now = self._worth13(view, view.hand)
         best: Action | None = None
         best_worth = now
         for action in calls:
             if action.verb == "kong":
-                worth = self._kong_worth(state, seat, action.kind)
+                worth = self._kong_worth(view, action.kind)
             else:
-                hand = after_pong(s.hand, action.kind)
-                allowed = frozenset(k for k in range(NUM_KINDS) if hand.concealed[k])
-                worth = self.discards(state, seat, hand, allowed, True)[0].worth
+                worth = self._pong_worth(view, action.kind)
             if worth > best_worth:
                 best, best_worth = action, worth
         return best
 
-    def _worth_passing(self, state: Table, seat: int) -> bool:
+    def _pong_worth(self, view: SeatView, kind: int) -> float:
+        """The best discard's worth after ponging ``kind``."""
+        hand = view.hand.after_pong(kind)
+        allowed = frozenset(k for k in range(NUM_KINDS) if hand.concealed[k])
+        return self.discards(view, hand, allowed, True)[0].worth
+
+    def _worth_passing(self, view: SeatView) -> bool:
         """Whether the hand kept is worth ``pass_margin`` times the discard win on offer (漏胡 then bars smaller wins)."""
-        win = claim_win(state, seat)
-        if win is None:
+        win = view.win()
+        if win is None or not win.value.allowed:
             return False
-        s = state.seats[seat]
-        pay = (2 if s.liang_dao else 1) * win.value.total
-        view = _view(state, seat, self.weights)
-        eff = efficiency(s.hand, seen_counts(state, seat), state.rules)
-        keep = ready_worth(s.hand, eff, view, s.liang_dao) if eff.shanten == 0 else 0.0
+        pay = (2 if view.me.liang_dao else 1) * win.value.total
+        look = outlook(view, self.weights)
+        eff = efficiency(view.hand, view.seen, view.rules)
+        keep = ready_worth(view.hand, eff, look, view.me.liang_dao) if eff.shanten == 0 else 0.0
         return keep > self.weights.pass_margin * pay
 
     # ------------------------------------------------------------ figures for a review (复盘)
 
-    def worth_of(self, state: Table, seat: int, action: Action | None) -> float:
-        """What the bot reckons one of ``seat``'s options is worth, in base stakes (None: 过, passing the claim).
+    def worth_of(self, view: SeatView, action: Action | None) -> float:
+        """What the bot reckons one of the seat's options is worth, in base stakes (None: 过, passing the claim).
 
         The same figures ``act`` and ``claim`` compare: a discard's scored worth (a 包胡 tile
         included, its cost counted), a kong's worth with its money, a pong's best discard after
         it, the hand as it stands for a pass; a win is its money (both others on a self-draw).
         """
-        s = state.seats[seat]
+        hand = view.hand
         if action is None:
-            return self._worth13(state, seat, s.hand)
+            return self._worth13(view, hand)
         if action.verb == "win":
-            win = win_on(state, seat)
+            win = view.win()
             assert win is not None
             total = win.value.total
-            return float(2 * total if win.side == "self_draw" else (2 * total if s.liang_dao else total))
+            return float(2 * total if win.side == "self_draw" else (2 * total if view.me.liang_dao else total))
         if action.verb == "kong":
-            return self._kong_worth(state, seat, action.kind)
+            return self._kong_worth(view, action.kind)
         if action.verb == "pong":
-            hand = after_pong(s.hand, action.kind)
-            allowed = frozenset(k for k in range(NUM_KINDS) if hand.concealed[k])
-            return self.discards(state, seat, hand, allowed, True)[0].worth
-        if s.liang_dao:
-            return self._worth13(state, seat, Hand(with_tile(s.concealed, action.kind, -1), s.melds))
-        scored = self.discards(state, seat, s.hand, frozenset({action.kind}), action.liang_dao)
+            return self._pong_worth(view, action.kind)
+        if view.me.liang_dao:
+            return self._worth13(view, Hand(with_tile(hand.concealed, action.kind, -1), hand.melds))
+        scored = self.discards(view, hand, frozenset({action.kind}), action.liang_dao)
         return next(c.worth for c in scored if c.liang_dao == action.liang_dao)

@@ -14,19 +14,15 @@ import math
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
 
-from kwx.bots.advised import AdviceBot, Decision
-from kwx.bots.basic import BasicBot
-from kwx.bots.strong import StrongBot
-from kwx.table.record import record_json
+from kwx.bots.advised import DecisionCost
+from kwx.bots.registry import policy_factory
 from kwx.table.selfplay import Policy, play, seeded_deal
 
-BOTS: dict[str, Callable[[], Policy]] = {"basic": BasicBot, "strong": StrongBot, "advice": AdviceBot}
-"""The bots a tournament seats, by name."""
 Z95 = 1.959964
 """The normal quantile of a two-sided 95 % interval."""
 
@@ -73,28 +69,25 @@ def play_game(game: Game, lineup: Sequence[str], rules: str, keep_record: bool, 
     seated = [lineup[e] for e in game.entries]
     players = tuple(f"{e}:{lineup[e]}"[:20] for e in game.entries)
     replay = play(seeded_deal(game.seed, game.dealer), [policies[name] for name in seated], rules=rules, players=(players[0], players[1], players[2]))
-    final = replay.final
-    winners = {w.seat for w in final.wins}
-    feeder = final.turn if replay.result in ("discard", "rob_kong") else None
-    nets = replay.settlement.nets
+    f0, f1, f2 = (replay.seat_facts(s) for s in range(3))
     return Outcome(
         game,
-        (nets[0], nets[1], nets[2]),
-        (0 in winners, 1 in winners, 2 in winners),
-        (feeder == 0, feeder == 1, feeder == 2),
-        (final.seats[0].liang_dao, final.seats[1].liang_dao, final.seats[2].liang_dao),
+        (f0.net, f1.net, f2.net),
+        (f0.won, f1.won, f2.won),
+        (f0.dealt_in, f1.dealt_in, f2.dealt_in),
+        (f0.liang_dao, f1.liang_dao, f2.liang_dao),
         replay.result,
-        record_json(replay.header, replay.actions) if keep_record else None,
+        replay.record.to_json() if keep_record else None,
     )
 
 
-Chunk = tuple[list[Outcome], float, dict[str, list[Decision]]]
+Chunk = tuple[list[Outcome], float, dict[str, list[DecisionCost]]]
 
 
 def _play_chunk(args: tuple[list[Game], tuple[str, ...], str, bool]) -> Chunk:
     """Play a list of hands in this process; the outcomes, the CPU seconds they took and the decisions the bots recorded."""
     games, lineup, rules, keep = args
-    policies = {name: BOTS[name]() for name in sorted(set(lineup))}
+    policies = {name: policy_factory(name)() for name in sorted(set(lineup))}
     start = time.process_time()
     out = [play_game(g, lineup, rules, keep, policies) for g in games]
     cpu = time.process_time() - start
@@ -112,15 +105,17 @@ class Run:
     cpu_seconds: float
     wall_seconds: float
     jobs: int
-    decisions: tuple[tuple[str, tuple[Decision, ...]], ...] = ()
+    decisions: tuple[tuple[str, tuple[DecisionCost, ...]], ...] = ()
     """Per bot that records them (the advice bot), every decision it made, in hand order."""
 
 
 def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", jobs: int = 1, keep_records: bool = False) -> Run:
     """Play a tournament of ``hands`` hands (``jobs`` processes); the outcomes in hand order."""
     names = tuple(lineup)
-    if len(names) != 3 or any(n not in BOTS for n in names):
-        raise ValueError(f"a line-up is three of {sorted(BOTS)}, not {list(names)}")
+    if len(names) != 3:
+        raise ValueError(f"a line-up is three bots, not {list(names)}")
+    for name in names:
+        policy_factory(name)  # an unknown name or a class that is no Policy is refused before any hand is played
     games = list(schedule(hands, seed))
     size = max(3, 3 * math.ceil(len(games) / (3 * max(1, jobs) * 8)))
     chunks = [(games[i : i + size], names, rules, keep_records) for i in range(0, len(games), size)]

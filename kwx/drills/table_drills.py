@@ -17,11 +17,10 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from kwx.bots.basic import after_pong
-from kwx.bots.strong import StrongBot, after_kong, danger
+from kwx.bots.strong import StrongBot, danger
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.notation import format_counts
@@ -30,8 +29,9 @@ from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import TILE_IDS, Hand, Meld, add, with_tile
 from kwx.table.advice import PASS, mean_se, paired, rollout, sample_world
-from kwx.table.selfplay import Waiting, advance, seeded_deal, visible_to
-from kwx.table.table import Action, Table, deal, legal_actions
+from kwx.table.selfplay import Waiting, advance, seeded_deal
+from kwx.table.table import Action, deal
+from kwx.table.view import SeatView
 
 KINDS = ("pong", "kong", "declare", "defence")
 PREFIX = {"pong": "p", "kong": "k", "declare": "l", "defence": "f"}
@@ -177,8 +177,7 @@ def _decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginR
 
 
 def verify(
-    state: Table,
-    seat: int,
+    view: SeatView,
     options: tuple[Action | None, ...],
     seed: int,
     rule: MarginRule = RULE,
@@ -191,9 +190,9 @@ def verify(
     results: list[list[float]] = [[] for _ in options]
     rollouts = 0
     while True:
-        world = sample_world(state, seat, random.Random(rng.getrandbits(64)))
+        world = sample_world(view, random.Random(rng.getrandbits(64)))
         for i, choice in enumerate(options):
-            value, _steps = rollout(world, seat, choice, (bot, bot, bot), 1, (0, 0, 0))
+            value, _steps = rollout(world, view.seat, choice, (bot, bot, bot), 1, (0, 0, 0))
             results[i].append(round(value, 6))
             rollouts += 1
         verdict = _decide(results, dangerous, rule, sharp)
@@ -204,58 +203,58 @@ def verify(
 # ---------------------------------------------------------------- finding the decisions
 
 
-def candidate_options(state: Table, seat: int, kind: str, options: tuple[Action, ...]) -> tuple[Action | None, ...] | None:
-    """The choices a drill of ``kind`` asks at this decision of ``seat``, or None when it is not one."""
-    s = state.seats[seat]
-    if state.wall_left < MIN_WALL or s.liang_dao or any(a.verb == "win" for a in options):
+def candidate_options(view: SeatView, kind: str) -> tuple[Action | None, ...] | None:
+    """The choices a drill of ``kind`` asks at this decision of the view's seat, or None when it is not one."""
+    options = view.options
+    seat = view.seat
+    if view.wall_left < MIN_WALL or view.me.liang_dao or any(a.verb == "win" for a in options):
         return None
     verbs = {a.verb for a in options}
     bot = StrongBot()
     if kind == "pong":
-        if state.phase != "claim" or verbs != {"pong"}:
+        if view.phase != "claim" or verbs != {"pong"}:
             return None
         return (options[0], PASS)
     if kind == "kong":
         kongs = [a for a in options if a.verb == "kong"]
         if not kongs:
             return None
-        if state.phase == "claim":
+        if view.phase == "claim":
             return (kongs[0], *[a for a in options if a.verb == "pong"], PASS)
         rest = tuple(a for a in options if a.verb != "kong")
-        return (kongs[0], bot.act(state, seat, rest))
-    if state.phase != "act" or "kong" in verbs:
+        return (kongs[0], bot.act(replace(view, decision=replace(view.decision, options=rest))))
+    if view.phase != "act" or "kong" in verbs:
         return None
     allowed = frozenset(a.kind for a in options if a.verb == "discard")
     if kind == "declare":
-        scored = bot.discards(state, seat, s.hand, allowed, True)
+        scored = bot.discards(view, view.hand, allowed, True)
         declaring = next((c for c in scored if c.liang_dao), None)
         if declaring is None:
             return None
         return (Action(seat, "discard", declaring.kind, True), Action(seat, "discard", declaring.kind))
     if kind == "defence":
-        if not any(state.seats[o].liang_dao for o in range(3) if o != seat):
+        if not any(view.seats[o].liang_dao for o in view.others()):
             return None
-        _costs, bao = danger(state, seat)
-        if not any(s.concealed[k] for k in bao):
+        _costs, bao = danger(view)
+        if not any(view.concealed[k] for k in bao):
             return None  # nothing dangerous in hand: no defence to play
-        safe = [c.kind for c in bot.discards(state, seat, s.hand, allowed, False) if c.kind not in bao]
+        safe = [c.kind for c in bot.discards(view, view.hand, allowed, False) if c.kind not in bao]
         picks = list(dict.fromkeys(safe))[:DEFENCE_CANDIDATES]
         if len(picks) < 2:
             return None
-        return (*(Action(seat, "discard", k) for k in picks), Action(seat, "discard", tempting(state, seat, bao)))
+        return (*(Action(seat, "discard", k) for k in picks), Action(seat, "discard", tempting(view, bao)))
     raise ValueError(f"unknown drill kind {kind!r}")
 
 
-def tempting(state: Table, seat: int, bao: frozenset[int]) -> int:
+def tempting(view: SeatView, bao: frozenset[int]) -> int:
     """The dangerous tile a player who ignored the revealed hand would throw: the §4 best among those held."""
-    s = state.seats[seat]
-    options = discard_options(s.hand, visible_to(state, seat), state.rules)
+    options = discard_options(view.hand, view.visible, view.rules)
     return next(o.discard for o in options if o.discard in bao)
 
 
-def dangerous_choices(state: Table, seat: int, options: tuple[Action | None, ...]) -> frozenset[int]:
+def dangerous_choices(view: SeatView, options: tuple[Action | None, ...]) -> frozenset[int]:
     """The indices of the options that throw a tile a revealed (亮倒) hand wins on (包胡)."""
-    _costs, bao = danger(state, seat)
+    _costs, bao = danger(view)
     return frozenset(i for i, a in enumerate(options) if a is not None and a.verb == "discard" and a.kind in bao)
 
 
@@ -266,26 +265,26 @@ class _Watch:
         self.bot = StrongBot()
         self.kind = kind
         self.seen: set[tuple[Any, ...]] = set()
-        self.waiting = -1
+        self.waiting: SeatView | None = None
 
-    def _check(self, state: Table, seat: int, options: tuple[Action, ...]) -> None:
-        key = (state.drawn, state.phase, state.turn, state.tile, len(state.kongs), seat)
-        if key not in self.seen and candidate_options(state, seat, self.kind, options) is not None:
+    def _check(self, view: SeatView) -> None:
+        key = (view.drawn, view.phase, view.turn, view.kind, len(view.kongs), view.seat)
+        if key not in self.seen and candidate_options(view, self.kind) is not None:
             self.seen.add(key)
-            self.waiting = seat
-            raise Waiting(seat, options)
+            self.waiting = view
+            raise Waiting(view.seat, view.options)
 
-    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
-        self._check(state, seat, options)
-        return self.bot.act(state, seat, options)
+    def act(self, view: SeatView) -> Action:
+        self._check(view)
+        return self.bot.act(view)
 
-    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
-        self._check(state, seat, options)
-        return self.bot.claim(state, seat, options)
+    def claim(self, view: SeatView) -> Action | None:
+        self._check(view)
+        return self.bot.claim(view)
 
 
-def decisions(seed: int, kind: str, rules: Rules) -> Iterator[tuple[Table, int, tuple[Action | None, ...]]]:
-    """Each decision of ``kind`` met when three strong bots play the deal of ``seed``: the state, the seat, the choices."""
+def decisions(seed: int, kind: str, rules: Rules) -> Iterator[tuple[SeatView, tuple[Action | None, ...]]]:
+    """Each decision of ``kind`` met when three strong bots play the deal of ``seed``: the deciding seat's view and the choices."""
     table_deal = seeded_deal(seed, dealer=seed % 3)
     state = deal(table_deal.hands, table_deal.dealer, rules, table_deal.wall)
     watch = _Watch(kind)
@@ -293,11 +292,11 @@ def decisions(seed: int, kind: str, rules: Rules) -> Iterator[tuple[Table, int, 
         state, _actions, over = advance(state, (watch, watch, watch))
         if over:
             return
-        seat = watch.waiting  # the hand paused at this seat's decision; asked again, the bot answers it
-        options = tuple(a for a in legal_actions(state) if a.seat == seat and a.verb != "draw")
-        choices = candidate_options(state, seat, kind, options)
+        view = watch.waiting  # the hand paused at this seat's decision; asked again, the bot answers it
+        assert view is not None
+        choices = candidate_options(view, kind)
         assert choices is not None
-        yield state, seat, choices
+        yield view, choices
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,23 +307,21 @@ class Drill:
     index: int
     attempt: int
     seed: int
-    state: Table
-    seat: int
+    view: SeatView
     verdict: Verdict
 
 
-def kong_costs_shape(state: Table, seat: int, options: tuple[Action | None, ...]) -> bool:
+def kong_costs_shape(view: SeatView, options: tuple[Action | None, ...]) -> bool:
     """Whether the kong (``options[0]``) leaves a worse shanten than not konging: passing a discard, or the other choice on one's turn."""
-    s = state.seats[seat]
     kong = options[0]
     assert kong is not None and kong.verb == "kong"
-    after = after_kong(s.hand, kong.kind)
-    if state.phase == "claim":
-        kept = s.hand
+    after = view.hand.after_kong(kong.kind)
+    if view.phase == "claim":
+        kept = view.hand
     else:
         other = options[1]
         assert other is not None and other.verb == "discard"
-        kept = Hand(with_tile(s.concealed, other.kind, -1), s.melds)
+        kept = view.hand.with_tile(other.kind, -1)
     return shanten(after.concealed, len(after.melds)) > shanten(kept.concealed, len(kept.melds))
 
 
@@ -350,16 +347,16 @@ def find_drill(kind: str, index: int, rule: MarginRule = RULE, rules: str = "sta
     for attempt in range(REFUSAL_ATTEMPTS if refusal else MAX_ATTEMPTS):
         seed = drill_seed(kind, index, attempt)
         n = 0
-        for state, seat, options in decisions(seed, kind, rule_set):
-            if refusal and not kong_costs_shape(state, seat, options):
+        for view, options in decisions(seed, kind, rule_set):
+            if refusal and not kong_costs_shape(view, options):
                 continue
             if n >= CANDIDATES_PER_HAND:
                 break
-            verdict = verify(state, seat, options, seed + n + 1, rule, dangerous_choices(state, seat, options), sharp(kind, index))
+            verdict = verify(view, options, seed + n + 1, rule, dangerous_choices(view, options), sharp(kind, index))
             n += 1
             best = verdict.choices[verdict.order()[0]] if verdict.kept else None
             if verdict.kept and not (refusal and best is not None and best.verb == "kong"):
-                return Drill(kind, index, attempt, seed, state, seat, verdict)
+                return Drill(kind, index, attempt, seed, view, verdict)
     return None
 
 
@@ -379,11 +376,11 @@ def answer_of(choice: Action | None, kind: str) -> str:
     return "pass"  # 杠不杠 on one's own turn: not konging is the strong bot's discard
 
 
-def kong_type(state: Table, seat: int, kind: int) -> str:
-    """Which kong ``seat`` would make of ``kind`` now: 直杠 on a discard, 暗杠 of four held, else 蓄杠."""
-    if state.phase == "claim":
+def kong_type(view: SeatView, kind: int) -> str:
+    """Which kong the seat would make of ``kind`` now: 直杠 on a discard, 暗杠 of four held, else 蓄杠."""
+    if view.phase == "claim":
         return "zhi_gang"
-    return "an_gang" if state.seats[seat].concealed[kind] == 4 else "ming_gang"
+    return "an_gang" if view.concealed[kind] == 4 else "ming_gang"
 
 
 def _meld(meld: Meld) -> dict[str, str]:
@@ -407,75 +404,78 @@ def _shape(eff: Efficiency, rules: Rules, hand: Hand, liang: bool) -> dict[str, 
     return out
 
 
-def _after(state: Table, seat: int, choice: Action | None) -> tuple[Hand, Action | None]:
+def _after(view: SeatView, choice: Action | None) -> tuple[Hand, Action | None]:
     """The 13-tile hand a choice leaves (a pong: after the strong bot's discard) and that discard."""
-    s = state.seats[seat]
     bot = StrongBot()
     if choice is None:
-        return s.hand, None
+        return view.hand, None
     if choice.verb == "discard":
-        return Hand(with_tile(s.concealed, choice.kind, -1), s.melds), None
+        return view.hand.with_tile(choice.kind, -1), None
     if choice.verb == "pong":
-        hand = after_pong(s.hand, choice.kind)
+        hand = view.hand.after_pong(choice.kind)
         allowed = frozenset(k for k, n in enumerate(hand.concealed) if n)
-        best = bot.discards(state, seat, hand, allowed, False)[0]
-        return Hand(with_tile(hand.concealed, best.kind, -1), hand.melds), Action(seat, "discard", best.kind)
-    return after_kong(s.hand, choice.kind), None
+        best = bot.discards(view, hand, allowed, False)[0]
+        return hand.with_tile(best.kind, -1), Action(view.seat, "discard", best.kind)
+    return view.hand.after_kong(choice.kind), None
 
 
-def figures(state: Table, seat: int, choice: Action | None) -> dict[str, Any]:
+def figures(view: SeatView, choice: Action | None) -> dict[str, Any]:
     """The hand a choice leaves, in the engine's figures: shanten, effective tiles, waits (for the explanation)."""
-    hand, then = _after(state, seat, choice)
-    seen = add(hand.held, visible_to(state, seat))
-    eff = efficiency(hand, seen, state.rules)
-    out = _shape(eff, state.rules, hand, bool(choice is not None and choice.liang_dao))
+    hand, then = _after(view, choice)
+    seen = add(hand.held, view.visible)
+    eff = efficiency(hand, seen, view.rules)
+    out = _shape(eff, view.rules, hand, bool(choice is not None and choice.liang_dao))
     if then is not None:
         out["then"] = then.tile
     return out
 
 
-def _seat_record(state: Table, seat: int) -> dict[str, Any]:
-    s = state.seats[seat]
+def _seat_record(view: SeatView, seat: int) -> dict[str, Any]:
+    s = view.seats[seat]
     out: dict[str, Any] = {"river": [TILE_IDS[k] for k in s.river], "melds": [_meld(m) for m in s.melds]}
-    if s.liang_dao:
-        out["revealed"] = format_counts(s.concealed)
+    if seat == view.seat and s.liang_dao:
+        out["revealed"] = format_counts(view.concealed)
+        out["waits"] = [TILE_IDS[k] for k in sorted(s.waits)]
+    elif s.revealed is not None:
+        out["revealed"] = format_counts(s.revealed)
         out["waits"] = [TILE_IDS[k] for k in sorted(s.waits)]
     return out
 
 
-def table_record(state: Table, seat: int) -> dict[str, Any]:
+def table_record(view: SeatView) -> dict[str, Any]:
     """What the drill's seat sees of the table: rivers in order, melds, 亮倒 hands, the wall, the drawn or offered tile."""
-    right, left = (seat + 1) % 3, (seat + 2) % 3
+    seat = view.seat
+    right, left = view.others()
     names = {seat: "me", right: "right", left: "left"}
+    drawn = view.drawn_tile
     out: dict[str, Any] = {
-        "me": _seat_record(state, seat),
-        "right": _seat_record(state, right),
-        "left": _seat_record(state, left),
-        "dealer": names[state.dealer],
-        "wall_left": state.wall_left,
-        "drawn": TILE_IDS[state.tile] if state.phase == "act" and state.turn == seat and state.tile is not None else None,
+        "me": _seat_record(view, seat),
+        "right": _seat_record(view, right),
+        "left": _seat_record(view, left),
+        "dealer": names[view.dealer],
+        "wall_left": view.wall_left,
+        "drawn": TILE_IDS[drawn] if drawn is not None else None,
         "offered": None,
     }
-    if state.phase in ("claim", "rob") and state.tile is not None:
-        out["offered"] = {"tile": TILE_IDS[state.tile], "by": names[state.turn], "as": "discard" if state.phase == "claim" else "kong"}
+    if view.phase in ("claim", "rob") and view.kind is not None:
+        out["offered"] = {"tile": TILE_IDS[view.kind], "by": names[view.turn], "as": "discard" if view.phase == "claim" else "kong"}
     return out
 
 
-def danger_record(state: Table, seat: int) -> list[list[Any]]:
+def danger_record(view: SeatView) -> list[list[Any]]:
     """Each tile the seat holds that a revealed (亮倒) hand wins on, with what dealing it in costs (包胡)."""
-    costs, bao = danger(state, seat)
-    held = state.seats[seat].concealed
-    return [[TILE_IDS[k], round(costs[k], 3)] for k in sorted(bao) if held[k]]
+    costs, bao = danger(view)
+    return [[TILE_IDS[k], round(costs[k], 3)] for k in sorted(bao) if view.concealed[k]]
 
 
 def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
     """The bank record of a drill (JSON): the position, the table, each choice's mean and figures, the margin."""
-    state, seat, verdict = drill.state, drill.seat, drill.verdict
-    s = state.seats[seat]
-    concealed = s.concealed
-    table = table_record(state, seat)
-    if table["drawn"] is not None:
-        concealed = with_tile(concealed, state.tile, -1)  # type: ignore[arg-type]
+    view, verdict = drill.view, drill.verdict
+    concealed = view.concealed
+    table = table_record(view)
+    drawn = view.drawn_tile
+    if drawn is not None:
+        concealed = with_tile(concealed, drawn, -1)
     accepted = set(verdict.accepted(rule))
     options = []
     for i in verdict.order():
@@ -486,30 +486,31 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
             "mean": round(mean, 3),
             "se": round(se, 3),
             "right": i in accepted,
-            **figures(state, seat, choice),
+            **figures(view, choice),
         }
         if i in verdict.dangerous:
             row["dangerous"] = True
         if choice is not None and choice.verb == "kong":
-            row["kong_type"] = kong_type(state, seat, choice.kind)
+            row["kong_type"] = kong_type(view, choice.kind)
         if choice is not None and choice.verb == "discard" and drill.kind != "defence":
             row["discard"] = choice.tile
         options.append(row)
     diff, diff_se = verdict.margin(rule)
-    rating = 1200 + int(400 * max(0.0, 1.0 - min(diff / max(diff_se, 1e-9), 12.0) / 12.0)) + 60 * len(s.melds)
+    melds = view.me.melds
+    rating = 1200 + int(400 * max(0.0, 1.0 - min(diff / max(diff_se, 1e-9), 12.0) / 12.0)) + 60 * len(melds)
     return {
         "kind": drill.kind,
         "hand": format_counts(concealed),
-        "melds": [_meld(m) for m in s.melds],
-        "visible": format_counts(visible_to(state, seat)),
-        "rules": state.rules.preset.key,
+        "melds": [_meld(m) for m in melds],
+        "visible": format_counts(view.visible),
+        "rules": view.rules.preset.key,
         "situation": [],
-        "turn": len(s.river) + len(s.melds),
-        "wall_left": state.wall_left,
+        "turn": len(view.me.river) + len(melds),
+        "wall_left": view.wall_left,
         "table": table,
         "accepted": [o["answer"] for o in options if o["right"]],
         "options": options,
-        "danger": danger_record(state, seat),
+        "danger": danger_record(view),
         "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": verdict.worlds, "rollouts": verdict.rollouts, "sigmas": rule.sigmas, "money": rule.money},
         "source": {"index": drill.index, "attempt": drill.attempt, "seed": drill.seed},
         "themes": [drill.kind],

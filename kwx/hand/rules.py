@@ -64,6 +64,10 @@ class RuleOptions:
     rob_kong: bool = True
     si_gui_yi_big_hand: bool = False
 
+    def items(self) -> tuple[tuple[str, bool], ...]:
+        """The switches as (name, value) pairs, in declaration order (a record header's ``options``)."""
+        return tuple((f.name, getattr(self, f.name)) for f in fields(self))
+
 
 HAND_SIZES: tuple[int, ...] = (13, 14)
 """A hand to analyse holds 13 tiles (its waits) or 14 (what to discard), each meld counting 3."""

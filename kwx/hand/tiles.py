@@ -128,3 +128,29 @@ class Hand:
     def with_tile(self, kind: int, delta: int = 1) -> Hand:
         """The same hand with a concealed tile added (or removed with ``delta=-1``)."""
         return Hand(with_tile(self.concealed, kind, delta), self.melds)
+
+    def after_pong(self, kind: int) -> Hand:
+        """The hand after ponging ``kind``: two concealed copies and the claimed tile become the meld (before the discard)."""
+        return Hand(with_tile(self.concealed, kind, -2), self.melds + (Meld(MeldType.PONG, kind),))
+
+    def after_kong(self, kind: int) -> Hand:
+        """The hand after a kong of ``kind`` (before the replacement draw): 暗杠 of four concealed, 直杠 of three on a discard, else 蓄杠 onto the pong."""
+        n = self.concealed[kind]
+        if n == 4:
+            return Hand(with_tile(self.concealed, kind, -4), self.melds + (Meld(MeldType.CONCEALED_KONG, kind),))
+        if n == 3:
+            return Hand(with_tile(self.concealed, kind, -3), self.melds + (Meld(MeldType.KONG, kind),))
+        melds = tuple(Meld(MeldType.KONG, kind) if m.kind == kind and m.type is MeldType.PONG else m for m in self.melds)
+        return Hand(with_tile(self.concealed, kind, -1), melds)
+
+    def pong_of(self, kind: int) -> bool:
+        """Whether the hand has an exposed pong of ``kind``."""
+        return any(m.kind == kind and m.type is MeldType.PONG for m in self.melds)
+
+    def winning_kinds(self) -> frozenset[int]:
+        """The kinds that complete this 13-tile hand (none the hand holds all four of)."""
+        from kwx.hand.efficiency import improving_draws  # efficiency builds on this module
+
+        full = tuple(k for k in range(NUM_KINDS) if self.held[k] >= COPIES)
+        shanten, kinds = improving_draws(self.concealed, len(self.melds), full)
+        return frozenset(kinds) if shanten == 0 else frozenset()

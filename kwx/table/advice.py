@@ -1,10 +1,11 @@
 """Table-aware advice: each choice of a seat estimated by playing the hand out many times.
 
-For a position (a :class:`~kwx.table.table.Table` and the seat to advise) the hidden
-tiles — the opponents' concealed tiles that no 亮倒 has shown, and the wall's order — are
-dealt anew from the tiles the seat has not seen (:func:`sample_world`), so every world is
-consistent with what the seat can see: its own tiles, the rivers, the melds, the revealed
-hands and the wall count. In each world every choice is played out (the choice first, then
+For a position (a :class:`~kwx.table.view.SeatView`: what the seat to advise may know) the
+hidden tiles — the opponents' concealed tiles that no 亮倒 has shown, and the wall's order —
+are dealt from the tiles the seat has not seen (:func:`sample_world`, the rollout sampler:
+with :func:`~kwx.table.view.view_for`, the only code that makes or reads hidden tiles), so
+every world is consistent with what the seat can see: its own tiles, the rivers, the melds,
+the revealed hands and the wall count. In each world every choice is played out (the choice first, then
 a rollout policy for all three seats) and scored by the seat's net money for the hand: wins,
 deal-ins, 包胡, kong money, 漂 and the 荒庄 payment of 亮倒 alike. The same worlds serve every
 choice (common random numbers), so their differences are measured more precisely than their
@@ -18,21 +19,22 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
 from kwx.table.record import DEFAULT_PLAYERS, settle_table
-from kwx.table.selfplay import Policy, advance, seen_counts
-from kwx.table.table import Action, Table, claim_win, legal_actions, winning_kinds
+from kwx.table.selfplay import Policy, advance
+from kwx.table.table import Action, SeatState, Table, claim_win
+from kwx.table.view import SeatView
 
 PASS = None
 """The choice of not claiming a discard (过)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Estimate:
-    """One choice's expected net money for the hand (in base stakes) and its standard error."""
+class ChoiceWorth:
+    """One choice's expected net money for the hand (in base stakes), its standard error and the rollouts behind it."""
 
     action: Action | None
     mean: float
@@ -42,10 +44,10 @@ class Estimate:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """Every choice's estimate, best first; ``clear`` when the best stood out before the budget ran out."""
+    """Every choice's worth, best first; ``clear`` when the best stood out before the budget ran out."""
 
     seat: int
-    estimates: tuple[Estimate, ...]
+    estimates: tuple[ChoiceWorth, ...]
     worlds: int
     clear: bool
     cpu_seconds: float
@@ -62,14 +64,6 @@ class Advice:
         """Mean and standard error of choice ``a``'s result minus ``b``'s, world by world."""
         found = dict(self.results)
         return paired(list(found[a]), list(found[b]))
-
-
-def choices(state: Table, seat: int) -> tuple[Action | None, ...]:
-    """What ``seat`` may choose now: its own turn's actions, or its claims and passing."""
-    options = tuple(a for a in legal_actions(state) if a.seat == seat and a.verb != "draw")
-    if state.phase in ("claim", "rob"):
-        return options + (PASS,) if options else ()
-    return options if state.turn == seat else ()
 
 
 KEPT_DRAWS = 12
@@ -92,26 +86,33 @@ def _kept(counts: list[int], melds: int, draws: int, pool: list[int], rng: rando
         pool.insert(0, worst)  # back under the pile, not drawn again at once
 
 
-def sample_world(state: Table, seat: int, rng: random.Random, progress: bool = False) -> Table:
-    """The state with the tiles ``seat`` cannot see dealt anew from those it has not seen.
+def sample_world(view: SeatView, rng: random.Random, progress: bool = False) -> Table:
+    """A full table consistent with ``view``: the tiles the seat cannot see dealt from those it has not seen.
 
-    With ``progress`` a hidden hand is not a uniform draw: it is dealt, then improved as its
-    owner would have done over its past turns (one draw and one return to the pool of unseen
-    tiles per tile in its river, at most ``KEPT_DRAWS``, keeping the lowest shanten), so an
-    opponent far into the hand holds a hand about as far on as a real one.
+    The seat's own tiles, every river, meld and revealed hand, the wall count, the kongs and
+    the phase are the view's; each hidden hand gets as many tiles as it holds, the wall the
+    rest in a random order. With ``progress`` a hidden hand is not a uniform draw: it is
+    dealt, then improved as its owner would have done over its past turns (one draw and one
+    return to the pool of unseen tiles per tile in its river, at most ``KEPT_DRAWS``, keeping
+    the lowest shanten), so an opponent far into the hand holds a hand about as far on as a
+    real one. Another seat's 漏胡 bar is not seen: it starts at none.
     """
-    seen = seen_counts(state, seat)
+    seen = view.seen
     unseen = [k for k in range(NUM_KINDS) for _ in range(COPIES - seen[k])]
     rng.shuffle(unseen)
-    seats = list(state.seats)
+    seats: list[SeatState] = []
     taken = 0
-    for other in range(3):
-        s = state.seats[other]
-        if other == seat or s.liang_dao:
+    adding = view.kind if view.phase == "rob" else None
+    for other, s in enumerate(view.seats):
+        if other == view.seat:
+            seats.append(SeatState(view.concealed, s.melds, s.river, s.liang_dao, s.waits, view.passed, view.ready_on))
             continue
-        hidden = sum(s.concealed)
-        assert not (other == state.turn and state.phase in ("act", "pong")), "a world is sampled for the seat whose turn it is"
-        if state.phase == "rob" and other == state.turn:
+        if s.revealed is not None:
+            seats.append(SeatState(s.revealed, s.melds, s.river, True, s.waits, 0, s.waits))
+            continue
+        assert not (other == view.turn and view.phase in ("act", "pong")), "a world is sampled for the seat whose turn it is"
+        hidden = s.tiles
+        if adding is not None and other == view.turn:
             hidden -= 1  # the tile being added to the pong is shown
         counts = [0] * NUM_KINDS
         for kind in unseen[taken : taken + hidden]:
@@ -124,15 +125,29 @@ def sample_world(state: Table, seat: int, rng: random.Random, progress: bool = F
             unseen[taken:] = rest
         # what the hand waits on between turns, from the dealt tiles only: for the seat adding
         # to its pong (抢杠 phase) that is its hand once the shown tile is in the kong
-        ready_on = winning_kinds(Hand(tuple(counts), s.melds))
-        if state.phase == "rob" and other == state.turn and state.tile is not None:
-            counts[state.tile] += 1
-        seats[other] = replace(s, concealed=tuple(counts), ready_on=ready_on)
+        ready_on = Hand(tuple(counts), s.melds).winning_kinds()
+        if adding is not None and other == view.turn:
+            counts[adding] += 1
+        seats.append(SeatState(tuple(counts), s.melds, s.river, False, frozenset(), 0, ready_on))
     wall = tuple(unseen[taken:])
-    assert len(wall) == state.wall_left, "the unseen tiles are the hidden hands and the wall"
-    full_wall = (0,) * state.drawn + wall  # the wall is read from index ``drawn`` on
+    assert len(wall) == view.wall_left, "the unseen tiles are the hidden hands and the wall"
+    full_wall = (0,) * view.drawn + wall  # the wall is read from index ``drawn`` on
     dealt = tuple(COPIES - wall.count(k) for k in range(NUM_KINDS))
-    return replace(state, seats=(seats[0], seats[1], seats[2]), wall=full_wall, dealt=dealt)
+    return Table(
+        view.rules,
+        view.dealer,
+        (seats[0], seats[1], seats[2]),
+        view.phase,
+        view.turn,
+        view.kind,
+        view.drawn,
+        view.replacement,
+        view.after_kong,
+        dealt,
+        view.kongs,
+        view.wins,
+        full_wall,
+    )
 
 
 class _Forced:
@@ -147,17 +162,17 @@ class _Forced:
         assert not isinstance(first, str)
         return first
 
-    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
+    def act(self, view: SeatView) -> Action:
         if self.first != "done":
             choice = self._take()
             assert choice is not None, "passing is a claim, not a turn"
             return choice
-        return self.then.act(state, seat, options)
+        return self.then.act(view)
 
-    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
+    def claim(self, view: SeatView) -> Action | None:
         if self.first != "done":
             return self._take()
-        return self.then.claim(state, seat, options)
+        return self.then.claim(view)
 
 
 def rollout(world: Table, seat: int, choice: Action | None, policies: Sequence[Policy], base: int, piao: tuple[int, int, int]) -> tuple[float, int]:
@@ -165,12 +180,11 @@ def rollout(world: Table, seat: int, choice: Action | None, policies: Sequence[P
     seats = list(policies)
     seats[seat] = _Forced(choice, policies[seat])
     state, actions, _ = advance(world, seats)
-    options = tuple((f.name, getattr(world.rules.options, f.name)) for f in fields(world.rules.options))
-    return settle_table(state, DEFAULT_PLAYERS, base, piao, options).nets[seat] / base, len(actions)
+    return settle_table(state, DEFAULT_PLAYERS, base, piao, world.rules.options.items()).nets[seat] / base, len(actions)
 
 
-def deal_in_chances(state: Table, seat: int, worlds: int = 200, seed: int = 0) -> tuple[float, ...]:
-    """For each kind, the share of sampled worlds in which ``seat`` throwing it now lets an opponent win on it.
+def deal_in_chances(view: SeatView, worlds: int = 200, seed: int = 0) -> tuple[float, ...]:
+    """For each kind, the share of sampled worlds in which the seat throwing it now lets an opponent win on it.
 
     A revealed (亮倒) hand's waits are certain; a hidden hand is dealt from the unseen tiles as
     in :func:`sample_world`, so the figure knows the rivers, melds and wall count but not how
@@ -178,8 +192,9 @@ def deal_in_chances(state: Table, seat: int, worlds: int = 200, seed: int = 0) -
     """
     rng = random.Random(seed)
     hits = [0] * NUM_KINDS
+    seat = view.seat
     for _ in range(worlds):
-        world = sample_world(state, seat, random.Random(rng.getrandbits(64)))
+        world = sample_world(view, random.Random(rng.getrandbits(64)))
         dealt_in = set()
         for other in range(3):
             if other == seat:
@@ -195,14 +210,13 @@ def deal_in_chances(state: Table, seat: int, worlds: int = 200, seed: int = 0) -
     return tuple(h / worlds for h in hits)
 
 
-def _estimate(action: Action | None, values: list[float]) -> Estimate:
+def _estimate(action: Action | None, values: list[float]) -> ChoiceWorth:
     mean, se = mean_se(values)
-    return Estimate(action, mean, se, len(values))
+    return ChoiceWorth(action, mean, se, len(values))
 
 
 def advise(
-    state: Table,
-    seat: int,
+    view: SeatView,
     policy_for: Callable[[], Sequence[Policy]],
     *,
     seed: int = 0,
@@ -216,7 +230,7 @@ def advise(
     max_actions: int | None = None,
     progress: bool = False,
 ) -> Advice:
-    """Estimate each of ``seat``'s choices by rollouts on sampled worlds (see the module docstring).
+    """Estimate each of the view's choices by rollouts on sampled worlds (see the module docstring).
 
     ``policy_for`` makes the three seats' rollout policies afresh for each world; ``candidates``
     (default: every choice) limits the choices estimated; ``progress`` deals the worlds as
@@ -228,9 +242,10 @@ def advise(
     standard errors of the difference.
     """
     start = clock()
-    options = tuple(candidates) if candidates is not None else choices(state, seat)
+    seat = view.seat
+    options = tuple(candidates) if candidates is not None else view.decision.choices
     if len(options) <= 1:
-        only = tuple(Estimate(a, 0.0, 0.0, 0) for a in options)
+        only = tuple(ChoiceWorth(a, 0.0, 0.0, 0) for a in options)
         return Advice(seat, only, 0, True, clock() - start)
     rng = random.Random(seed)
     values: list[list[float]] = [[] for _ in options]
@@ -238,7 +253,7 @@ def advise(
     work = 0
     clear = False
     while worlds < max_worlds:
-        world = sample_world(state, seat, random.Random(rng.getrandbits(64)), progress)
+        world = sample_world(view, random.Random(rng.getrandbits(64)), progress)
         played = []
         for choice in options:
             spent = max_actions is not None and work > max_actions

@@ -1,4 +1,4 @@
-"""A position at the table as a player describes it, turned into a table state to advise on.
+"""A position at the table as a player describes it, checked and turned into the player's SeatView.
 
 The player is seat 0; seat 1 is the next seat (下家) and seat 2 the one before (上家). A
 position gives the player's hand (13 tiles between turns, or 14 on their own turn), the
@@ -6,7 +6,7 @@ player's own river, each opponent's river in order (discards nobody claimed), me
 after 亮倒, the revealed tiles, the tiles left in the wall, and — with a 13-tile hand — the
 tile an opponent has just discarded or is adding to a pong, which the player may claim.
 
-Everything else a table state holds follows: an opponent holds 13 tiles between turns (three
+Everything else a view holds follows: an opponent holds 13 tiles between turns (three
 fewer per meld), the tiles drawn are 45 − wall left, and the four copies of each kind are
 all somewhere — so the wall count must be exactly what the other tiles leave.
 """
@@ -19,7 +19,8 @@ from typing import Literal
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Counts, Hand, Meld, add, with_tile
-from kwx.table.table import WALL_AFTER_DEAL, Phase, SeatState, Table, winning_kinds
+from kwx.table.table import WALL_AFTER_DEAL, Phase, SeatState, Table
+from kwx.table.view import SeatView, view_for
 
 OPPONENT_SEATS = (1, 2)
 
@@ -69,8 +70,13 @@ def _seen(position: Position) -> list[int]:
     return counts
 
 
-def table_of(position: Position, rules: Rules) -> Table:
-    """The table state of a described position (raises EngineError naming what does not fit)."""
+def view_of(position: Position, rules: Rules) -> SeatView:
+    """The player's (seat 0's) view of a described position, with its decision (raises EngineError naming what does not fit)."""
+    return view_for(_table_of(position, rules), 0)
+
+
+def _table_of(position: Position, rules: Rules) -> Table:
+    """A table that shows the player what the position says; the hidden hands are stand-ins (the advice deals them anew)."""
     hand = position.hand
     tiles = hand.tile_count
     if tiles not in (13, 14):
@@ -116,10 +122,10 @@ def table_of(position: Position, rules: Rules) -> Table:
         )
     if not 0 <= expected <= WALL_AFTER_DEAL:
         raise _error(gettext_noop("The tiles given leave %(expected)d in the wall, outside 0–45."), "wall_left", expected=expected)
-    seats: list[SeatState] = [SeatState(hand.concealed, hand.melds, position.river, ready_on=winning_kinds(hand) if tiles == 13 else frozenset())]
+    seats: list[SeatState] = [SeatState(hand.concealed, hand.melds, position.river, ready_on=hand.winning_kinds() if tiles == 13 else frozenset())]
     for opp in position.opponents:
         concealed = opp.revealed if opp.revealed is not None else _placeholder(13 - 3 * len(opp.melds))
-        waits = winning_kinds(Hand(concealed, opp.melds)) if opp.revealed is not None else frozenset()
+        waits = Hand(concealed, opp.melds).winning_kinds() if opp.revealed is not None else frozenset()
         seats.append(SeatState(concealed, opp.melds, opp.river, liang_dao=opp.revealed is not None, waits=waits, ready_on=waits))
 
     def table(phase: Phase, turn: int, tile: int | None) -> Table:
@@ -146,7 +152,7 @@ def table_of(position: Position, rules: Rules) -> Table:
         if not offerer.river or offerer.river[-1] != kind:
             raise _error(gettext_noop("The offered discard %(tile)s must be the last tile of that opponent's river."), "offered", tile=TILE_IDS[kind])
         return table("claim", by, kind)
-    if not offerer.pong_of(kind):
+    if not offerer.hand.pong_of(kind):
         raise _error(gettext_noop("A tile added to a pong (蓄杠) needs that opponent's pong of %(tile)s."), "offered", tile=TILE_IDS[kind])
     seats[by] = replace(offerer, concealed=with_tile(offerer.concealed, kind))
     return table("rob", by, kind)

@@ -17,7 +17,7 @@ from kwx.errors import EngineError, gettext_noop
 from kwx.hand.notation import format_counts, parse_tile, parse_tiles
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.tiles import COPIES, TILE_IDS, Counts, add
-from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Kong, Settlement, Winner, next_dealer, settle
+from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Settlement, Winner, next_dealer, settle
 from kwx.table.table import SEATS, VERBS, Action, IllegalAction, Result, Table, apply, deal
 
 FORMAT = "kwx-hand/1"
@@ -54,15 +54,45 @@ class Header:
 
 
 @dataclass(frozen=True, slots=True)
-class Replay:
-    """A legal record played out: the final table, its settlement, the result and the next dealer."""
+class SeatFacts:
+    """What a finished (or unfinished) hand did for one seat: won, dealt in (fed the winning discard or robbed kong), declared 亮倒, its net."""
 
-    header: Header
-    actions: tuple[Action, ...]
-    final: Table
+    won: bool
+    dealt_in: bool
+    liang_dao: bool
+    net: int
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A legal record played out: every table state (after the deal and after each action), the settlement, the result and the next dealer."""
+
+    record: Record
+    states: tuple[Table, ...]
     settlement: Settlement
     result: Result | None
     next_dealer: int | None
+
+    @property
+    def header(self) -> Header:
+        """The record's header."""
+        return self.record.header
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The record's actions."""
+        return self.record.actions
+
+    @property
+    def final(self) -> Table:
+        """The state after the last action."""
+        return self.states[-1]
+
+    def seat_facts(self, seat: int) -> SeatFacts:
+        """Whether ``seat`` won, dealt in, declared 亮倒, and its net money."""
+        final = self.final
+        feeder = final.turn if self.result in ("discard", "rob_kong") else None
+        return SeatFacts(any(w.seat == seat for w in final.wins), feeder == seat, final.seats[seat].liang_dao, self.settlement.nets[seat])
 
 
 def _header_error(template: str, field: str, **params: Any) -> RecordError:
@@ -174,26 +204,71 @@ def parse_action(raw: Any, index: int) -> Action:
     return Action(seat, verb, kind, liang)
 
 
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One whole hand as ``kwx-hand/1`` holds it: the header and the actions, shape-checked (legality is the table's: :meth:`replay`)."""
+
+    header: Header
+    actions: tuple[Action, ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        """Read a record's JSON (raises RecordError naming the field, and the action's index, at the first fault of shape)."""
+        header, raw_actions = parse_header(data)
+        return cls(header, tuple(parse_action(raw, index) for index, raw in enumerate(raw_actions)))
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``kwx-hand/1`` JSON of the record."""
+        h = self.header
+        return {
+            "format": FORMAT,
+            "rules": h.rules,
+            "options": dict(h.options),
+            "base": h.base,
+            "piao": list(h.piao),
+            "players": list(h.players),
+            "dealer": h.dealer,
+            "hands": [format_counts(c) for c in h.hands],
+            "actions": [a.as_dict() for a in self.actions],
+        }
+
+    def start(self, wall: tuple[int, ...] | None = None) -> Table:
+        """The table right after the deal (``wall``: the order of the tiles to draw, when known)."""
+        return deal(self.header.hands, self.header.dealer, self.header.rule_set, wall)
+
+    def states(self, wall: tuple[int, ...] | None = None) -> tuple[Table, ...]:
+        """The table after the deal and after each action (raises RecordError at the first illegal action)."""
+        state = self.start(wall)
+        out = [state]
+        for index, action in enumerate(self.actions):
+            try:
+                state = apply(state, action)
+            except IllegalAction as exc:
+                raise RecordError(exc.template, "actions", index, **exc.params) from exc
+            out.append(state)
+        return tuple(out)
+
+    def replay(self, wall: tuple[int, ...] | None = None) -> Replay:
+        """Play the record through the table: every state, the settlement, the result and the next dealer."""
+        return finish(self, self.states(wall))
+
+    def append(self, *actions: Action) -> Record:
+        """The record with ``actions`` after its own (not checked: :meth:`replay` checks)."""
+        return Record(self.header, self.actions + actions)
+
+
 def replay(data: Any) -> Replay:
-    """Check and play a record; its facts and settlement (raises RecordError at the first fault)."""
-    header, raw_actions = parse_header(data)
-    state = deal(header.hands, header.dealer, header.rule_set)
-    actions = []
-    for index, raw in enumerate(raw_actions):
-        action = parse_action(raw, index)
-        try:
-            state = apply(state, action)
-        except IllegalAction as exc:
-            raise RecordError(exc.template, "actions", index, **exc.params) from exc
-        actions.append(action)
-    return finish(header, tuple(actions), state)
+    """Check and play a record's JSON; its facts and settlement (raises RecordError at the first fault)."""
+    return Record.from_json(data).replay()
 
 
-def finish(header: Header, actions: tuple[Action, ...], state: Table) -> Replay:
-    """The Replay of a table state reached from ``header`` by ``actions``."""
+def finish(record: Record, states: tuple[Table, ...]) -> Replay:
+    """The Replay of a record whose table states (the deal's first, one after each action) are ``states``."""
+    state = states[-1]
+    header = record.header
     settlement = settle_table(state, header.players, header.base, header.piao, header.options)
     following = None if state.result is None else next_dealer(settlement, header.dealer)
-    return Replay(header, actions, state, settlement, state.result, following)
+    return Replay(record, states, settlement, state.result, following)
 
 
 def settle_table(
@@ -205,9 +280,8 @@ def settle_table(
 ) -> Settlement:
     """The money of a table state: its wins, kongs and 亮倒 (kong money alone while unfinished)."""
     result = state.result
-    kongs = tuple(Kong(k.seat, k.type, k.kind, k.fed_by, k.chain) for k in state.kongs)
     liang = frozenset(state.liang_dao)
-    inp = HandInput(players, base, piao, state.rules.preset.key, options, kongs)
+    inp = HandInput(players, base, piao, state.rules.preset.key, options, state.kongs)
     if result is None or result == "draw":  # an unfinished hand: kong money only
         inp = replace(inp, liang_dao=liang if result == "draw" else frozenset())
     else:
@@ -215,18 +289,3 @@ def settle_table(
         discarder = None if result == "self_draw" else state.turn
         inp = replace(inp, liang_dao=liang, result=result, discarder=discarder, winners=winners)
     return settle(inp)
-
-
-def record_json(header: Header, actions: tuple[Action, ...]) -> dict[str, Any]:
-    """The ``kwx-hand/1`` record of a header and its actions."""
-    return {
-        "format": FORMAT,
-        "rules": header.rules,
-        "options": dict(header.options),
-        "base": header.base,
-        "piao": list(header.piao),
-        "players": list(header.players),
-        "dealer": header.dealer,
-        "hands": [format_counts(h) for h in header.hands],
-        "actions": [a.as_dict() for a in actions],
-    }

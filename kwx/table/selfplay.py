@@ -1,15 +1,12 @@
 """Whole hands played by policies (bots) on seeded walls, written as ``kwx-hand/1`` records.
 
-A :class:`Policy` answers two questions for its seat: what to do on its own turn
-(``act``: win, kong or discard, from the legal actions) and whether to claim a discard
-or a kong being added (``claim``: one of the offered actions, or None to pass). The
-runner asks them, resolves the claims (a win beats a pong or kong; two wins on one
-discard are 一炮双响) and applies every action through ``table.apply``, so a bot can only
-do what the rules allow.
-
-Policies receive the whole :class:`~kwx.table.table.Table` and their seat; they must
-read only what that seat can see (its own tiles, the rivers, the melds, revealed 亮倒 hands,
-the wall count): :func:`seen_counts` gives the tiles a seat has seen.
+A :class:`Policy` answers two questions for its seat, each asked with the seat's
+:class:`~kwx.table.view.SeatView` (what the seat may know, and its ``decision``): what to do
+on its own turn (``act``: win, kong or discard, one of ``view.options``) and whether to claim
+a discard or a kong being added (``claim``: one of ``view.options``, or None to pass). The
+runner asks them, resolves the claims (a win beats a pong or kong; two wins on one discard
+are 一炮双响) and applies every action through ``table.apply``, so a bot can only do what the
+rules allow, and it sees only what a view holds: it is blind to hidden tiles by construction.
 """
 
 from __future__ import annotations
@@ -17,45 +14,25 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, counts_of
-from kwx.table.record import DEFAULT_PLAYERS, Header, Replay, finish
-from kwx.table.table import WALL_AFTER_DEAL, Action, Table, apply, deal, legal_actions
+from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay, finish
+from kwx.table.table import WALL_AFTER_DEAL, Action, Table, apply, legal_actions
+from kwx.table.view import SeatView, view_for
 
 
+@runtime_checkable
 class Policy(Protocol):
-    """A bot: its own-turn choice and its claim choice."""
+    """A bot (docs/bots.md): its own-turn choice and its claim choice, each from its seat's view only."""
 
-    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
-        """One of ``options`` (win, kong or discard) on the seat's own turn."""
+    def act(self, view: SeatView) -> Action:
+        """One of ``view.options`` (win, kong or discard) on the seat's own turn."""
         ...
 
-    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
-        """One of ``options`` (win, pong or kong) on another seat's tile, or None to pass."""
+    def claim(self, view: SeatView) -> Action | None:
+        """One of ``view.options`` (win, pong or kong) on another seat's tile, or None to pass."""
         ...
-
-
-def seen_counts(state: Table, seat: int) -> Counts:
-    """Tiles ``seat`` has seen: its own, every river and meld, and the hands revealed by 亮倒."""
-    counts = list(state.seats[seat].concealed)
-    for other, s in enumerate(state.seats):
-        for kind in s.river:
-            counts[kind] += 1
-        for meld in s.melds:
-            counts[meld.kind] += meld.type.size
-        if other != seat and s.liang_dao:
-            for kind in range(NUM_KINDS):
-                counts[kind] += s.concealed[kind]
-    if state.phase == "rob" and state.tile is not None and state.turn != seat:
-        counts[state.tile] += 1  # the tile being added is shown
-    return tuple(min(n, COPIES) for n in counts)
-
-
-def visible_to(state: Table, seat: int) -> Counts:
-    """The tiles ``seat`` has seen outside its own hand (the analysis's ``visible``)."""
-    held = state.seats[seat].hand.held
-    return tuple(max(0, n - h) for n, h in zip(seen_counts(state, seat), held))
 
 
 def shuffled_wall(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -89,11 +66,11 @@ def play(
     piao: tuple[int, int, int] = (0, 0, 0),
     players: tuple[str, str, str] = DEFAULT_PLAYERS,
 ) -> Replay:
-    """Play one hand to its end with a policy per seat; its record, facts and settlement."""
-    header = Header(rules, options, base, piao, players, table_deal.dealer, table_deal.hands)
-    state = deal(table_deal.hands, table_deal.dealer, header.rule_set, table_deal.wall)
-    state, actions, _ = advance(state, policies)
-    return finish(header, actions, state)
+    """Play one hand to its end with a policy per seat; its record, states, facts and settlement."""
+    record = Record(Header(rules, options, base, piao, players, table_deal.dealer, table_deal.hands))
+    states = [record.start(table_deal.wall)]
+    _state, actions, _ = advance(states[0], policies, states)
+    return finish(record.append(*actions), tuple(states))
 
 
 class Waiting(Exception):
@@ -105,10 +82,11 @@ class Waiting(Exception):
         self.options = options
 
 
-def advance(state: Table, policies: Sequence[Policy]) -> tuple[Table, tuple[Action, ...], bool]:
+def advance(state: Table, policies: Sequence[Policy], trail: list[Table] | None = None) -> tuple[Table, tuple[Action, ...], bool]:
     """Play on from ``state`` (which needs a wall) until the hand is over or a policy raises Waiting.
 
-    Returns the state reached, the actions taken and whether the hand is over.
+    Returns the state reached, the actions taken and whether the hand is over; ``trail``, when
+    given, gets the state after each action.
     """
     actions: list[Action] = []
     while True:
@@ -123,6 +101,8 @@ def advance(state: Table, policies: Sequence[Policy]) -> tuple[Table, tuple[Acti
         for action in step:
             state = apply(state, action)
             actions.append(action)
+            if trail is not None:
+                trail.append(state)
 
 
 def _claimable(state: Table) -> bool:
@@ -146,21 +126,22 @@ def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
         return [Action((state.turn + 1) % 3, "draw", state.wall[state.drawn])] if state.drawn < WALL_AFTER_DEAL else []
     options = legal_actions(state)
     if phase in ("act", "pong"):
-        choice = policies[state.turn].act(state, state.turn, options)
-        if choice not in options:
-            raise ValueError(f"seat {state.turn} chose {choice}, not among {options}")
+        view = view_for(state, state.turn, options)
+        choice = policies[state.turn].act(view)
+        if not view.decision.allows(choice) or choice is None:
+            raise ValueError(f"seat {state.turn} chose {choice}, not among {view.options}")
         return [choice]
     wins: list[Action] = []
     call: Action | None = None
     for seat in ((state.turn + 1) % 3, (state.turn + 2) % 3):
-        mine = tuple(a for a in options if a.seat == seat and a.verb != "draw")
-        if not mine:
+        view = view_for(state, seat, options)
+        if not view.decision.is_open:
             continue
-        claim = policies[seat].claim(state, seat, mine)
+        claim = policies[seat].claim(view)
         if claim is None:
             continue
-        if claim not in mine:
-            raise ValueError(f"seat {seat} chose {claim}, not among {mine}")
+        if not view.decision.allows(claim):
+            raise ValueError(f"seat {seat} chose {claim}, not among {view.options}")
         if claim.verb == "win":
             wins.append(claim)
         else:

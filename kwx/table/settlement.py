@@ -48,7 +48,7 @@ _INPUT_KEYS = frozenset({"players", "base", "piao", "rules", "options", "kongs",
 class Kong:
     """A kong made this hand; ``chain`` is its place in a 杠上杠 chain (1 = first or alone)."""
 
-    who: int
+    seat: int
     type: str
     kind: int
     fed_by: int | None = None
@@ -190,10 +190,10 @@ def _check_kongs(inp: HandInput) -> None:
     seen: dict[int, int] = {}
     previous: Kong | None = None
     for number, kong in enumerate(inp.kongs, start=1):
-        params = {"number": number, "player": inp.players[kong.who], "tile": TILE_IDS[kong.kind]}
+        params = {"number": number, "player": inp.players[kong.seat], "tile": TILE_IDS[kong.kind]}
         if kong.type not in KONG_TYPES:
             raise _error(gettext_noop('Kong %(number)d: unknown type "%(value)s": use an_gang, ming_gang or zhi_gang.'), "kongs", number=number, value=str(kong.type)[:40])
-        if kong.type == "zhi_gang" and (kong.fed_by is None or kong.fed_by == kong.who):
+        if kong.type == "zhi_gang" and (kong.fed_by is None or kong.fed_by == kong.seat):
             raise _error(gettext_noop("Kong %(number)d (直杠 of %(tile)s by %(player)s): say which other player discarded the fourth tile."), "kongs", **params)
         if kong.type != "zhi_gang" and kong.fed_by is not None:
             raise _error(gettext_noop("Kong %(number)d: only a 直杠 is fed by another player's discard."), "kongs", number=number)
@@ -203,7 +203,9 @@ def _check_kongs(inp: HandInput) -> None:
         if kong.chain < 1:
             raise _error(gettext_noop("Kong %(number)d: a chain position starts at 1."), "kongs", number=number)
         if kong.chain > 1:
-            linked = previous is not None and previous.chain == kong.chain - 1 and ((kong.type == "zhi_gang" and kong.fed_by == previous.who) or (kong.type != "zhi_gang" and kong.who == previous.who))
+            linked = (
+                previous is not None and previous.chain == kong.chain - 1 and ((kong.type == "zhi_gang" and kong.fed_by == previous.seat) or (kong.type != "zhi_gang" and kong.seat == previous.seat))
+            )
             if not linked:
                 raise _error(
                     gettext_noop(
@@ -217,7 +219,7 @@ def _check_kongs(inp: HandInput) -> None:
                 )
         previous = kong
     for player in PLAYERS:
-        if sum(1 for k in inp.kongs if k.who == player) > 4:
+        if sum(1 for k in inp.kongs if k.seat == player) > 4:
             raise _error(gettext_noop("%(player)s made more than four kongs."), "kongs", player=inp.players[player])
 
 
@@ -235,7 +237,7 @@ def _check_winner_tiles(inp: HandInput) -> None:
         if w.hand.held[w.tile] >= COPIES:
             raise _error(gettext_noop("%(player)s already holds all four %(tile)s, so it cannot be the winning tile."), "winners", player=name, tile=TILE_IDS[w.tile])
         hand_kongs = {m.kind: m.type for m in w.hand.melds if m.type is not MeldType.PONG}
-        listed = {k.kind: k for k in inp.kongs if k.who == w.player}
+        listed = {k.kind: k for k in inp.kongs if k.seat == w.player}
         for kind, meld_type in hand_kongs.items():
             kong = listed.get(kind)
             if kong is None:
@@ -273,7 +275,7 @@ def _check_winner_tiles(inp: HandInput) -> None:
             total[win] += 3
     winners = {w.player for w in inp.winners}
     for kong in inp.kongs:
-        if kong.who not in winners:
+        if kong.seat not in winners:
             total[kong.kind] += COPIES
     for kind, n in enumerate(total):
         if n > COPIES:
@@ -295,9 +297,9 @@ def _value(inp: HandInput, w: Winner) -> WinResult:
             if key in ("liang_dao", "qiang_gang_hu"):
                 raise _error(gettext_noop("%(player)s: %(key)s is set by the result and the 亮倒 list, not by hand."), "winners", player=name, key=key)
             raise _error(gettext_noop("%(player)s: %(key)s does not fit a %(result)s."), "winners", player=name, key=key, result=inp.result)
-    if "gang_shang_kai_hua" in w.situation and not any(k.who == w.player for k in inp.kongs):
+    if "gang_shang_kai_hua" in w.situation and not any(k.seat == w.player for k in inp.kongs):
         raise _error(gettext_noop("%(player)s: 杠上开花 needs a kong of the winner in the kong list."), "winners", player=name)
-    if "gang_shang_pao" in w.situation and not any(k.who == inp.discarder for k in inp.kongs):
+    if "gang_shang_pao" in w.situation and not any(k.seat == inp.discarder for k in inp.kongs):
         raise _error(gettext_noop("%(player)s: 杠上炮 needs a kong of the discarder in the kong list."), "winners", player=name)
     situation = set(w.situation)
     if w.player in inp.liang_dao:
@@ -395,8 +397,8 @@ def _kong_payments(inp: HandInput) -> list[Payment]:
         money = KONG_MONEY[kong.type]
         amount = money * kong.multiplier * inp.base
         part = Part(kong.type, amount, (("money", money), ("chain", kong.multiplier), ("base", inp.base), ("tile", kong.kind)))
-        payers = [kong.fed_by] if kong.fed_by is not None else [p for p in PLAYERS if p != kong.who]
-        out.extend(Payment(payer, kong.who, amount, (part,)) for payer in payers)
+        payers = [kong.fed_by] if kong.fed_by is not None else [p for p in PLAYERS if p != kong.seat]
+        out.extend(Payment(payer, kong.seat, amount, (part,)) for payer in payers)
     return out
 
 

@@ -26,12 +26,12 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
-from kwx.errors import gettext_noop
-from kwx.hand.efficiency import improving_draws
+from kwx.errors import EngineError, gettext_noop
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import WinValue, score_win
 from kwx.hand.shapes import shanten
-from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, add, with_tile
+from kwx.table.settlement import Kong
 
 WALL_AFTER_DEAL = 45
 """84 − 3 × 13: the tiles left to draw after the deal."""
@@ -44,13 +44,11 @@ KongType = Literal["an_gang", "ming_gang", "zhi_gang"]
 Result = Literal["self_draw", "discard", "rob_kong", "draw"]
 
 
-class IllegalAction(ValueError):
-    """An action the state does not allow; ``template`` (an English msgid) and ``params`` say why."""
+class IllegalAction(EngineError):
+    """An action the state does not allow; ``template`` (an English msgid) and ``params`` say why (``field`` is ``action``)."""
 
     def __init__(self, template: str, **params: object) -> None:
-        self.template = template
-        self.params = params
-        super().__init__(template % params if params else template)
+        super().__init__(template, "action", **params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,17 +71,6 @@ class Action:
         if self.liang_dao:
             out["liang_dao"] = True
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class KongMade:
-    """A kong that stands; ``chain`` is its place in a 杠上杠 chain (1 = first or alone)."""
-
-    seat: int
-    type: KongType
-    kind: int
-    fed_by: int | None
-    chain: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +109,6 @@ class SeatState:
         """Concealed tiles and melds as a Hand."""
         return Hand(self.concealed, self.melds)
 
-    def pong_of(self, kind: int) -> bool:
-        """Whether the seat has an exposed pong of ``kind``."""
-        return any(m.kind == kind and m.type is MeldType.PONG for m in self.melds)
-
 
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -148,7 +131,7 @@ class Table:
     replacement: int = 0
     after_kong: int = 0
     dealt: Counts = (0,) * NUM_KINDS
-    kongs: tuple[KongMade, ...] = ()
+    kongs: tuple[Kong, ...] = ()
     wins: tuple[WinMade, ...] = ()
     wall: tuple[int, ...] | None = None
 
@@ -184,17 +167,9 @@ class Table:
 def deal(hands: tuple[Counts, Counts, Counts], dealer: int, rules: Rules, wall: tuple[int, ...] | None = None) -> Table:
     """The state right after the deal: 13 tiles each, the dealer to draw first."""
     dealt = add(add(hands[0], hands[1]), hands[2])
-    s0, s1, s2 = (SeatState(h, ready_on=winning_kinds(Hand(h))) for h in hands)
+    s0, s1, s2 = (SeatState(h, ready_on=Hand(h).winning_kinds()) for h in hands)
     seats = (s0, s1, s2)
     return Table(rules, dealer, seats, "draw", dealer, dealt=dealt, wall=wall)
-
-
-def winning_kinds(hand: Hand) -> frozenset[int]:
-    """The kinds that complete a 13-tile hand (none the seat holds all four of)."""
-    held = hand.held
-    full = tuple(k for k in range(NUM_KINDS) if held[k] >= COPIES)
-    shanten, kinds = improving_draws(hand.concealed, len(hand.melds), full)
-    return frozenset(kinds) if shanten == 0 else frozenset()
 
 
 @lru_cache(maxsize=64)
@@ -202,21 +177,30 @@ def _with_situation(rules: Rules, situation: frozenset[str]) -> Rules:
     return Rules(rules.preset, rules.options, situation)
 
 
-def _situation(state: Table, seat: int, side: str) -> frozenset[str]:
-    """The situational fans a win by ``seat`` in this state carries."""
+def situation_of(side: str, phase: Phase, after_kong: int, drawn: int, liang_dao: bool) -> frozenset[str]:
+    """The situational fans a win carries: its side, the phase it is taken in, the kong before it, the tiles drawn and the winner's 亮倒."""
     keys = []
     if side == "self_draw":
-        if state.after_kong:
+        if after_kong:
             keys.append("gang_shang_kai_hua")
-        if state.drawn == WALL_AFTER_DEAL:
+        if drawn == WALL_AFTER_DEAL:
             keys.append("hai_di_lao")
-    elif state.phase == "rob":
+    elif phase == "rob":
         keys.append("qiang_gang_hu")
-    elif state.after_kong:
+    elif after_kong:
         keys.append("gang_shang_pao")
-    if state.seats[seat].liang_dao:
+    if liang_dao:
         keys.append("liang_dao")
     return frozenset(keys)
+
+
+def win_for(rules: Rules, seat: int, hand: Hand, kind: int, side: Literal["self_draw", "discard"], phase: Phase, after_kong: int, drawn: int, liang_dao: bool) -> WinMade | None:
+    """The win ``seat``'s 13 tiles ``hand`` make on ``kind`` (legal or not), with its situation and value; None if they do not win."""
+    situation = situation_of(side, phase, after_kong, drawn, liang_dao)
+    values = score_win(hand, kind, _with_situation(rules, situation))
+    if values is None:
+        return None
+    return WinMade(seat, kind, hand, side, situation, values[0] if side == "self_draw" else values[1])
 
 
 def win_on(state: Table, seat: int) -> WinMade | None:
@@ -237,11 +221,7 @@ def win_on(state: Table, seat: int) -> WinMade | None:
         side = "discard"
     else:
         return None
-    situation = _situation(state, seat, side)
-    values = score_win(hand, kind, _with_situation(state.rules, situation))
-    if values is None:
-        return None
-    return WinMade(seat, kind, hand, side, situation, values[0] if side == "self_draw" else values[1])
+    return win_for(state.rules, seat, hand, kind, side, state.phase, state.after_kong, state.drawn, s.liang_dao)
 
 
 def _win_refusal(state: Table, win: WinMade) -> str | None:
@@ -257,24 +237,7 @@ def _win_refusal(state: Table, win: WinMade) -> str | None:
 
 def _kong_keeps_waits(seat: SeatState, after: Hand) -> bool:
     """A 亮倒 seat may kong only when the winning kinds stay the same."""
-    return not seat.liang_dao or winning_kinds(after) == seat.waits
-
-
-def _concealed_kong(seat: SeatState, kind: int) -> Hand:
-    counts = list(seat.concealed)
-    counts[kind] -= 4
-    return Hand(tuple(counts), seat.melds + (Meld(MeldType.CONCEALED_KONG, kind),))
-
-
-def _added_kong(seat: SeatState, kind: int) -> Hand:
-    melds = tuple(Meld(MeldType.KONG, kind) if m.kind == kind and m.type is MeldType.PONG else m for m in seat.melds)
-    return Hand(with_tile(seat.concealed, kind, -1), melds)
-
-
-def _exposed_kong(seat: SeatState, kind: int) -> Hand:
-    counts = list(seat.concealed)
-    counts[kind] -= 3
-    return Hand(tuple(counts), seat.melds + (Meld(MeldType.KONG, kind),))
+    return not seat.liang_dao or after.winning_kinds() == seat.waits
 
 
 def _claim_refusal(state: Table, action: Action) -> str | None:
@@ -296,7 +259,7 @@ def _claim_refusal(state: Table, action: Action) -> str | None:
         return None
     if s.concealed[action.kind] != 3:
         return gettext_noop("Seat %(seat)d needs three concealed %(tile)s to kong the discard (直杠).")
-    if not _kong_keeps_waits(s, _exposed_kong(s, action.kind)):
+    if not _kong_keeps_waits(s, s.hand.after_kong(action.kind)):
         return gettext_noop("Seat %(seat)d declared 亮倒: a kong that changes its winning tiles is not allowed.")
     return None
 
@@ -309,11 +272,11 @@ def _own_kong_refusal(state: Table, action: Action) -> str | None:
     if state.drawn == WALL_AFTER_DEAL:
         return gettext_noop("No kong once the last tile has been drawn.")
     if s.concealed[action.kind] == 4:
-        after = _concealed_kong(s, action.kind)
-    elif s.pong_of(action.kind) and s.concealed[action.kind] >= 1:
+        after = s.hand.after_kong(action.kind)
+    elif s.concealed[action.kind] >= 1 and s.hand.pong_of(action.kind):
         if action.kind != state.tile:
             return gettext_noop("蓄杠 only with the tile just drawn: seat %(seat)d did not just draw %(tile)s.")
-        after = _added_kong(s, action.kind)
+        after = s.hand.after_kong(action.kind)
     else:
         return gettext_noop("Seat %(seat)d holds neither four %(tile)s nor a pong of it with the tile just drawn.")
     if not _kong_keeps_waits(s, after):
@@ -332,7 +295,7 @@ def _discard_refusal(state: Table, action: Action) -> str | None:
         if s.liang_dao:
             return gettext_noop("Seat %(seat)d has already declared 亮倒.")
         after = with_tile(s.concealed, action.kind, -1)
-        if shanten(after, len(s.melds)) != 0 or not winning_kinds(Hand(after, s.melds)):
+        if shanten(after, len(s.melds)) != 0 or not Hand(after, s.melds).winning_kinds():
             return gettext_noop("亮倒 needs a ready hand: seat %(seat)d is not ready after discarding %(tile)s.")
     return None
 
@@ -446,7 +409,7 @@ def _candidates(state: Table) -> list[Action]:
                 out.append(Action(turn, "discard", k))
                 if may_declare:
                     out.append(Action(turn, "discard", k, liang_dao=True))
-                if phase == "act" and (s.concealed[k] == 4 or (k == state.tile and s.pong_of(k))):
+                if phase == "act" and (s.concealed[k] == 4 or (k == state.tile and s.hand.pong_of(k))):
                     out.append(Action(turn, "kong", k))
     elif phase in ("claim", "rob") and state.tile is not None:
         for seat in ((turn + 1) % 3, (turn + 2) % 3):
@@ -515,7 +478,7 @@ def _apply(state: Table, action: Action) -> Table:
         return replace(state, wins=state.wins + (win,))
     if verb == "discard":
         after = with_tile(s.concealed, kind, -1)
-        ready_on = winning_kinds(Hand(after, s.melds))
+        ready_on = Hand(after, s.melds).winning_kinds()
         new = replace(
             s,
             concealed=after,
@@ -527,16 +490,15 @@ def _apply(state: Table, action: Action) -> Table:
         return replace(state, seats=_set(state.seats, seat, new), phase="claim", turn=seat, tile=kind)
     if verb == "pong":
         seats = _taken(_passes(state), state.turn)
-        counts = list(seats[seat].concealed)
-        counts[kind] -= 2
-        new = replace(seats[seat], concealed=tuple(counts), melds=seats[seat].melds + (Meld(MeldType.PONG, kind),))
+        ponged = seats[seat].hand.after_pong(kind)
+        new = replace(seats[seat], concealed=ponged.concealed, melds=ponged.melds)
         return replace(state, seats=_set(seats, seat, new), phase="pong", turn=seat, tile=None, after_kong=0)
     # kong
     if state.phase == "claim":
         seats = _taken(_passes(state), state.turn)
-        exposed = _exposed_kong(seats[seat], kind)
-        new = replace(seats[seat], concealed=exposed.concealed, melds=exposed.melds, ready_on=winning_kinds(exposed))
-        kong = KongMade(seat, "zhi_gang", kind, state.turn, _chain(state))
+        exposed = seats[seat].hand.after_kong(kind)
+        new = replace(seats[seat], concealed=exposed.concealed, melds=exposed.melds, ready_on=exposed.winning_kinds())
+        kong = Kong(seat, "zhi_gang", kind, state.turn, _chain(state))
         return replace(
             state,
             seats=_set(seats, seat, new),
@@ -548,9 +510,9 @@ def _apply(state: Table, action: Action) -> Table:
             kongs=state.kongs + (kong,),
         )
     if s.concealed[kind] == 4:
-        hidden = _concealed_kong(s, kind)
-        kong = KongMade(seat, "an_gang", kind, None, _chain(state))
-        new = replace(s, concealed=hidden.concealed, melds=hidden.melds, ready_on=winning_kinds(hidden))
+        hidden = s.hand.after_kong(kind)
+        kong = Kong(seat, "an_gang", kind, None, _chain(state))
+        new = replace(s, concealed=hidden.concealed, melds=hidden.melds, ready_on=hidden.winning_kinds())
         return replace(
             state,
             seats=_set(state.seats, seat, new),
@@ -572,9 +534,9 @@ def _draw(state: Table, seat: int, kind: int) -> Table:
     elif state.phase == "rob":  # nobody robbed: the 蓄杠 stands
         seats = _passes(state)
         assert state.tile is not None
-        after = _added_kong(seats[seat], state.tile)
-        seats = _set(seats, seat, replace(seats[seat], concealed=after.concealed, melds=after.melds, ready_on=winning_kinds(after)))
-        kongs = kongs + (KongMade(seat, "ming_gang", state.tile, None, replacement),)
+        after = seats[seat].hand.after_kong(state.tile)
+        seats = _set(seats, seat, replace(seats[seat], concealed=after.concealed, melds=after.melds, ready_on=after.winning_kinds()))
+        kongs = kongs + (Kong(seat, "ming_gang", state.tile, None, replacement),)
     s = seats[seat]
     new = replace(s, concealed=with_tile(s.concealed, kind), passed=0)
     return replace(

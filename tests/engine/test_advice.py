@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from kwx.bots.basic import BasicBot
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import Hand, kind_of, with_tile
-from kwx.table.advice import PASS, advise, choices, sample_world
+from kwx.table.advice import PASS, advise, sample_world
 from kwx.table.record import replay
-from kwx.table.selfplay import advance, seeded_deal, seen_counts
-from kwx.table.table import Action, deal, winning_kinds
+from kwx.table.selfplay import advance, seeded_deal
+from kwx.table.table import Action, deal
+from kwx.table.view import view_for
 from tests.engine.test_selfplay import Person, tiles_on_the_table
 from tests.engine.test_table import record
 
@@ -35,11 +36,11 @@ def position(seed: int, decisions: int):
         state, _taken, over = advance(state, [Person(answer), bot, bot])
         if over:
             return None
-        mine = tuple(a for a in choices(state, 0) if a is not None)
+        view = view_for(state, 0)
         if state.phase in ("act", "pong"):
-            answer = bot.act(state, 0, mine)
+            answer = bot.act(view)
         else:
-            answer = bot.claim(state, 0, mine) or "pass"
+            answer = bot.claim(view) or "pass"
     return state
 
 
@@ -49,10 +50,10 @@ def test_a_world_keeps_what_the_seat_sees_and_deals_the_rest_anew(seed, stop, wo
     state = position(seed, stop)
     if state is None:
         return
-    world = sample_world(state, 0, random.Random(world_seed))
+    world = sample_world(view_for(state, 0), random.Random(world_seed))
     assert tiles_on_the_table(world) == 84
     assert world.seats[0] == state.seats[0]
-    assert seen_counts(world, 0) == seen_counts(state, 0)
+    assert view_for(world, 0).seen == view_for(state, 0).seen
     for a, b in zip(world.seats, state.seats):
         assert (a.river, a.melds, a.liang_dao, sum(a.concealed)) == (b.river, b.melds, b.liang_dao, sum(b.concealed))
     assert world.wall_left == state.wall_left and world.drawn == state.drawn
@@ -61,7 +62,7 @@ def test_a_world_keeps_what_the_seat_sees_and_deals_the_rest_anew(seed, stop, wo
 
 def test_worlds_differ_only_in_hidden_tiles():
     state = position(3, 2)
-    worlds = {sample_world(state, 0, random.Random(s)).seats[1].concealed for s in range(5)}
+    worlds = {sample_world(view_for(state, 0), random.Random(s)).seats[1].concealed for s in range(5)}
     assert len(worlds) > 1
 
 
@@ -70,7 +71,7 @@ def test_dealing_into_a_revealed_hand_is_estimated_worse_than_a_safe_tile():
     hands = ("12378pZZBB1239s", "46p12345678sFFZ", "599p124689sBBFF")
     state = replay(record(hands, "0d3s 0x3s 1d9s 1!Z 2d6s")).final
     assert state.phase == "act" and state.turn == 2
-    advice = advise(state, 2, basic_seats, seed=5, cpu_budget=float("inf"), max_worlds=12, min_worlds=12)
+    advice = advise(view_for(state, 2), basic_seats, seed=5, cpu_budget=float("inf"), max_worlds=12, min_worlds=12)
     by_tile = {e.action.tile: e for e in advice.estimates if e.action and e.action.verb == "discard" and not e.action.liang_dao}
     assert by_tile["5p"].mean < by_tile["F"].mean - 1
     assert advice.worlds == 12 and all(e.rollouts == 12 for e in advice.estimates)
@@ -78,35 +79,35 @@ def test_dealing_into_a_revealed_hand_is_estimated_worse_than_a_safe_tile():
 
 def test_the_same_seed_gives_the_same_advice():
     state = position(8, 3)
-    a = advise(state, 0, basic_seats, seed=2, cpu_budget=float("inf"), max_worlds=6, min_worlds=6)
-    b = advise(state, 0, basic_seats, seed=2, cpu_budget=float("inf"), max_worlds=6, min_worlds=6)
+    a = advise(view_for(state, 0), basic_seats, seed=2, cpu_budget=float("inf"), max_worlds=6, min_worlds=6)
+    b = advise(view_for(state, 0), basic_seats, seed=2, cpu_budget=float("inf"), max_worlds=6, min_worlds=6)
     assert a.estimates == b.estimates
 
 
 def test_the_cpu_budget_stops_the_rollouts():
     state = position(8, 3)
     ticks = itertools.count(0, 0.6)  # each look at the clock: 0.6 s more
-    advice = advise(state, 0, basic_seats, seed=2, cpu_budget=0.5, clock=lambda: next(ticks))
+    advice = advise(view_for(state, 0), basic_seats, seed=2, cpu_budget=0.5, clock=lambda: next(ticks))
     assert advice.worlds == 2 and not advice.clear
 
 
 def test_a_claim_includes_passing():
     hands = ("123557pZZBBF19s", "46p123456789sFF", "11589p23468sZBB")
     state = replay(record(hands, "0d9p 0x5p")).final
-    options = choices(state, 1)
+    options = view_for(state, 1).decision.choices
     assert PASS in options and Action(1, "win", kind_of("5p")) in options
-    assert choices(state, 2) == ()
+    assert view_for(state, 2).decision.choices == ()
 
 
 def test_the_advice_bot_switches_only_on_clear_evidence():
     from kwx.bots.advised import _switch
-    from kwx.table.advice import Advice, Estimate
+    from kwx.table.advice import Advice, ChoiceWorth
 
     prior, other = Action(0, "discard", 1), Action(0, "discard", 2)
 
     def made(prior_values, other_values):
         est = sorted(
-            [Estimate(prior, sum(prior_values) / 4, 0.0, 4), Estimate(other, sum(other_values) / 4, 0.0, 4)],
+            [ChoiceWorth(prior, sum(prior_values) / 4, 0.0, 4), ChoiceWorth(other, sum(other_values) / 4, 0.0, 4)],
             key=lambda e: -e.mean,
         )
         return Advice(0, tuple(est), 4, False, 0.0, ((prior, tuple(prior_values)), (other, tuple(other_values))))
@@ -119,7 +120,7 @@ def test_the_advice_bot_switches_only_on_clear_evidence():
 
 def test_the_work_budget_stops_the_rollouts_the_same_way_everywhere():
     state = position(8, 3)
-    runs = [advise(state, 0, basic_seats, seed=4, cpu_budget=float("inf"), max_actions=1) for _ in range(2)]
+    runs = [advise(view_for(state, 0), basic_seats, seed=4, cpu_budget=float("inf"), max_actions=1) for _ in range(2)]
     assert runs[0].worlds == runs[1].worlds == 2 and runs[0].estimates == runs[1].estimates
 
 
@@ -130,8 +131,8 @@ def test_a_world_in_the_rob_phase_holds_nothing_of_the_kong_adders_real_hand():
     other_waits = frozenset(range(9)) - state.seats[adder].ready_on
     told = replace(state, seats=tuple(replace(s, ready_on=other_waits) if i == adder else s for i, s in enumerate(state.seats)))
     for world_seed in range(5):
-        world = sample_world(state, 0, random.Random(world_seed))
-        assert world == sample_world(told, 0, random.Random(world_seed))  # the real waits do not reach the world
+        world = sample_world(view_for(state, 0), random.Random(world_seed))
+        assert world == sample_world(view_for(told, 0), random.Random(world_seed))  # the real waits do not reach the world
         dealt = world.seats[adder]
         assert dealt.concealed[state.tile] >= 1  # the tile being added is shown, so it is in every world
-        assert dealt.ready_on == winning_kinds(Hand(with_tile(dealt.concealed, state.tile, -1), dealt.melds))
+        assert dealt.ready_on == Hand(with_tile(dealt.concealed, state.tile, -1), dealt.melds).winning_kinds()

@@ -10,8 +10,8 @@ from kwx.bots.strong import StrongBot
 from kwx.bots.tournament import Run, decision_lines
 from kwx.hand.shapes import shanten
 from kwx.table.advice import sample_world
-from kwx.table.record import record_json
-from kwx.table.selfplay import play, seeded_deal, seen_counts
+from kwx.table.selfplay import play, seeded_deal
+from kwx.table.view import view_for
 from tests.engine.test_advice import position
 from tests.engine.test_bots_play import Checked
 from tests.engine.test_selfplay import check_hand, tiles_on_the_table
@@ -31,7 +31,9 @@ def test_the_advice_bot_plays_legal_balanced_hands_blind_to_hidden_tiles():
     strong = StrongBot()
     for seed in (21, 22):
         bot = small()
-        check_hand(play(seeded_deal(seed, seed % 3), [Checked(bot, random.Random(seed)), strong, strong]))
+        checked = Checked(bot, small())
+        check_hand(play(seeded_deal(seed, seed % 3), [checked, strong, strong]))
+        assert checked.calls > 0
         assert any(d.kind != "plain" for d in bot.decisions)
 
 
@@ -41,7 +43,7 @@ def test_the_work_budget_holds_and_fixes_the_play():
     for _ in range(2):
         bot = small()
         done = play(seeded_deal(23, 0), [strong, bot, strong])
-        runs.append((record_json(done.header, done.actions), [(d.kind, d.actions, d.worlds, d.switched) for d in bot.decisions]))
+        runs.append((done.record.to_json(), [(d.kind, d.actions, d.worlds, d.switched) for d in bot.decisions]))
     assert runs[0] == runs[1]
     rolled = [d for d in runs[0][1] if d[0] != "plain"]
     assert rolled
@@ -65,11 +67,11 @@ def test_progress_worlds_keep_what_the_seat_sees_and_deal_nearer_hands():
     assert state is not None
     near, uniform = [], []
     for s in range(40):
-        world = sample_world(state, 0, random.Random(s), progress=True)
+        world = sample_world(view_for(state, 0), random.Random(s), progress=True)
         assert tiles_on_the_table(world) == 84 and max(world.dealt) <= 4
-        assert world.seats[0] == state.seats[0] and seen_counts(world, 0) == seen_counts(state, 0)
+        assert world.seats[0] == state.seats[0] and view_for(world, 0).seen == view_for(state, 0).seen
         assert world.wall_left == state.wall_left
-        plain = sample_world(state, 0, random.Random(s))
+        plain = sample_world(view_for(state, 0), random.Random(s))
         for other in (1, 2):
             if not state.seats[other].liang_dao:
                 near.append(shanten(world.seats[other].concealed, len(world.seats[other].melds)))
@@ -78,9 +80,9 @@ def test_progress_worlds_keep_what_the_seat_sees_and_deal_nearer_hands():
 
 
 def test_decision_lines_report_counts_and_times():
-    from kwx.bots.advised import Decision
+    from kwx.bots.advised import DecisionCost
 
-    made = (Decision("plain", 0.001, 0, 0, False), Decision("claim", 0.2, 300, 5, True), Decision("defence", 0.4, 500, 6, False))
+    made = (DecisionCost("plain", 0.001, 0, 0, False), DecisionCost("claim", 0.2, 300, 5, True), DecisionCost("defence", 0.4, 500, 6, False))
     (line,) = decision_lines(Run(("advice", "strong", "strong"), 1, "standard", (), 1.0, 1.0, 1, (("advice", made),)))
     assert "decisions: 3, rolled out 2" in line and "claim 1, 1 switched" in line and "defence 1, 0 switched" in line
     assert "rolled out median 200 ms, p95 400 ms" in line and "rollout actions max 500" in line

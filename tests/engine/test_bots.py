@@ -9,7 +9,8 @@ from kwx.bots.strong import StrongBot, danger
 from kwx.hand.notation import parse_hand, parse_tiles
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import NUM_KINDS, kind_of
-from kwx.table.table import Action, SeatState, Table, legal_actions, winning_kinds
+from kwx.table.table import Action, SeatState, Table, legal_actions
+from kwx.table.view import view_for
 
 RULES = make_rules("standard", (), {})
 
@@ -18,7 +19,7 @@ def seat(hand: str, river: str = "", liang_dao: bool = False) -> SeatState:
     """A seat from hand notation (melds in brackets) and its river; a 亮倒 seat gets its waits locked."""
     h = parse_hand(hand)
     kinds = tuple(k for k in range(NUM_KINDS) for _ in range(parse_tiles(river)[k])) if river else ()
-    waits = winning_kinds(h) if liang_dao else frozenset()
+    waits = h.winning_kinds() if liang_dao else frozenset()
     return SeatState(h.concealed, h.melds, kinds, liang_dao, waits)
 
 
@@ -35,23 +36,23 @@ def position(seats: tuple[SeatState, SeatState, SeatState], phase: str, turn: in
         own_turn = i == turn and phase in ("act", "pong")
         assert s.hand.tile_count == (14 if own_turn else 13)
         before = s.hand.with_tile(kind_of(tile), -1) if own_turn and tile else s.hand
-        kept.append(replace(s, ready_on=winning_kinds(before)))  # the table keeps each seat's winning kinds
+        kept.append(replace(s, ready_on=before.winning_kinds()))  # the table keeps each seat's winning kinds
     assert max(dealt) <= 4
     seats = (kept[0], kept[1], kept[2])
     return Table(RULES, 0, seats, phase, turn, kind_of(tile) if tile else None, drawn=drawn, dealt=tuple(dealt))
 
 
 def act(bot, state: Table) -> Action:
-    options = legal_actions(state)
-    choice = bot.act(state, state.turn, options)
-    assert choice in options
+    view = view_for(state, state.turn)
+    choice = bot.act(view)
+    assert choice in view.options
     return choice
 
 
 def claim(bot, state: Table, who: int) -> Action | None:
-    options = tuple(a for a in legal_actions(state) if a.seat == who and a.verb != "draw")
-    choice = bot.claim(state, who, options)
-    assert choice is None or choice in options
+    view = view_for(state, who)
+    choice = bot.claim(view)
+    assert view.decision.allows(choice)
     return choice
 
 
@@ -66,7 +67,7 @@ def test_never_deals_into_a_revealed_hand():
     assert act(BasicBot(), state).kind in (kind_of("Z"), kind_of("F"))
     choice = act(StrongBot(), state)
     assert choice.verb == "discard" and choice.kind not in (kind_of("Z"), kind_of("F"))
-    costs, bao = danger(state, 0)
+    costs, bao = danger(view_for(state, 0))
     assert bao == {kind_of("Z"), kind_of("F")} and costs[kind_of("Z")] >= 4
 
 
@@ -143,7 +144,7 @@ def test_takes_an_allowed_discard_win():
 
 def test_the_weights_change_nothing_when_nobody_is_revealed_and_the_hand_is_far():
     state = position((seat("13p58p2s47s8sZFB159p"), seat("112334567p129sF"), seat("2345678s246pFBB")), "act", 0, "9p", drawn=1)
-    costs, bao = danger(state, 0)
+    costs, bao = danger(view_for(state, 0))
     assert not bao and all(c == 0 for c in costs)  # nobody has discarded or melded yet
     assert act(StrongBot(), replace(state)).verb == "discard"
 
@@ -165,5 +166,5 @@ def test_a_revealed_hand_throws_what_it_draws_even_into_another_revealed_hand():
     # locked: the drawn 发 is the only discard, though seat 1 (revealed) wins on it
     me = drew(seat("123p456p789p5sZZZ", liang_dao=True), "F")
     state = position((me, seat("234678s345pFFBB", liang_dao=True), seat("112334567p129sB")), "act", 0, "F")
-    assert kind_of("F") in danger(state, 0)[1]
+    assert kind_of("F") in danger(view_for(state, 0))[1]
     assert act(StrongBot(), state) == Action(0, "discard", kind_of("F"))

@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from kwx.bots.basic import BasicBot
 from kwx.hand.rules import make_rules
-from kwx.table.record import record_json, replay
-from kwx.table.selfplay import Waiting, advance, play, seeded_deal, seen_counts
-from kwx.table.table import WALL_AFTER_DEAL, Action, Table, deal, legal_actions
+from kwx.table.record import replay
+from kwx.table.selfplay import Waiting, advance, play, seeded_deal
+from kwx.table.table import WALL_AFTER_DEAL, Action, Table, deal
+from kwx.table.view import SeatView, view_for
 
 
 class RandomBot:
@@ -22,12 +23,12 @@ class RandomBot:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action:
-        wins = [a for a in options if a.verb == "win"]
-        return wins[0] if wins and self.rng.random() < 0.7 else self.rng.choice(options)
+    def act(self, view: SeatView) -> Action:
+        wins = [a for a in view.options if a.verb == "win"]
+        return wins[0] if wins and self.rng.random() < 0.7 else self.rng.choice(view.options)
 
-    def claim(self, state: Table, seat: int, options: tuple[Action, ...]) -> Action | None:
-        return self.rng.choice(options + (None,))
+    def claim(self, view: SeatView) -> Action | None:
+        return self.rng.choice(view.options + (None,))
 
 
 def tiles_on_the_table(state: Table) -> int:
@@ -40,7 +41,7 @@ def check_hand(done) -> None:
     final = done.final
     assert tiles_on_the_table(final) == 84
     assert sum(done.settlement.nets) == 0
-    again = replay(record_json(done.header, done.actions))
+    again = replay(done.record.to_json())
     assert again.result == done.result
     assert again.settlement.nets == done.settlement.nets
     assert again.next_dealer == done.next_dealer
@@ -49,7 +50,7 @@ def check_hand(done) -> None:
         assert done.result in ("self_draw", "discard", "rob_kong", "draw")
         assert done.next_dealer in (0, 1, 2)
     for seat in range(3):
-        assert max(seen_counts(final, seat)) <= 4
+        assert max(view_for(final, seat).seen) <= 4
 
 
 @settings(max_examples=60)
@@ -88,17 +89,17 @@ class Person:
     def __init__(self, choice=None):
         self.choice = choice
 
-    def _answer(self, seat, options, passing):
+    def _answer(self, view, passing):
         if self.choice is None:
-            raise Waiting(seat, options)
+            raise Waiting(view.seat, view.options)
         choice, self.choice = self.choice, None
         return None if passing and choice == "pass" else choice
 
-    def act(self, state, seat, options):
-        return self._answer(seat, options, False)
+    def act(self, view):
+        return self._answer(view, False)
 
-    def claim(self, state, seat, options):
-        return self._answer(seat, options, True)
+    def claim(self, view):
+        return self._answer(view, True)
 
 
 def test_a_waiting_seat_stops_the_hand_and_resuming_plays_the_same_hand_as_straight_through():
@@ -115,10 +116,9 @@ def test_a_waiting_seat_stops_the_hand_and_resuming_plays_the_same_hand_as_strai
             break
         assert state.phase in ("act", "pong", "claim", "rob")
         # answer what the basic bot would have answered in the person's place
-        options = legal_actions(state)
-        mine = tuple(a for a in options if a.seat == 0 and a.verb != "draw")
+        view = view_for(state, 0)
         if state.phase in ("act", "pong"):
-            person.choice = bot.act(state, 0, mine)
+            person.choice = bot.act(view)
         else:
-            person.choice = bot.claim(state, 0, mine) or "pass"
+            person.choice = bot.claim(view) or "pass"
     assert tuple(taken) == straight.actions

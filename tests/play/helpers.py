@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kwx.bots.basic import BasicBot
+from kwx.table.view import view_for
 from play import seats
 from play.models import Hand
 
@@ -11,13 +12,12 @@ BOT = BasicBot()
 
 def move_for(hand: Hand) -> str:
     """The form value of the basic bot's choice in the person's seat (``pass`` for no claim)."""
-    _header, state = seats.rebuild(hand.record, hand.seed)
-    options = seats.options_for(state)
-    assert options, "not the person's decision"
-    if seats.may_pass(state):
-        action = BOT.claim(state, 0, options)
+    view = view_for(seats.replayed(hand.record).final, 0)
+    assert view.decision.is_open, "not the person's decision"
+    if view.decision.may_pass:
+        action = BOT.claim(view)
         if action is None:
             return "pass"
     else:
-        action = BOT.act(state, 0, options)
+        action = BOT.act(view)
     return f"{action.verb} {action.tile}" + (" ld" if action.liang_dao else "")

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
-from kwx.table.record import record_json
 from kwx.table.selfplay import play, seeded_deal
+from kwx.table.view import decision_for
 from play import review, seats
 from play.seats import Choice
 
@@ -16,7 +16,7 @@ from play.seats import Choice
 def hand(seed: int, dealer: int = 0, bots=None):
     bots = bots or [BasicBot(), StrongBot(), StrongBot()]
     done = play(seeded_deal(seed, dealer), bots)
-    return done, record_json(done.header, done.actions)
+    return done, done.record.to_json()
 
 
 @settings(max_examples=25)
@@ -24,10 +24,11 @@ def hand(seed: int, dealer: int = 0, bots=None):
 def test_every_decision_is_one_the_seat_had_and_its_cost_is_the_bots_worth_less_its_own(seed, dealer, seat):
     done, record = hand(seed, dealer)
     figures = review.review_hand(record, seat)
-    _h, states, actions = seats.states(record)
+    replayed = seats.replayed(record)
+    states, actions = replayed.states, replayed.actions
     for d in figures["decisions"]:
         state = states[d["step"]]
-        assert seats.options_for(state, seat)
+        assert decision_for(state, seat).is_open
         rows = d["options"]
         assert sum(r["mine"] for r in rows) == 1 and sum(r["bot"] for r in rows) == 1
         mine = next(r for r in rows if r["mine"])
@@ -58,10 +59,10 @@ def test_a_pass_followed_by_the_seats_own_draw_is_a_pass():
     """Seat 1 is next after seat 0: when it passes on seat 0's discard, the next action is its own draw."""
     for seed in range(60):
         _done, record = hand(seed, bots=[BasicBot(), BasicBot(), BasicBot()])
-        _h, states, actions = seats.states(record)
-        for step, action in enumerate(actions):
-            state = states[step]
-            if state.phase == "claim" and seats.options_for(state, 1) and action.seat == 1 and action.verb == "draw":
+        replayed = seats.replayed(record)
+        for step, action in enumerate(replayed.actions):
+            state = replayed.states[step]
+            if state.phase == "claim" and decision_for(state, 1).is_open and action.seat == 1 and action.verb == "draw":
                 d = next(d for d in review.review_hand(record, 1)["decisions"] if d["step"] == step)
                 assert d["mine"]["verb"] == "pass"
                 return

@@ -10,6 +10,7 @@ from kwx.hand.notation import parse_tiles
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
 from kwx.table.table import Action, apply, deal
+from kwx.table.view import view_for
 from play import selectors, services
 from puzzles.models import Player
 
@@ -25,7 +26,7 @@ def revealed_table():
 def test_the_hint_marks_the_tiles_a_revealed_hand_wins_on():
     state = revealed_table()
     assert KIND_OF_ID["5p"] in state.seats[1].waits
-    hint = selectors.hint(state)
+    hint = selectors.hint(view_for(state, 0))
     assert hint is not None
     waits = {TILE_IDS[k] for k in state.seats[1].waits}
     assert "5p" in hint["danger_tiles"] and set(hint["danger_tiles"]) <= waits

@@ -58,9 +58,9 @@ def test_a_stale_or_repeated_action_changes_nothing():
     hand = game.hands.get()
     seen = hand.action_count
     move = services.parse_choice(move_for(hand))
-    after, changed, state = services.act(player, game.pk, seen, move)
+    after, changed, done = services.act(player, game.pk, seen, move)
     assert changed and after.action_count > seen
-    assert seats.rebuild(after.record, after.seed)[1] == state  # the table it returns is the stored one
+    assert seats.replayed(after.record, after.seed).final == done.final  # the table it returns is the stored one
     again, changed_again, none = services.act(player, game.pk, seen, move)  # a double submit
     assert not changed_again and none is None and again.record == after.record
     old, changed_old, _none = services.act(player, game.pk, "0", move)
@@ -71,11 +71,11 @@ def test_a_choice_the_table_does_not_offer_is_refused_and_changes_nothing():
     player = Player.objects.create()
     game = services.start_game(player, "basic", "standard", "1", "0")
     hand = game.hands.get()
-    _h, state = seats.rebuild(hand.record, hand.seed)
+    state = seats.replayed(hand.record, hand.seed).final
     held = {k for k in range(21) if state.seats[0].concealed[k]}
     missing = next(k for k in range(21) if k not in held)
     with pytest.raises(PlayError):
-        verb = "pong" if seats.may_pass(state) else "discard"
+        verb = "pong" if state.phase in ("claim", "rob") else "discard"
         services.act(player, game.pk, hand.action_count, services.parse_choice(f"{verb} {TILE_IDS[missing]}"))
     assert Hand.objects.get(pk=hand.pk).record == hand.record
 

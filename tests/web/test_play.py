@@ -109,7 +109,7 @@ def test_hints_show_the_analyzer_discard_table_on_the_persons_turn(client):
     for _ in range(60):
         from play import seats
 
-        _h, state = seats.rebuild(hand.record, hand.seed)
+        state = seats.replayed(hand.record).final
         if state.phase in ("act", "pong") and state.turn == 0 and not state.seats[0].liang_dao:
             break
         client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": move_for(hand)})

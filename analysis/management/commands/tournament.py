@@ -7,7 +7,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from kwx.bots.tournament import BOTS, report, run, summarise
+from kwx.bots.registry import BOTS, UnknownBot, policy_factory
+from kwx.bots.tournament import report, run, summarise
 from kwx.hand.rules import PRESETS
 
 
@@ -20,16 +21,20 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--hands", type=int, default=300, help="hands to play (a multiple of 3 plays every wall from every seat)")
         parser.add_argument("--seed", type=int, default=1, help="seed of the walls")
-        parser.add_argument("--seats", default="strong,basic,basic", help=f"three bots, comma-separated, of: {', '.join(sorted(BOTS))}")
+        parser.add_argument("--seats", default="strong,basic,basic", help=f"three bots, comma-separated: {', '.join(sorted(BOTS))}, or package.module:Class (a Policy, docs/bots.md)")
         parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
         parser.add_argument("--records", default=None, help="write every hand's kwx-hand/1 record to this file, one JSON per line")
         parser.add_argument("--jobs", type=int, default=1, help="processes to play in (the figures do not depend on it)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         seats = [s.strip() for s in opts["seats"].split(",")]
-        unknown = [s for s in seats if s not in BOTS]
-        if len(seats) != 3 or unknown:
-            raise CommandError(f"--seats needs three bots of {', '.join(sorted(BOTS))}; got {opts['seats']!r}")
+        if len(seats) != 3:
+            raise CommandError(f"--seats needs three bots (of {', '.join(sorted(BOTS))}, or package.module:Class); got {opts['seats']!r}")
+        for seat in seats:
+            try:
+                policy_factory(seat)
+            except UnknownBot as exc:
+                raise CommandError(f"--seats: {exc}") from exc
         if opts["hands"] < 1:
             raise CommandError("--hands must be at least 1")
         if not 1 <= opts["jobs"] <= 64:

@@ -33,6 +33,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         from kwx.bots.basic import BasicBot
+        from kwx.table.view import view_for
         from play.models import Game
 
         setup_test_environment()
@@ -60,13 +61,12 @@ class Command(BaseCommand):
                     hand = Game.objects.get(pk=game_id).hands.get()
                     if hand.over:
                         break
-                    _h, state = seats.rebuild(hand.record, hand.seed)
-                    opts = seats.options_for(state)
-                    if seats.may_pass(state):
-                        action = person.claim(state, 0, opts)
+                    view = view_for(seats.replayed(hand.record).final, 0)
+                    if view.decision.may_pass:
+                        action = person.claim(view)
                         move = "pass" if action is None else f"{action.verb} {action.tile}"
                     else:
-                        action = person.act(state, 0, opts)
+                        action = person.act(view)
                         move = f"{action.verb} {action.tile}" + (" ld" if action.liang_dao else "")
                     bot_times.clear()
                     start = time.perf_counter()
