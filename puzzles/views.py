@@ -76,9 +76,12 @@ def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:
 def _puzzle_context(request: HttpRequest, puzzle: Puzzle, mode: str, theme: str | None, player: Any) -> dict[str, Any]:
     preset = PRESETS[puzzle.rules]
     kind = puzzle.kind if puzzle.is_table else None
+    table = selectors.table_view(puzzle)
     return {
         "puzzle": puzzle,
-        "table": selectors.table_view(puzzle),
+        "table": table,
+        "hand_tiles": list(table.me.tiles) if table else puzzle.hand_tiles,
+        "drawn_tile": table.me.drawn if table else None,
         "kind": kind,
         "kind_name": KIND_NAMES.get(puzzle.kind, ""),
         "kind_prompt": KIND_PROMPTS.get(puzzle.kind, ""),

@@ -303,11 +303,15 @@ def decision_for(state: Table, seat: int, legal: tuple[Action, ...] | None = Non
     return Decision(options, bool(options) and phase in ("claim", "rob"))
 
 
-def view_for(state: Table, seat: int, legal: tuple[Action, ...] | None = None) -> SeatView:
-    """What ``seat`` sees of ``state`` and may choose (``legal``: the state's legal actions, when the caller has them)."""
+def view_for(state: Table, seat: int, legal: tuple[Action, ...] | None = None, open_hands: bool = False) -> SeatView:
+    """What ``seat`` sees of ``state`` and may choose (``legal``: the state's legal actions, when the caller has them).
+
+    ``open_hands`` shows every seat's concealed tiles as ``revealed`` (``liang_dao`` stays what
+    it is): for a finished hand only — its end and its review — never for a decision.
+    """
     if seat not in SEATS:
         raise ValueError(f"no seat {seat}")
-    seats = [PublicSeat(s.river, s.melds, sum(s.concealed), s.liang_dao, s.concealed if s.liang_dao else None, s.waits) for s in state.seats]
+    seats = [PublicSeat(s.river, s.melds, sum(s.concealed), s.liang_dao, s.concealed if s.liang_dao or open_hands else None, s.waits) for s in state.seats]
     own = state.seats[seat]
     sees_tile = state.phase in ("claim", "rob") or (state.phase == "act" and state.turn == seat)
     return SeatView(

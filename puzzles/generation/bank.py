@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kwx.drills.simulate import Candidate, Win, play_deal
 from kwx.hand.efficiency import DiscardOption
 from kwx.hand.fans import PRESET_KEYS
 from kwx.hand.notation import format_counts, format_hand
@@ -26,7 +27,6 @@ from kwx.hand.serial import option_row
 from kwx.hand.tiles import TILE_IDS, Hand
 
 from .filters import Verdict, judge
-from .simulate import Position, Win, play_deal
 from .themes import fan_themes, tag
 
 BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "bank.json.gz"
@@ -39,6 +39,9 @@ QUIZ_FROM_PUZZLE = 0.25
 PLAIN_WIN_KEPT = 0.25
 """Share of ×1 wins (屁胡 self-draws) kept as quiz items: most items should have fans to count."""
 MIN_RATING, MAX_RATING = 800, 2400
+PREFIX = {"discard": "h", "quiz": "s", "ev": "v"}
+"""The first letter of a generated puzzle's key (``h00001``: 何切 puzzle 1; ``s``: 算番 item; ``v``: 期望值 puzzle).
+The banks made before the simulation played on the table (``d``, ``q``, ``e``) are retired: kept for their attempts, no longer served."""
 
 
 def clamp_rating(value: float) -> int:
@@ -61,13 +64,13 @@ def puzzle_rating(verdict: Verdict, options: tuple[DiscardOption, ...], hand: Ha
     return clamp_rating(rating)
 
 
-def position_key(position: Position, preset: str) -> tuple[str, str, str]:
+def position_key(position: Candidate, preset: str) -> tuple[str, str, str]:
     """What makes two positions the same puzzle: the hand, the visible tiles and the preset."""
     return format_hand(position.hand), format_counts(position.visible), preset
 
 
-def position_fields(position: Position) -> dict[str, Any]:
-    """The fields every 何切 record has: hand, melds, visible tiles, preset, situation, turn, wall."""
+def position_fields(position: Candidate) -> dict[str, Any]:
+    """The fields every 何切 record has: hand, melds, visible tiles, preset, situation, turn, wall, and the table from the player's chair (its SeatView)."""
     return {
         "kind": "discard",
         **hand_fields(position.hand),
@@ -76,10 +79,11 @@ def position_fields(position: Position) -> dict[str, Any]:
         "situation": sorted(position.rules.situation),
         "turn": position.turn,
         "wall_left": position.wall_left,
+        "table": position.view.to_json(),
     }
 
 
-def puzzle_record(position: Position, verdict: Verdict) -> dict[str, Any]:
+def puzzle_record(position: Candidate, verdict: Verdict) -> dict[str, Any]:
     """The bank record of a kept 何切 position."""
     return {
         **position_fields(position),
@@ -165,7 +169,7 @@ def generate(
     count: int,
     quiz_count: int,
     progress: Callable[[int], None] | None = None,
-    kept: Callable[[dict[str, Any], Position], None] | None = None,
+    kept: Callable[[dict[str, Any], Candidate], None] | None = None,
 ) -> tuple[list[dict[str, Any]], Stats]:
     """``count`` 何切 puzzles and ``quiz_count`` quiz items from simulated play, reproducible from ``seed``.
 
@@ -191,6 +195,9 @@ def generate(
             stats.positions += 1
             if len(puzzles) >= count:
                 continue
+            if event.offers_kong:  # a four held or a pong's fourth drawn: the decision is no plain 何切
+                stats.rejected["kong"] = stats.rejected.get("kong", 0) + 1
+                continue
             verdict = judge(event.hand.concealed, event.options)
             if verdict is None:
                 continue
@@ -215,9 +222,9 @@ def generate(
                     stats.quiz += 1
     stats.seconds = time.perf_counter() - started
     for n, record in enumerate(puzzles, 1):
-        record["key"] = f"d{n:05d}"
+        record["key"] = f"{PREFIX['discard']}{n:05d}"
     for n, record in enumerate(quiz, 1):
-        record["key"] = f"q{n:05d}"
+        record["key"] = f"{PREFIX['quiz']}{n:05d}"
     return puzzles + quiz, stats
 
 
@@ -246,6 +253,7 @@ def read_meta(path: Path = BANK_PATH) -> dict[str, Any]:
 def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> int:
     """Insert the bank's records missing from ``model`` (the Puzzle model, historical or not); how many were added."""
     existing = set(model.objects.values_list("key", flat=True))
+    fields = {f.name for f in model._meta.get_fields()}  # a historical model of an early migration has fewer
     rows = [
         model(
             key=r["key"],
@@ -264,7 +272,8 @@ def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> int
             themes=f" {' '.join(r['themes'])} " if r["themes"] else "",
             rating=r["rating"],
             **({"draws_left": r["draws_left"], "ev": r["ev"]} if "ev" in r else {}),
-            **({"table": r["table"], "verdict": {"margin": r["margin"], "danger": r["danger"], "source": r["source"]}} if "table" in r else {}),
+            **({"table": r["table"]} if "table" in r and "table" in fields else {}),
+            **({"verdict": {"margin": r["margin"], "danger": r["danger"], "source": r["source"]}} if "danger" in r else {}),
         )
         for r in read_bank(path)
         if r["key"] not in existing

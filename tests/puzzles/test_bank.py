@@ -13,7 +13,7 @@ from kwx.hand.rules import make_rules
 from kwx.hand.scoring import score_win
 from kwx.hand.serial import option_row
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS, Hand
-from puzzles.generation.bank import read_bank
+from puzzles.generation.bank import PREFIX, read_bank
 from puzzles.generation.filters import judge
 from puzzles.generation.themes import TAGGERS, tag
 
@@ -76,5 +76,5 @@ def test_migrate_loaded_the_bank():
     from tests.puzzles.factories import ensure_bank
 
     ensure_bank()
-    assert Puzzle.objects.filter(kind="discard", key__startswith="d").count() == len(DISCARDS)
+    assert Puzzle.objects.filter(kind="discard", key__startswith=PREFIX["discard"]).count() == len(DISCARDS)
     assert Puzzle.objects.filter(kind="quiz").count() == len(QUIZ)

@@ -12,7 +12,7 @@ from kwx.hand.ev import compare_rankings
 from kwx.hand.rules import make_rules
 from kwx.hand.serial import estimate_row, option_row
 from kwx.hand.tiles import TILE_IDS
-from puzzles.generation.bank import load_bank, read_bank
+from puzzles.generation.bank import PREFIX, load_bank, read_bank
 from puzzles.generation.ev import (
     EV_BANK_PATH,
     MAX_EV_ACCEPTED,
@@ -87,7 +87,7 @@ def test_generation_is_reproducible_and_every_record_passes_the_filter():
 def test_ev_bank_size_and_keys():
     assert len(EV_RECORDS) >= 60
     assert len({r["key"] for r in EV_RECORDS}) == len(EV_RECORDS)
-    assert all(r["key"].startswith("e") and r["themes"] == [EV_THEME] for r in EV_RECORDS)
+    assert all(r["key"].startswith(PREFIX["ev"]) and r["themes"] == [EV_THEME] for r in EV_RECORDS)
     assert len({(r["hand"], str(r["melds"]), r["visible"], r["rules"]) for r in EV_RECORDS}) == len(EV_RECORDS)
 
 
