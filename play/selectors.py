@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -14,8 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from analysis.board import Board, canonical_query
+from analysis.presenter import page_context
 from analysis.text import tile_label
-from analysis.views import analyzer
 from kwx.hand.ev_analysis import MAX_REVEALED
 from kwx.hand.notation import format_hand
 from kwx.hand.tiles import TILE_IDS
@@ -254,11 +253,11 @@ def hint(view: SeatView) -> dict[str, Any] | None:
         draws=draws,
         rule_set=view.rules,
     )
-    page = SimpleNamespace(path=reverse("analyzer"))
-    context = analyzer.page_context(board, page, with_ev=False)  # type: ignore[arg-type]
+    base = reverse("analyzer")
+    context = page_context(board, base=base, with_ev=False)
     # the EV controls submit to the analyzer, which computes them for this position
     context["fields"] = [(k, v) for k, v in parse_qsl(canonical_query(board)) if k not in ("draws", "ev", "ldwr")]
-    context["analyzer_url"] = page.path
+    context["analyzer_url"] = base
     # no row is chosen yet, and a row's link opens the analyzer page itself
     context["rows"] = [replace(row, chosen=False) for row in context["rows"]]
     context["rows_target"] = ""

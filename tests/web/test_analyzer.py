@@ -277,7 +277,7 @@ def test_own_css_and_js_stay_small():
 )
 def test_a_page_asks_the_engine_once(client, monkeypatch, query, tiles):
     """One ``analyze_hand`` per request, and inside it one ``discard_options``: nothing re-run by the view."""
-    from analysis.views import analyzer as view
+    from analysis import presenter as view
     from kwx.hand import analysis as engine_analysis
 
     calls = {"analyze_hand": 0, "discard_options": 0}
@@ -319,7 +319,7 @@ def test_discard_links_are_each_rows_canonical_link(query):
 
 def test_a_link_to_redirect_gets_no_ev_work(client, monkeypatch):
     """A non-canonical EV link is redirected after the plain analysis alone: its EV figures are worked out once, at the canonical link."""
-    from analysis.views import analyzer as view
+    from analysis import presenter as view
 
     asked = []
     real = view.analyze_hand

@@ -12,7 +12,8 @@ from django.test import RequestFactory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analysis.views.analyzer import canonical_query, page_context, read_board
+from analysis.board import canonical_query, read_board
+from analysis.presenter import page_context
 from tests.ev_limits import low_ev_limits
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +56,7 @@ def test_without_table_keys_the_link_and_the_answer_are_as_before(client, query)
     assert sent.status_code == 302 and sent["Location"] == canonical
     # the answer region is exactly what the plain analyzer renders for the board
     request = RequestFactory().get(url)
-    plain = render_to_string("analysis/analyzer.html#results", page_context(read_board(QueryDict(query)), request), request)
+    plain = render_to_string("analysis/analyzer.html#results", page_context(read_board(QueryDict(query)), base=request.path), request)
     assert section(page, "results") == section(plain, "results")
 
 
