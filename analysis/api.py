@@ -19,8 +19,8 @@ from kwx.hand.ev_analysis import DEPTHS
 from kwx.hand.ev_analysis import FIELDS as EV_FIELDS
 from kwx.hand.fans import SITUATION_KEYS
 from kwx.hand.rules import OPTION_KEYS, PRESETS
+from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 
-from .api_errors import refuse_nulls
 from .ev_limits import EVRefused, ev_slot
 from .renderers import ORJSONRenderer
 
@@ -146,15 +146,6 @@ class AnalyzeResponseSerializer(EVFieldsMixin):
     )
     danger = DangerSerializer(many=True, required=False, help_text="With revealed: the tiles each revealed hand wins on.")
     deals_in = serializers.ListField(child=serializers.CharField(), required=False, help_text="13 tiles with revealed: held tiles that deal in.")
-
-
-class ErrorDetailSerializer(serializers.Serializer):
-    field = serializers.CharField(allow_null=True)
-    message = serializers.CharField()
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = ErrorDetailSerializer()
 
 
 TRUE_WORDS = frozenset({"1", "true", "on", "yes"})

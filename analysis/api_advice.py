@@ -23,9 +23,9 @@ from kwx.table.position import Opponent, Position, view_of
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import WALL_AFTER_DEAL, Action
 from kwx.table.view import SeatView
+from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 
-from .api import ErrorSerializer, EVThrottled, MeldSerializer
-from .api_errors import refuse_nulls
+from .api import EVThrottled, MeldSerializer
 from .ev_limits import EVRefused, ev_slot
 
 WORK_BUDGET = 1500

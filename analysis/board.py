@@ -30,7 +30,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from analysis.table_form import TABLE_EDIT_KEYS, TableForm, TableRequest, edit_table, read_request
-from analysis.text import tile_label
 from kwx import EngineError
 from kwx.hand.analysis import check_text
 from kwx.hand.deal import practice_hand
@@ -41,6 +40,7 @@ from kwx.hand.notation import format_counts, format_hand, parse_hand, parse_tile
 from kwx.hand.rules import MAX_MELDS, MAX_TILES, OPTION_KEYS, RuleOptions, Rules, make_rules
 from kwx.hand.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from kwx.table.settlement import check_stakes
+from kwx_site.text import tile_label
 
 DEFAULT_DRAWS = 12
 """Own draws assumed left when EV is first asked for: a few turns in, about a third of a 44-tile wall."""

@@ -28,7 +28,6 @@ from analysis.board import (
     refusal,
 )
 from analysis.discards import DiscardRow, ev_cell, from_api
-from analysis.text import preset_label
 from kwx import EngineError
 from kwx.hand.analysis import Analysis, analyze_hand, to_json
 from kwx.hand.danger import check_revealed
@@ -42,6 +41,7 @@ from kwx.hand.notation import format_counts, format_hand
 from kwx.hand.rules import MAX_TILES, OPTION_KEYS, PRESETS, Rules, make_rules, validate_hand
 from kwx.hand.tiles import EMPTY, KIND_OF_ID, TILE_IDS, Hand, with_tile
 from kwx.table.settlement import PIAO_CHOICES, win_money
+from kwx_site.text import preset_label
 
 EV_TRIGGER = "ev-load"
 """The id of the placeholder whose htmx request fetches the EV columns."""

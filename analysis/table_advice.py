@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 
 from analysis.api_advice import advice_json
 from analysis.ev_limits import EVRefused, ev_slot
-from analysis.text import tile_label
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.position import Position, view_of
+from kwx_site.text import tile_label
 
 
 def choice_text(action: dict[str, Any]) -> str:

@@ -40,14 +40,14 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from analysis.drawing import meld_faces
-from analysis.text import tile_label
 from kwx import EngineError
 from kwx.hand.notation import format_counts, format_hand, format_meld, parse_hand, parse_sequence, parse_tile, parse_tiles
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from kwx.table.position import Opponent, Position, view_of
 from kwx.table.table import WALL_AFTER_DEAL
+from kwx_site.drawing import meld_faces
+from kwx_site.text import tile_label
 
 RIVER_KEYS = ("r0", "r1", "r2")
 MELD_KEYS = ("m1", "m2")

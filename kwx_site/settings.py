@@ -207,9 +207,9 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["analysis.renderers.ORJSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["analysis.api_errors.LimitedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["kwx_site.api_errors.LimitedJSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
-    "EXCEPTION_HANDLER": "analysis.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "kwx_site.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "NUM_PROXIES": TRUSTED_PROXY_HOPS,
 }

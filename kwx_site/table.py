@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from analysis.drawing import meld_faces
 from kwx.hand.tiles import TILE_IDS, Counts, kinds_of
 from kwx.table.view import SeatView
+from kwx_site.drawing import meld_faces
 
 SEAT_NAMES = (gettext_noop("You"), gettext_noop("下家 (right)"), gettext_noop("上家 (left)"))
 """The seats from the viewer's chair: itself, the next seat (下家, who plays after it), the seat before (上家)."""

@@ -14,7 +14,6 @@ from django.utils.translation import gettext_noop
 
 from analysis.board import Board, canonical_query
 from analysis.presenter import page_context
-from analysis.text import tile_label
 from kwx.hand.ev_analysis import MAX_REVEALED
 from kwx.hand.notation import format_hand
 from kwx.hand.tiles import TILE_IDS
@@ -22,6 +21,7 @@ from kwx.table.record import Replay
 from kwx.table.table import Action, Table
 from kwx.table.view import SeatView, decision_for, view_for
 from kwx_site.table import seat_name, table_shown
+from kwx_site.text import tile_label
 from puzzles.models import Player
 from settlement.text import part_text, settlement_json
 

@@ -14,13 +14,13 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from analysis.text import preset_label
 from kwx.hand.rules import PRESETS
 from kwx.table.record import Replay
 from kwx.table.settlement import PIAO_CHOICES
 from kwx.table.view import view_for
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.shortcuts import found
+from kwx_site.text import preset_label
 from puzzles.services import player_for
 
 from . import review as reviewing

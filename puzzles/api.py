@@ -17,9 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from analysis.api import ErrorSerializer
-from analysis.api_errors import error_response
 from kwx.errors import printable
+from kwx_site.api_errors import ErrorSerializer, error_response
 from kwx_site.limits import CounterThrottle
 
 from . import selectors

@@ -13,8 +13,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from analysis.text import english, fan_name, shanten_words, tile_label
 from kwx.table.view import SeatView
+from kwx_site.text import english, fan_name, shanten_words, tile_label
 
 KONG_TYPES = {"an_gang": "暗杠", "ming_gang": "蓄杠", "zhi_gang": "直杠"}
 

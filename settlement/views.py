@@ -13,13 +13,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from analysis.drawing import drawn_hand
-from analysis.text import preset_label
 from kwx import EngineError
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.settlement import Settlement, parse_input, settle
+from kwx_site.drawing import drawn_hand
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.shortcuts import found
+from kwx_site.text import preset_label
 
 from .forms import KONG_ROWS, HandForm, SetupForm, SheetForm
 from .models import ScoreSheet

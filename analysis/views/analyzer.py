@@ -29,7 +29,6 @@ from analysis.board import (
 from analysis.ev_limits import EVRefused, ev_slot
 from analysis.presenter import EV_TRIGGER, TYPING_FIELDS, page_context
 from analysis.table_page import ADVICE_TRIGGER, table_context
-from analysis.text import english, preset_label
 from kwx.hand.ev import (
     ASSUMPTIONS,
     DEFAULT_DISCARD_RATE,
@@ -39,6 +38,7 @@ from kwx.hand.ev import (
 )
 from kwx.hand.rules import PRESETS
 from kwx_site.htmx import render_page
+from kwx_site.text import english, preset_label
 
 
 def _limited_context(board: Board, request: HttpRequest, with_ev: bool) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
-from analysis.text import tile_label
 from kwx.hand.tiles import TILE_IDS, kinds_of
+from kwx_site.text import tile_label
 from puzzles.explain import shape_text
 from puzzles.models import Attempt, Puzzle
 from tests.puzzles.factories import ensure_bank, table_drill

@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -129,3 +129,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         field = "body"
     response.data = {"error": {"field": field, "message": message}}
     return response
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    """The API's error: the field at fault (None for the body as a whole) and the message in the request's language."""
+
+    field = serializers.CharField(allow_null=True)
+    message = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one error shape of every API endpoint: ``{"error": {"field": …, "message": …}}``."""
+
+    error = ErrorDetailSerializer()
