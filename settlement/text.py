@@ -103,7 +103,7 @@ def settlement_json(settlement: Settlement, next_dealer: int | None) -> dict[str
         "result_text": result_label(settlement),
         "wins": [
             {
-                "player": names[w.player],
+                "player": names[w.seat],
                 "side": w.side,
                 "multiplier": w.value.total,
                 "product": w.value.product,

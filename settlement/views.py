@@ -51,18 +51,18 @@ def present(result: Settlement) -> dict[str, Any]:
     """A settlement as the templates show it: wins with tiles and fans, payments with reasons, nets."""
     names = result.input.players
     wins = []
-    for winner, win in zip(result.input.winners, result.wins):
+    for win in result.wins:
         wins.append(
             {
-                "player": names[win.player],
+                "player": names[win.seat],
                 "side": win.side,
                 "fans": [{"key": h.key, "multiplier": h.multiplier, "tile": TILE_IDS[h.kind] if h.kind is not None else ""} for h in win.value.fans],
                 "total": win.value.total,
                 "capped": win.value.product > win.value.total,
                 "product": win.value.product,
                 "value": win.amount(result.input.base),
-                "tiles": drawn_hand(winner.hand),
-                "tile": TILE_IDS[winner.tile],
+                "tiles": drawn_hand(win.hand),
+                "tile": TILE_IDS[win.kind],
             }
         )
     return {
@@ -149,7 +149,7 @@ def _table_context(table: SheetTable) -> dict[str, Any]:
             {
                 "row": row,
                 "label": result_label(result) if result else "",
-                "winners": [{"name": names[w.player], "total": w.value.total} for w in result.wins] if result else [],
+                "winners": [{"name": names[w.seat], "total": w.value.total} for w in result.wins] if result else [],
                 "discarder": names[result.input.discarder] if result and result.input.discarder is not None else "",
                 "dealer": names[row.dealer],
                 "cells": [{"net": row.nets[i], "total": row.totals[i]} for i in range(3)],
@@ -294,7 +294,7 @@ def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
         if result is None:
             label, winners = "", _error_text(row.error)
         else:
-            label, winners = result_label(result), " ".join(f"{names[w.player]} ×{w.value.total}" for w in result.wins)
+            label, winners = result_label(result), " ".join(f"{names[w.seat]} ×{w.value.total}" for w in result.wins)
         rows.append([row.number, names[row.dealer], label, winners] + list(row.nets) + list(row.totals))
     blank = [""] * 3
     rows.append([_("Total"), "", "", ""] + blank + list(table.totals))  # the totals under the running-total columns
