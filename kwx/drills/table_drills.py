@@ -141,7 +141,7 @@ class Verdict:
         return paired(self.results[order[0]], self.results[second])
 
 
-def _decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginRule, sharp: bool = False) -> bool | None:
+def decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginRule, sharp: bool = False) -> bool | None:
     """True: clear (keep); False: hopeless or done (reject); None: play more worlds.
 
     ``sharp`` (defence): clear only once at most SHARP_SAFE safe tiles are not clearly worse.
@@ -184,7 +184,7 @@ def verify(
     dangerous: frozenset[int] = frozenset(),
     sharp: bool = False,
 ) -> Verdict:
-    """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate (``sharp``: see ``_decide``)."""
+    """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate (``sharp``: see ``decide``)."""
     bot = StrongBot()
     rng = random.Random(seed)
     results: list[list[float]] = [[] for _ in options]
@@ -195,7 +195,7 @@ def verify(
             value, _steps = rollout(world, view.seat, choice, (bot, bot, bot), 1, (0, 0, 0))
             results[i].append(round(value, 6))
             rollouts += 1
-        verdict = _decide(results, dangerous, rule, sharp)
+        verdict = decide(results, dangerous, rule, sharp)
         if verdict is not None:
             return Verdict(options, tuple(tuple(r) for r in results), verdict, rollouts, dangerous)
 

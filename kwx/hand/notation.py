@@ -42,7 +42,7 @@ def _flush_error(pending: list[_Pending]) -> NotationError:
     )
 
 
-def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
+def scan_notation(text: str, field: str) -> tuple[list[int], list[Meld]]:
     """Turn text into concealed kinds and melds, or raise NotationError."""
     concealed: list[int] = []
     melds: list[Meld] = []
@@ -167,7 +167,7 @@ _PLAIN_PART = re.compile(r"([1-9]+)([ps])|([ZFB])")
 _DRAGON_ID = {"Z": ZHONG, "F": FA, "B": BAI}
 
 
-def _plain_kinds(text: str) -> list[int] | None:
+def plain_kinds(text: str) -> list[int] | None:
     """The kinds of text in plain ASCII notation (the common case), or None for anything else."""
     if not _PLAIN.fullmatch(text):
         return None
@@ -183,10 +183,10 @@ def _plain_kinds(text: str) -> list[int] | None:
 
 def parse_hand(text: str, field: str = "hand") -> Hand:
     """Parse concealed tiles and bracketed melds; counts are not checked here."""
-    plain = _plain_kinds(text)
+    plain = plain_kinds(text)
     if plain is not None:
         return Hand(counts_of(plain))
-    concealed, melds = _scan(text, field)
+    concealed, melds = scan_notation(text, field)
     return Hand(counts_of(concealed), tuple(melds))
 
 
@@ -194,10 +194,10 @@ def parse_tiles(text: str, field: str = "visible") -> Counts:
     """Parse plain tiles (no melds) into counts, e.g. visible tiles."""
     if not text:
         return EMPTY
-    plain = _plain_kinds(text)
+    plain = plain_kinds(text)
     if plain is not None:
         return counts_of(plain)
-    concealed, melds = _scan(text, field)
+    concealed, melds = scan_notation(text, field)
     if melds:
         raise NotationError(gettext_noop("Melds in brackets are not allowed here."), field)
     return counts_of(concealed)
@@ -207,7 +207,7 @@ def parse_sequence(text: str, field: str = "river") -> tuple[int, ...]:
     """Parse plain tiles keeping their order (a river: ``5p3sZ1p``, or ``5p 3s 中 1p``)."""
     if not text:
         return ()
-    concealed, melds = _scan(text, field)
+    concealed, melds = scan_notation(text, field)
     if melds:
         raise NotationError(gettext_noop("Melds in brackets are not allowed here."), field)
     return tuple(concealed)
@@ -215,7 +215,7 @@ def parse_sequence(text: str, field: str = "river") -> tuple[int, ...]:
 
 def parse_tile(text: str, field: str = "tile") -> int:
     """Parse exactly one tile, in any accepted notation, into its kind."""
-    concealed, melds = _scan(text, field)
+    concealed, melds = scan_notation(text, field)
     if melds or len(concealed) != 1:
         raise NotationError(gettext_noop('"%(text)s" is not a single tile.'), field, text=text)
     return concealed[0]
