@@ -18,8 +18,9 @@ $(DEV): $(STAMP) requirements-dev.txt  ## and what the tests, benchmarks and che
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	rm -f $(VENV)/.installed-dev-* && touch $@
 
-setup: $(STAMP)  ## virtual environment, database tables and the puzzle bank
+setup: $(STAMP)  ## virtual environment, database tables (migrations: schema only) and the puzzle banks
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_banks
 	$(PY) manage.py createcachetable
 
 run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ VECTORS = ROOT / "tests" / "vectors"
 
 django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 """Tests hash passwords fast; the hashers' strength is Django's to test, the flows are ours."""
+django_settings.EV_SLOT_DIR = tempfile.mkdtemp(prefix=f"kwx-ev-test-{os.getpid()}-")
+"""Each test process (each xdist worker, each worktree) has its own EV slots: the slot is a host-wide
+``flock`` (analysis/ev_limits.py), and another run's EV request must not take this run's slot."""
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -38,3 +42,14 @@ def _work_budget_decides(monkeypatch):
     from analysis import api_advice
 
     monkeypatch.setattr(api_advice, "CPU_BUDGET", 30.0)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database as ``make setup`` leaves one: migrated (schema only), then the shipped banks
+    loaded once (``manage.py load_banks``). A test that flushes the database (a live server's)
+    loads again only the banks it uses (``tests.puzzles.factories.ensure_bank``)."""
+    from puzzles.banks import load_banks
+
+    with django_db_blocker.unblock():
+        load_banks()

@@ -16,7 +16,7 @@ from typing import Any
 
 from kwx.hand.tiles import TILE_IDS
 
-from .bank import BANK_PATH, generate, read_bank, read_meta, write_bank
+from .bank import BANK_PATH, Loaded, generate, read_bank, read_meta, write_bank
 from .ev import EV_BANK_PATH, generate_ev
 from .simulate import Position, SeatsSeen
 
@@ -71,14 +71,19 @@ def write_bank_tables(path: Path = BANK_TABLES_PATH) -> int:
     return len(rows)
 
 
-def load_bank_tables(model: Any, path: Path = BANK_TABLES_PATH) -> int:
-    """Give each puzzle of ``model`` (historical or not) its table where the key and hand match; how many were set."""
+def load_bank_tables(model: Any, path: Path = BANK_TABLES_PATH) -> Loaded:
+    """Give each puzzle of ``model`` (historical or not) its table where the key and hand match (``updated``: how
+    many were set); a stored puzzle of that key with another hand is left alone (``apart``)."""
     rows = {r["key"]: r for r in read_bank(path)}
+    loaded = Loaded(records=len(rows))
     changed = []
-    for puzzle in model.objects.filter(key__in=list(rows)):
+    for puzzle in model.objects.filter(key__in=list(rows)).order_by("key"):
         row = rows[puzzle.key]
-        if puzzle.hand == row["hand"] and puzzle.table != row["table"]:
+        if puzzle.hand != row["hand"]:
+            loaded.apart.append(puzzle.key)
+        elif puzzle.table != row["table"]:
             puzzle.table = row["table"]
             changed.append(puzzle)
     model.objects.bulk_update(changed, ["table"], batch_size=500)
-    return len(changed)
+    loaded.updated = len(changed)
+    return loaded

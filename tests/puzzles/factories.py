@@ -14,32 +14,36 @@ from kwx.hand.rules import make_rules
 from kwx.hand.scoring import score_win
 from kwx.hand.serial import option_row
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
-from puzzles.generation.bank import load_bank
-from puzzles.generation.bank_tables import load_bank_tables
-from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev
+from puzzles.banks import NAMES, load_banks
+from puzzles.generation.ev import ev_record, judge_ev
 from puzzles.generation.simulate import Position
-from puzzles.generation.table_bank import TABLE_BANK_PATH
 from puzzles.generation.themes import tag
 from puzzles.models import Puzzle
 
 _serial = count(1)
 
 
-def ensure_bank() -> None:
-    """The shipped banks in the test database (a live-server test flushes what the migration loaded)."""
-    if not Puzzle.objects.filter(key__startswith="d").exists():
-        load_bank(Puzzle)
-    if not Puzzle.objects.filter(key__startswith="e").exists():
-        load_bank(Puzzle, EV_BANK_PATH)
-    if not Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).exists():
-        load_bank(Puzzle, TABLE_BANK_PATH)
-    if not Puzzle.objects.exclude(table={}).filter(kind=Puzzle.DISCARD).exists():
-        load_bank_tables(Puzzle)
+_PRESENT = {
+    "bank": lambda: Puzzle.objects.filter(key__startswith="d").exists() and Puzzle.objects.filter(kind=Puzzle.QUIZ, key__startswith="q").exists(),
+    "ev_bank": lambda: Puzzle.objects.filter(key__startswith="e").exists(),
+    "table_bank": lambda: Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).exists(),
+    "bank_tables": lambda: Puzzle.objects.exclude(table={}).filter(kind=Puzzle.DISCARD).exists(),
+}
+"""Whether a bank is in the database, by ``puzzles.banks`` name."""
+
+
+def ensure_bank(*names: str) -> None:
+    """The named shipped banks (all when none is named) in the test database, loaded as ``manage.py load_banks``
+    loads them when missing: the session loaded them all once, and a live-server test flushes the database.
+    ``bank_tables`` goes onto the puzzles of ``bank`` and ``ev_bank``: name those with it."""
+    missing = [name for name in names or NAMES if not _PRESENT[name]()]
+    if missing:
+        load_banks(names=missing)
 
 
 def table_drill(kind: str, n: int = 0) -> Puzzle:
     """The ``n``-th shipped table drill of ``kind`` (made by the generator and verified by its rollouts)."""
-    ensure_bank()
+    ensure_bank("table_bank")
     return Puzzle.objects.filter(kind=kind).order_by("key")[n]
 
 

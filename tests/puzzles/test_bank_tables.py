@@ -45,11 +45,9 @@ def test_each_table_holds_exactly_the_tiles_the_puzzle_saw_and_its_own_melds():
 
 
 @pytest.mark.django_db
-def test_migrate_gave_the_shipped_puzzles_their_tables():
-    from puzzles.generation.bank_tables import load_bank_tables
+def test_load_banks_gave_the_shipped_puzzles_their_tables():
     from tests.puzzles.factories import ensure_bank
 
-    ensure_bank()
-    load_bank_tables(Puzzle)
+    ensure_bank("bank", "ev_bank", "bank_tables")
     sample = Puzzle.objects.filter(key__in=["d00001", "e00001"])
     assert {p.key: p.table for p in sample} == {k: TABLES[k]["table"] for k in ("d00001", "e00001")}
