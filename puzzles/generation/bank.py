@@ -265,7 +265,7 @@ def bank_row(record: dict[str, Any]) -> dict[str, Any]:
         "options": record["options"],
         "themes": f" {' '.join(record['themes'])} " if record["themes"] else "",
         "rating": record["rating"],
-        **({"draws_left": record["draws_left"], "ev": record["ev"]} if "ev" in record else {"draws_left": None}),
+        **({"draws_left": record["draws_left"], "ev": record["ev"]} if "ev" in record else {}),
         **({"table": record["table"], "verdict": {"margin": record["margin"], "danger": record["danger"], "source": record["source"]}} if "table" in record else {}),
     }
 
@@ -295,7 +295,7 @@ def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> Loa
     changed: dict[tuple[str, ...], list[Any]] = {}
     for puzzle in model.objects.filter(key__in=list(rows)).order_by("key"):
         row = rows.pop(puzzle.key)
-        if any(getattr(puzzle, name) != row[name] for name in POSITION):
+        if any(getattr(puzzle, name, None) != row.get(name) for name in POSITION):  # no draws_left: not a 期望值 puzzle
             loaded.apart.append(puzzle.key)
             continue
         differ = {name for name, value in row.items() if name not in POSITION and name != "key" and getattr(puzzle, name) != value}
