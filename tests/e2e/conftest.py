@@ -6,6 +6,7 @@ import os
 from contextlib import contextmanager
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -36,13 +37,16 @@ def browser():
 
 
 @contextmanager
-def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False):
+def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False, language: str = "zh-hans"):
     """A fresh browser context (own cookies) of that window size; ``page.base`` is the server.
 
-    ``bypass_csp`` lets a test add its own script (axe-core) to pages whose Content-Security-Policy
-    allows only the site's files; every other test runs under the policy.
+    ``bypass_csp`` lets a test add its own script to pages whose Content-Security-Policy allows only
+    the site's files (axe-core needs no such help: it is evaluated through DevTools); every other
+    test runs under the policy. ``language="en"`` starts with the cookie the site's language switch sets.
     """
     context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN", bypass_csp=bypass_csp)
+    if language != "zh-hans":
+        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.base = live_server.url
@@ -64,3 +68,16 @@ def desktop_page(browser, live_server):
     """A desktop-sized page (1280 × 900)."""
     with open_page(browser, live_server, 1280, 900) as page:
         yield page
+
+
+TAP_AT_ONCE = """(ids) => {
+  for (const id of ids) document.getElementById(id).click();
+  const busy = document.getElementById("az-busy");
+  return {shown: !busy.hidden, text: busy.textContent, aria: document.getElementById("app").getAttribute("aria-busy")};
+}"""
+
+
+def tap_at_once(page, ids: list[str]) -> dict:
+    """Click the analyzer's controls of these ids one after another in one go, before any answer can come
+    (faster than any player); what its busy notice (#az-busy) and the form's aria-busy said right after."""
+    return page.evaluate(TAP_AT_ONCE, ids)
