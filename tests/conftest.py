@@ -44,6 +44,14 @@ def _work_budget_decides(monkeypatch):
     monkeypatch.setattr(api_advice, "CPU_BUDGET", 30.0)
 
 
+@pytest.fixture
+def stopped_clock(monkeypatch):
+    """The limits' clocks stand still (``tests.ev_limits.stop_the_clocks``): a test of a window is not a race against it."""
+    from tests.ev_limits import stop_the_clocks
+
+    return stop_the_clocks(monkeypatch)
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database as ``make setup`` leaves one: migrated (schema only), then the shipped banks

@@ -114,7 +114,7 @@ COSTLIEST_URL = f"{URL}?hand={COSTLIEST}&depth=ev&draws_left=30&liang_dao_when_r
 
 
 @pytest.fixture
-def limits(settings, tmp_path):
+def limits(settings, tmp_path, stopped_clock):
     low_ev_limits(settings, tmp_path, "3/min", "5/min")
 
 

@@ -7,9 +7,14 @@ from contextlib import contextmanager
 
 import pytest
 from django.conf import settings
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
+PATIENCE_MS = 120_000
+"""How long a browser test waits for the state it expects (an element, a value, an answer) before it fails.
+Tests wait on what the page shows, never for a fixed time; this bound only ends a wait that would never
+end, so it is generous enough for a machine under four times its cores' load (issue 27)."""
+expect.set_options(timeout=PATIENCE_MS)
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests
 # make there (fixtures, assertions on saved rows) are still plain synchronous code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -48,7 +53,7 @@ def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = 
     if language != "zh-hans":
         context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(PATIENCE_MS)
     page.base = live_server.url
     try:
         yield page
