@@ -20,7 +20,7 @@ def stop_the_clocks(monkeypatch) -> float:
     from analysis import ev_limits
     from kwx_site import limits
 
-    now = time.time()
+    now = float(int(time.time()))  # a whole second: a window end read back from the database is exact
     frozen = dt.datetime.fromtimestamp(now, dt.UTC)
     monkeypatch.setattr(limits, "timezone", types.SimpleNamespace(now=lambda: frozen))
     clock = types.SimpleNamespace(**{name: getattr(time, name) for name in dir(time) if not name.startswith("_")})
