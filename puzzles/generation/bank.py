@@ -40,6 +40,8 @@ PLAIN_WIN_KEPT = 0.25
 """Share of ×1 wins (屁胡 self-draws) kept as quiz items: most items should have fans to count."""
 MIN_RATING, MAX_RATING = 800, 2400
 PREFIX = {"discard": "h", "quiz": "s", "ev": "v"}
+RETIRED_PREFIXES = ("d", "q", "e")
+"""The keys of the banks made before the simulation played on the table (retired by ``puzzles.banks.retire_old``)."""
 """The first letter of a generated puzzle's key (``h00001``: 何切 puzzle 1; ``s``: 算番 item; ``v``: 期望值 puzzle).
 The banks made before the simulation played on the table (``d``, ``q``, ``e``) are retired: kept for their attempts, no longer served."""
 
@@ -250,33 +252,71 @@ def read_meta(path: Path = BANK_PATH) -> dict[str, Any]:
     return _read(path)["meta"]
 
 
-def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> int:
-    """Insert the bank's records missing from ``model`` (the Puzzle model, historical or not); how many were added."""
-    existing = set(model.objects.values_list("key", flat=True))
-    fields = {f.name for f in model._meta.get_fields()}  # a historical model of an early migration has fewer
-    rows = [
-        model(
-            key=r["key"],
-            kind=r["kind"],
-            hand=r["hand"],
-            melds=r["melds"],
-            visible=r["visible"],
-            rules=r["rules"],
-            situation=r["situation"],
-            turn=r["turn"],
-            wall_left=r["wall_left"],
-            win_tile=r.get("win", ""),
-            win_side=r.get("side", ""),
-            accepted=r["accepted"],
-            options=r["options"],
-            themes=f" {' '.join(r['themes'])} " if r["themes"] else "",
-            rating=r["rating"],
-            **({"draws_left": r["draws_left"], "ev": r["ev"]} if "ev" in r else {}),
-            **({"table": r["table"]} if "table" in r and "table" in fields else {}),
-            **({"verdict": {"margin": r["margin"], "danger": r["danger"], "source": r["source"]}} if "danger" in r else {}),
-        )
-        for r in read_bank(path)
-        if r["key"] not in existing
-    ]
-    model.objects.bulk_create(rows, batch_size=batch_size)
-    return len(rows)
+POSITION = ("kind", "hand", "melds", "visible", "rules", "situation", "win_tile", "win_side", "draws_left")
+"""The fields that make a stored puzzle the one its bank record describes: what the player is asked about."""
+
+
+def bank_row(record: dict[str, Any]) -> dict[str, Any]:
+    """The Puzzle fields of a bank record (every bank file's records, read by ``read_bank``)."""
+    return {
+        "key": record["key"],
+        "kind": record["kind"],
+        "hand": record["hand"],
+        "melds": record["melds"],
+        "visible": record["visible"],
+        "rules": record["rules"],
+        "situation": record["situation"],
+        "turn": record["turn"],
+        "wall_left": record["wall_left"],
+        "win_tile": record.get("win", ""),
+        "win_side": record.get("side", ""),
+        "accepted": record["accepted"],
+        "options": record["options"],
+        "themes": f" {' '.join(record['themes'])} " if record["themes"] else "",
+        "rating": record["rating"],
+        **({"draws_left": record["draws_left"], "ev": record["ev"]} if "ev" in record else {}),
+        **({"table": record["table"]} if "table" in record else {}),
+        **({"verdict": {"margin": record["margin"], "danger": record["danger"], "source": record["source"]}} if "danger" in record else {}),
+    }
+
+
+@dataclass
+class Loaded:
+    """What loading one bank file did: rows added, rows brought up to their record, and the keys left apart."""
+
+    records: int = 0
+    added: int = 0
+    updated: int = 0
+    apart: list[str] = field(default_factory=list)
+    """Keys whose stored puzzle is another position than the record's: left as they are, since attempts point to it."""
+
+
+def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> Loaded:
+    """Upsert the bank's records into ``model`` (the Puzzle model, historical or not) by key.
+
+    A missing key is inserted. A stored puzzle of the record's position (``POSITION``) takes the
+    record's other fields where they differ (figures, answers, themes, a table drill's table), and
+    its rating only while nobody has played it; its row, and so every attempt and review card
+    pointing at it, stays. A key holding another position is left alone and reported.
+    """
+    records = read_bank(path)
+    rows = {r["key"]: bank_row(r) for r in records}
+    loaded = Loaded(records=len(records))
+    changed: dict[tuple[str, ...], list[Any]] = {}
+    for puzzle in model.objects.filter(key__in=list(rows)).order_by("key"):
+        row = rows.pop(puzzle.key)
+        if any(getattr(puzzle, name, None) != row.get(name) for name in POSITION):  # no draws_left: not a 期望值 puzzle
+            loaded.apart.append(puzzle.key)
+            continue
+        differ = {name for name, value in row.items() if name not in POSITION and name != "key" and getattr(puzzle, name) != value}
+        if puzzle.plays:
+            differ.discard("rating")
+        if differ:
+            for name in differ:
+                setattr(puzzle, name, row[name])
+            changed.setdefault(tuple(sorted(differ)), []).append(puzzle)
+    for names, puzzles in changed.items():  # each row writes only its own changed fields
+        model.objects.bulk_update(puzzles, names, batch_size=batch_size)
+    model.objects.bulk_create([model(**row) for row in rows.values()], batch_size=batch_size)
+    loaded.added, loaded.updated = len(rows), sum(map(len, changed.values()))
+    return loaded

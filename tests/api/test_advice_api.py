@@ -88,7 +88,7 @@ def test_an_offered_discard_must_end_that_river(client):
 
 
 @pytest.mark.django_db
-def test_advice_shares_the_expected_value_limits(client, settings):
+def test_advice_shares_the_expected_value_limits(client, settings, stopped_clock):
     settings.EV_RATE_CLIENT = "1/min"
     bad = post(client, PONG | {"wall_left": 99}, REMOTE_ADDR="10.9.9.9")
     assert bad.status_code == 400  # refused input costs no rollouts and counts nothing

@@ -114,7 +114,7 @@ COSTLIEST_URL = f"{URL}?hand={COSTLIEST}&depth=ev&draws_left=30&liang_dao_when_r
 
 
 @pytest.fixture
-def limits(settings, tmp_path):
+def limits(settings, tmp_path, stopped_clock):
     low_ev_limits(settings, tmp_path, "3/min", "5/min")
 
 
@@ -133,14 +133,13 @@ def test_the_costliest_request_stays_within_its_budget_and_says_how_precise_it_i
     assert response.status_code == 200
     body = response.json()
     (budget,) = budgets
-    assert budget.limit == ev.REQUEST_WORK and budget.seconds == ev.REQUEST_SECONDS <= 0.5
-    assert budget.used <= 1.01 * budget.limit  # or less, if the CPU backstop stopped it on a busy machine
+    assert budget.limit == ev.REQUEST_WORK and ev.REQUEST_SECONDS <= 0.5  # production's CPU backstop (lifted in tests)
+    assert budget.used <= 1.01 * budget.limit and not budget.timed_out
     assert body["ev_complete"] is False
     sampled = [o for o in body["options"] if o["method"] == "monte_carlo"]
     assert sampled and all(ev.MIN_SAMPLES <= o["samples"] < ev.DEFAULT_SAMPLES for o in sampled)
     assert all(o["stderr"]["expected_score"] > 0 for o in sampled)
-    if not budget.timed_out:  # work units alone: the 3-shanten discards come first and are exact
-        assert [o["method"] for o in body["options"][:6]] == ["exact"] * 6
+    assert [o["method"] for o in body["options"][:6]] == ["exact"] * 6  # work units alone: the 3-shanten discards come first and are exact
 
 
 def test_an_ev_request_within_the_budget_is_complete(client):

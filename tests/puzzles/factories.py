@@ -16,28 +16,34 @@ from kwx.hand.scoring import score_win
 from kwx.hand.serial import option_row
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS, kinds_of
 from kwx.table.view import PublicSeat, SeatView
-from puzzles.generation.bank import PREFIX, load_bank
-from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev
-from puzzles.generation.table_bank import TABLE_BANK_PATH
+from puzzles.banks import NAMES, load_banks
+from puzzles.generation.bank import PREFIX
+from puzzles.generation.ev import ev_record, judge_ev
 from puzzles.generation.themes import tag
 from puzzles.models import Puzzle
 
 _serial = count(1)
 
 
-def ensure_bank() -> None:
-    """The shipped banks in the test database (a live-server test flushes what the migration loaded)."""
-    if not Puzzle.objects.filter(key__startswith=PREFIX["discard"]).exists():
-        load_bank(Puzzle)
-    if not Puzzle.objects.filter(key__startswith=PREFIX["ev"]).exists():
-        load_bank(Puzzle, EV_BANK_PATH)
-    if not Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).exists():
-        load_bank(Puzzle, TABLE_BANK_PATH)
+_PRESENT = {
+    "bank": lambda: Puzzle.objects.filter(key__startswith=PREFIX["discard"]).exists() and Puzzle.objects.filter(key__startswith=PREFIX["quiz"]).exists(),
+    "ev_bank": lambda: Puzzle.objects.filter(key__startswith=PREFIX["ev"]).exists(),
+    "table_bank": lambda: Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).exists(),
+}
+"""Whether a bank is in the database, by ``puzzles.banks`` name."""
+
+
+def ensure_bank(*names: str) -> None:
+    """The named shipped banks (all when none is named) in the test database, loaded as ``manage.py load_banks``
+    loads them when missing: the session loaded them all once, and a live-server test flushes the database."""
+    missing = [name for name in names or NAMES if not _PRESENT[name]()]
+    if missing:
+        load_banks(names=missing)
 
 
 def table_drill(kind: str, n: int = 0) -> Puzzle:
     """The ``n``-th shipped table drill of ``kind`` (made by the generator and verified by its rollouts)."""
-    ensure_bank()
+    ensure_bank("table_bank")
     return Puzzle.objects.filter(kind=kind).order_by("key")[n]
 
 

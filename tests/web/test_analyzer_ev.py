@@ -272,7 +272,7 @@ def test_the_costliest_page_stays_within_its_budget_and_says_it_is_approximate(c
 
 
 @pytest.fixture
-def limits(settings, tmp_path):
+def limits(settings, tmp_path, stopped_clock):
     low_ev_limits(settings, tmp_path, "2/min", "50/min")
 
 

@@ -138,7 +138,7 @@ def test_a_table_that_does_not_fit_says_so_in_the_estimate(client):
     assert "37" in text(advice) and "(wall)" in text(advice) and "data-verb" not in advice
 
 
-def test_a_refused_estimate_says_when_to_retry_and_the_analysis_stays(client, settings, tmp_path):
+def test_a_refused_estimate_says_when_to_retry_and_the_analysis_stays(client, settings, tmp_path, stopped_clock):
     low_ev_limits(settings, tmp_path, "1/min", "50/min")
     assert 'data-verb="pong"' in html(client.get(PONG + "&advice=1"))
     page = html(client.get(PONG + "&advice=1"))

@@ -108,8 +108,14 @@ def test_progress_page_counts_only_this_visitors_attempts(puzzle):
 
 
 def test_progress_page_in_english():
-    r = Client().get("/progress/", HTTP_ACCEPT_LANGUAGE="en")
-    assert r.status_code == 200
+    from django.utils import translation
+
+    html = Client().get("/progress/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    headings = ["Your progress", "Hands against the bots", "Rating over time", "Accuracy by theme"]
+    assert '<html lang="en">' in html and all(f">{h}</h" in html for h in headings)
+    with translation.override("zh-hans"):
+        chinese = [translation.gettext(h) for h in headings]
+    assert all(c != h and c not in html for c, h in zip(chinese, headings))  # none left in Chinese
 
 
 def test_quiz_with_no_items_says_so():

@@ -54,7 +54,7 @@ def test_the_same_seed_gives_the_same_estimate():
     assert {r["action"]["verb"] for r in first} == {"pong", "pass"}
 
 
-def test_a_refused_estimate_says_when_to_retry(settings, tmp_path):
+def test_a_refused_estimate_says_when_to_retry(settings, tmp_path, stopped_clock):
     low_ev_limits(settings, tmp_path, "1/min", "50/min")
     hand, table = position(PONG)
     assert "advice" in estimate(request(), position_of(hand, table), RULES, 1, 0, 0)
