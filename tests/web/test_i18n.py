@@ -39,7 +39,7 @@ def test_the_compiled_catalog_matches_the_source():
 
 def test_engine_messages_are_in_the_catalog():
     marked = set()
-    for path in (ROOT / "analysis" / "engine").glob("*.py"):
+    for path in (ROOT / "kwx").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "gettext_noop" and node.args:
                 marked.add(node.args[0].value)
