@@ -1,9 +1,10 @@
 """Request guards and the API's error shape, before and around everything else.
 
 ``RequestGuardMiddleware`` refuses what no view should see: ``TRACE`` (405), chunked
-request bodies (411: gunicorn would hand the view an empty body), and under ``/api/`` a
-body over ``API_MAX_BODY_BYTES`` (413) or a query of more than
-``DATA_UPLOAD_MAX_NUMBER_FIELDS`` parameters (400). ``ApiErrorMiddleware`` makes every
+request bodies (411: gunicorn would hand the view an empty body), a form (multipart or
+urlencoded) whose ``Content-Length`` is over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (a 413 page,
+before any of it is read), and under ``/api/`` a body over ``API_MAX_BODY_BYTES`` (413) or a
+query of more than ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` parameters (400). ``ApiErrorMiddleware`` makes every
 answer under ``/api/`` that is not JSON (Django's 404 for an unknown path, 400 for a body
 too big, 500, a database outage) the API's one error shape, in the request's language;
 a database that cannot be reached is a 503 with ``Retry-After``. ``ContentSecurityPolicyMiddleware``
@@ -23,6 +24,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import TooManyFieldsSent
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
@@ -94,7 +96,7 @@ class RequestGuardMiddleware:
             message = lambda: _("Send the request body with a Content-Length, not in chunks.")  # noqa: E731
             return api_error(request, 411, "body", message) if api else HttpResponse(message(), status=411, content_type="text/plain; charset=utf-8")
         if not api:
-            return None
+            return self.form_refusal(request)
         limit = settings.API_MAX_BODY_BYTES
         if _declared_length(request) > limit:
             return api_error(request, 413, "body", lambda: _("The request body is too large (at most %(limit)d bytes).") % {"limit": limit})
@@ -104,6 +106,21 @@ class RequestGuardMiddleware:
             most = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
             return api_error(request, 400, "query", lambda: _("Too many query parameters (at most %(limit)d).") % {"limit": most})
         return None
+
+    def form_refusal(self, request: HttpRequest) -> HttpResponse | None:
+        """A 413 page for a form (multipart or urlencoded) whose ``Content-Length`` is over ``DATA_UPLOAD_MAX_MEMORY_SIZE``,
+        before anything reads it: Django's own limit leaves out the files of a multipart body, which it would receive
+        and parse in full first."""
+        kind = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if kind not in FORM_TYPES or limit is None or _declared_length(request) <= limit:
+            return None
+        with translation.override(translation.get_language_from_request(request)):
+            body = loader.get_template("413.html").render({"limit_kb": limit // 1024})
+        return HttpResponse(body, status=413)
+
+
+FORM_TYPES = frozenset({"multipart/form-data", "application/x-www-form-urlencoded"})
 
 
 def _is_json(response: HttpResponse) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
@@ -70,9 +71,13 @@ def hand_for(player: Player | None, hand_id: int) -> Hand | None:
     return Hand.objects.filter(pk=hand_id, player=player).select_related("game").first() if player else None
 
 
+SHARE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a share token can be (``secrets.token_urlsafe``): anything else is no token, and never reaches the database (a NUL is an error on PostgreSQL)."""
+
+
 def shared_hand(token: str) -> Hand | None:
     """The hand shared under ``token`` (None when there is none)."""
-    return Hand.objects.filter(share_token=token).select_related("game").first() if token else None
+    return Hand.objects.filter(share_token=token).select_related("game").first() if SHARE_TOKEN.fullmatch(token) else None
 
 
 def meld_tiles(meld: Any) -> list[str]:

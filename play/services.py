@@ -1,4 +1,4 @@
-"""What changes state in play: starting a game, one action of the person, the next hand, uploads, sharing, review items.
+"""What changes state in play: starting a game, one action of the person, the next hand, uploads, sharing (and revoking), review items.
 
 Every change to a hand runs in one transaction with the hand's row locked
 (``select_for_update``), and an action carries the number of actions the client had seen:
@@ -19,10 +19,11 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils.translation import gettext_lazy as _
 
+from analysis import records
 from kwx.bots.tournament import BOTS
 from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import KIND_OF_ID
-from kwx.table.record import DEFAULT_PLAYERS, Header, RecordError, record_json, replay
+from kwx.table.record import DEFAULT_PLAYERS, Header, Replay, record_json, replay
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
@@ -41,7 +42,7 @@ ADVICE_BOT = "strong"
 """The bot whose choices the review shows and whose play in the person's seat /progress/ compares."""
 PLAYERS = DEFAULT_PLAYERS
 SQLITE_RETRIES = 40
-MAX_UPLOAD = 200_000
+MAX_UPLOAD = records.MAX_RECORD
 """Characters of a pasted or uploaded record (a whole hand is about 3,000)."""
 T = TypeVar("T")
 
@@ -224,46 +225,38 @@ def json_dealer(hand: Hand) -> int:
     return int(hand.record["dealer"])
 
 
-def read_record(text: Any) -> dict[str, Any]:
-    """A pasted or uploaded kwx-hand/1 record, parsed and replayed (raises PlayError naming the field or action)."""
-    if not isinstance(text, str) or not text.strip():
+def read_record(text: Any) -> tuple[dict[str, Any], Replay]:
+    """A pasted or uploaded kwx-hand/1 record (text or the file's bytes), read by the replay API's reader; the data and its replay (raises PlayError naming the field or action)."""
+    if not isinstance(text, (str, bytes)) or not text.strip():
         raise PlayError("record", _("Paste a kwx-hand/1 record (JSON) or choose a file."))
-    if len(text) > MAX_UPLOAD:
-        raise PlayError("record", _("A record is at most %(limit)d characters.") % {"limit": MAX_UPLOAD})
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise PlayError("record", _("Not JSON: %(problem)s.") % {"problem": str(exc)[:120]}) from exc
-    try:
-        replay(data)
-    except RecordError as exc:
-        message = exc.translated(_)
+        return records.read_record(text, whole="record")
+    except records.RecordRefused as exc:
+        message: Any = exc.message
         if exc.action is not None:
             message = _("Action %(index)d (%(action)s): %(problem)s") % {
                 "index": exc.action,
-                "action": _action_text(data, exc.action),
+                "action": _action_text(text, exc.action),
                 "problem": message,
             }
         raise PlayError(exc.field, message, exc.action) from exc
-    return data
 
 
-def _action_text(data: dict[str, Any], index: int) -> str:
-    """The faulty action as it was written (short)."""
+def _action_text(text: str | bytes, index: int) -> str:
+    """The faulty action as it was written (short; the text passed the reader's checks, so it is plain JSON)."""
     try:
-        return json.dumps(data["actions"][index], ensure_ascii=False)[:80]
-    except (KeyError, IndexError, TypeError):
+        return json.dumps(json.loads(text)["actions"][index], ensure_ascii=False)[:80]
+    except (ValueError, KeyError, IndexError, TypeError):
         return "?"
 
 
 def upload(player: Player, text: Any, seat: Any = PERSON) -> Hand:
     """Store a pasted or uploaded record as the player's hand, to review from ``seat``'s chair."""
-    data = read_record(text)
+    data, done = read_record(text)
     seat_text = str(seat).strip()
     if seat_text not in ("0", "1", "2"):
         raise PlayError("seat", _("Choose the seat to review: 0, 1 or 2."))
     hand = Hand(player=player, source=Hand.UPLOAD, seat=int(seat_text), record=data)
-    done = replay(data)
     if done.result is not None:
         hand.over, hand.result, hand.nets, hand.next_dealer = True, done.result, list(done.settlement.nets), done.next_dealer
         hand.outcome = outcome(done, hand.seat)
@@ -271,14 +264,30 @@ def upload(player: Player, text: Any, seat: Any = PERSON) -> Hand:
     return hand
 
 
+def _own_locked(player: Player, hand_id: int) -> Hand:
+    """The player's hand, its row locked (Hand.DoesNotExist for anyone else's)."""
+    hand = Hand.objects.select_for_update().filter(pk=hand_id, player=player).first()
+    if hand is None:
+        raise Hand.DoesNotExist("no such hand")
+    return hand
+
+
 def share(player: Player, hand_id: int) -> Hand:
     """Give the player's hand an unguessable share token (kept once made)."""
     with transaction.atomic():
-        hand = Hand.objects.select_for_update().filter(pk=hand_id, player=player).first()
-        if hand is None:
-            raise Hand.DoesNotExist("no such hand")
+        hand = _own_locked(player, hand_id)
         if not hand.share_token:
             hand.share_token = secrets.token_urlsafe(16)
+            hand.save(update_fields=["share_token"])
+        return hand
+
+
+def unshare(player: Player, hand_id: int) -> Hand:
+    """Revoke the player's share token of the hand (a later share makes a new one)."""
+    with transaction.atomic():
+        hand = _own_locked(player, hand_id)
+        if hand.share_token:
+            hand.share_token = None
             hand.save(update_fields=["share_token"])
         return hand
 

@@ -119,8 +119,8 @@ def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse:
-    if not hand.over:
-        if shared or hand.game_id is None:
+    if not hand.over and hand.game_id is not None:  # a hand still at the table (an unfinished upload is reviewed as far as it goes)
+        if shared:
             raise Http404("the hand is not over")
         return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]))
     figures = hand.review
@@ -142,20 +142,31 @@ def shared_review(request: HttpRequest, token: str) -> HttpResponse:
     return _review_page(request, found(selectors.shared_hand(token), "no such shared hand"), shared=True)
 
 
+def _sharing(request: HttpRequest, hand_id: int, change: Any, query: str = "") -> HttpResponse:
+    """Apply ``change`` (services.share or unshare) to the player's own hand and go back to its review (a 404 for anyone else's)."""
+    try:
+        hand = change(_player(request), hand_id)
+    except Hand.DoesNotExist:
+        raise Http404("no such hand") from None
+    return HttpResponseRedirect(reverse("play-review", args=[hand.pk]) + query)
+
+
 @require_POST
 def share(request: HttpRequest, hand_id: int) -> HttpResponse:
     """Make (or keep) the hand's share link and go back to its review, which shows it."""
-    try:
-        hand = services.share(_player(request), hand_id)
-    except Hand.DoesNotExist:
-        raise Http404("no such hand") from None
-    return HttpResponseRedirect(reverse("play-review", args=[hand.pk]) + "?shared=1")
+    return _sharing(request, hand_id, services.share, "?shared=1")
+
+
+@require_POST
+def unshare(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Revoke the hand's share link (its owner only): the old link is a 404 from now on."""
+    return _sharing(request, hand_id, services.unshare)
 
 
 def record(request: HttpRequest, hand_id: int) -> HttpResponse:
-    """The finished hand's kwx-hand/1 record as a JSON file."""
+    """The hand's kwx-hand/1 record as a JSON file (a played hand once it is over; an upload as it came)."""
     hand = found(selectors.hand_for(_player(request), hand_id), "no such hand")
-    if not hand.over:
+    if not hand.over and hand.game_id is not None:
         raise Http404("the hand is not over")
     response = JsonResponse(hand.record, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="kwx-hand-{hand.pk}.json"'
@@ -165,17 +176,17 @@ def record(request: HttpRequest, hand_id: int) -> HttpResponse:
 @require_POST
 def upload(request: HttpRequest) -> HttpResponse:
     """Paste or upload a kwx-hand/1 record to review it; a bad one is a 400 naming the action at fault."""
-    text = request.POST.get("record", "")
+    text: str | bytes = request.POST.get("record", "")
     file = request.FILES.get("file")
     if file is not None:
-        raw = file.read(services.MAX_UPLOAD + 1)
-        text = raw.decode("utf-8", errors="replace")
+        text = file.read(services.MAX_UPLOAD + 1)  # the reader decodes it (and says which byte is not UTF-8)
     seat = request.POST.get("seat", "0")
     try:
         services.read_record(text)
         hand = services.upload(_player(request, create=True), text, seat)
     except PlayError as exc:
-        values = {"record": text[: services.MAX_UPLOAD] if isinstance(text, str) else ""}
+        shown = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text
+        values = {"record": shown[: services.MAX_UPLOAD]}
         return render(request, "play/start.html", _start_context(request, {"record": str(exc.message)}, values), status=400)
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
 

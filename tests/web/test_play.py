@@ -209,3 +209,40 @@ def test_a_due_costly_decision_is_served_by_the_drills_review_queue(client):
     other = Client()
     other.get("/play/")
     assert other.post(f"/play/items/{item.pk}/", {"move": "pass"}).status_code == 404
+
+
+def test_a_share_link_is_revoked_by_its_owner_only(client):
+    game = start(client)
+    hand = play_hand(client, game)
+    client.post(f"/play/{hand.pk}/share/")
+    token = Hand.objects.get(pk=hand.pk).share_token
+    assert Client().get(f"/play/shared/{token}/").status_code == 200
+    assert Client().post(f"/play/{hand.pk}/unshare/").status_code == 404  # not the owner's session
+    assert Hand.objects.get(pk=hand.pk).share_token == token
+    review = client.get(f"/play/{hand.pk}/review/").content.decode()
+    assert f"/play/{hand.pk}/unshare/" in review
+    assert client.get(f"/play/{hand.pk}/unshare/").status_code == 405
+    assert client.post(f"/play/{hand.pk}/unshare/").status_code == 302
+    assert Hand.objects.get(pk=hand.pk).share_token is None
+    assert Client().get(f"/play/shared/{token}/").status_code == 404
+
+
+@pytest.mark.parametrize("token", ["%00", "a%00b", "%F0%9F%98%80", "x" * 40])
+def test_a_share_token_that_cannot_be_one_is_a_404(token):
+    assert Client(raise_request_exception=False).get(f"/play/shared/{token}/").status_code == 404
+
+
+def test_an_unfinished_uploaded_record_is_reviewed_as_far_as_it_goes(client):
+    game = start(client)
+    hand = play_hand(client, game)
+    part = dict(hand.record, actions=hand.record["actions"][:12])
+    response = client.post("/play/upload/", {"record": json.dumps(part), "seat": "0"})
+    assert response.status_code == 302
+    uploaded = Hand.objects.get(source=Hand.UPLOAD)
+    assert not uploaded.over
+    review = client.get(response["Location"])
+    assert review.status_code == 200 and 'id="unfinished"' in review.content.decode()
+    assert client.get(f"/play/{uploaded.pk}/review/?step=3").status_code == 200
+    assert client.get(f"/play/{uploaded.pk}/record.json").json() == part
+    client.post(f"/play/{uploaded.pk}/share/")
+    assert Client().get(f"/play/shared/{Hand.objects.get(pk=uploaded.pk).share_token}/").status_code == 200
