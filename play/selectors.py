@@ -22,6 +22,7 @@ from kwx.hand.ev_analysis import MAX_REVEALED
 from kwx.hand.notation import format_hand
 from kwx.hand.tiles import TILE_IDS, kinds_of
 from kwx.hand.tiles import Hand as EngineHand
+from kwx.numbers import read_whole
 from kwx.table.record import replay
 from kwx.table.selfplay import visible_to
 from kwx.table.table import Action, Table
@@ -219,7 +220,8 @@ def table_view(hand: Hand, state: Table | None = None, step: int | None = None, 
 
 
 def _step(text: str, last: int) -> int:
-    return min(int(text), last) if text.isdecimal() else last
+    number = read_whole(text)
+    return last if number is None else min(number, last)
 
 
 def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: str, shared: bool) -> dict[str, Any]:
@@ -234,8 +236,9 @@ def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: 
     base = reverse("play-shared", args=[hand.share_token]) if shared else reverse("play-review", args=[hand.pk])
     link = lambda n: f"{base}?step={n}"
     item = None
-    if not shared and item_text.isdecimal():
-        item = ReviewItem.objects.filter(pk=int(item_text), hand=hand, step=step).first()
+    item_id = read_whole(item_text)
+    if not shared and item_id is not None:
+        item = ReviewItem.objects.filter(pk=item_id, hand=hand, step=step).first()
     steps = [d["step"] for d in decisions]
     return {
         **view,

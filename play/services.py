@@ -23,6 +23,7 @@ from analysis import records
 from kwx.bots.tournament import BOTS
 from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import KIND_OF_ID
+from kwx.numbers import read_whole
 from kwx.table.record import DEFAULT_PLAYERS, Header, Replay, record_json, replay
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
@@ -80,18 +81,18 @@ def check_settings(level: Any, rules: Any, base: Any, piao: Any) -> tuple[str, s
 
 def check_base(base: Any) -> int:
     """The base stake as a whole number from 1 to MAX_BASE."""
-    text = str(base).strip()
-    if not text.isdecimal() or not 1 <= int(text) <= MAX_BASE:
+    number = read_whole(str(base).strip())
+    if number is None or not 1 <= number <= MAX_BASE:
         raise PlayError("base", _("The base stake must be a whole number from 1 to %(limit)d.") % {"limit": MAX_BASE})
-    return int(text)
+    return number
 
 
 def check_piao(piao: Any) -> int:
     """漂 as one of 0, 1, 2, 5."""
-    text = str(piao).strip()
-    if not text.isdecimal() or int(text) not in PIAO_CHOICES:
+    number = read_whole(str(piao).strip())
+    if number is None or number not in PIAO_CHOICES:
         raise PlayError("piao", _("漂 must be 0, 1, 2 or 5."))
-    return int(text)
+    return number
 
 
 def start_game(player: Player, level: Any, rules: Any, base: Any, piao: Any) -> Game:
@@ -178,8 +179,7 @@ def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, 
     ``seen`` is the number of actions the client had seen: anything else (a repeat, another
     tab, an older page) changes nothing. A choice the table does not offer raises PlayError.
     """
-    text = str(seen).strip()
-    seen_n = int(text) if text.isdecimal() else -1
+    seen_n = read_whole(str(seen).strip())
 
     def job() -> tuple[Hand, bool, Table | None]:
         with transaction.atomic():
