@@ -173,17 +173,26 @@ def parse_choice(move: Any) -> Choice:
     return Choice(Action(PERSON, words[0], KIND_OF_ID[words[1]], words[2:] == ["ld"]))
 
 
-def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, bool, Table | None]:
+class StaleHand(PlayError):
+    """An action posted from a page of an earlier hand of the game: nothing was played."""
+
+
+def act(player: Player, game_id: int, seen: Any, choice: Choice, *, hand_id: Any = None) -> tuple[Hand, bool, Table | None]:
     """Apply the person's choice if the client saw the table as it is; the hand, whether it changed, and its table (when changed).
 
     ``seen`` is the number of actions the client had seen: anything else (a repeat, another
-    tab, an older page) changes nothing. A choice the table does not offer raises PlayError.
+    tab, an older page) changes nothing. ``hand_id`` (the form's ``hand``; None: not checked) is
+    the hand the page showed: another hand's page raises StaleHand and changes nothing, even at
+    the same ``seen`` (every hand's first decision is at a small count). A choice the table does
+    not offer raises PlayError.
     """
     seen_n = read_whole(str(seen).strip())
 
     def job() -> tuple[Hand, bool, Table | None]:
         with transaction.atomic():
             hand = _current(player, game_id)
+            if hand_id is not None and str(hand_id).strip() != str(hand.pk):
+                raise StaleHand("hand", _("That move was made on the page of an earlier hand: nothing was played. This is the table of hand %(number)d now.") % {"number": hand.number})
             if hand.over or seen_n != hand.action_count:
                 return hand, False, None
             _header, state = seats.rebuild(hand.record, hand.seed)

@@ -86,15 +86,17 @@ def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: st
 
 @require_http_methods(["GET", "POST"])
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
-    """/play/<game>/: the table; a POST is one action (verb, tile, liang_dao) with ``seen``, the actions the page showed."""
+    """/play/<game>/: the table; a POST is one action (verb, tile, liang_dao) with ``hand`` and ``seen``, the hand and the actions the page showed."""
     game = found(selectors.game_for(_player(request), game_id), "no such game")
     if request.method == "POST":
         data = request.POST
         try:
             choice = services.parse_choice(data.get("move"))
-            hand, _changed, state = services.act(game.player, game.pk, data.get("seen", ""), choice)
+            hand, _changed, state = services.act(game.player, game.pk, data.get("seen", ""), choice, hand_id=data.get("hand", ""))
         except Game.DoesNotExist:
             raise Http404("no such game") from None
+        except services.StaleHand as exc:
+            return _render_table(request, selectors.current_hand(game), status=409, error=str(exc.message))
         except PlayError as exc:
             return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
         if not wants_fragment(request):

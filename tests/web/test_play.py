@@ -37,7 +37,8 @@ def play_hand(client: Client, game: Game, htmx: bool = False) -> Hand:
         assert int(seen) == hand.action_count
         move = move_for(hand)
         assert f'value="{move}"' in page.content.decode()  # the page offers exactly that button
-        response = client.post(f"/play/{game.pk}/", {"seen": seen, "move": move}, **headers)
+        assert f'name="hand" value="{hand.pk}"' in page.content.decode()
+        response = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": seen, "move": move}, **headers)
         if htmx:
             assert response.status_code == 200 and 'id="table"' in response.content.decode()
             assert "<html" not in response.content.decode()
@@ -75,7 +76,7 @@ def test_a_whole_hand_by_htmx_gets_the_table_partial_each_time(client):
 def test_a_double_submitted_action_counts_once(client):
     game = start(client)
     hand = current(game)
-    body = {"seen": hand.action_count, "move": move_for(hand)}
+    body = {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)}
     first = client.post(f"/play/{game.pk}/", body)
     after = current(game).record
     second = client.post(f"/play/{game.pk}/", body)
@@ -86,12 +87,12 @@ def test_a_double_submitted_action_counts_once(client):
 def test_an_illegal_move_is_a_400_that_says_so_and_changes_nothing(client):
     game = start(client)
     hand = current(game)
-    response = client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": "kong Z"})
+    response = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "kong Z"})
     if response.status_code == 302:  # kong Z happened to be legal; nothing to check
         return
     assert response.status_code == 400 and 'role="alert"' in response.content.decode()
     assert current(game).record == hand.record
-    junk = client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": "<script>"})
+    junk = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "<script>"})
     assert junk.status_code == 400
 
 
@@ -112,7 +113,7 @@ def test_hints_show_the_analyzer_discard_table_on_the_persons_turn(client):
         _h, state = seats.rebuild(hand.record, hand.seed)
         if state.phase in ("act", "pong") and state.turn == 0 and not state.seats[0].liang_dao:
             break
-        client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": move_for(hand)})
+        client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)})
         hand = current(game)
     body = client.get(f"/play/{game.pk}/?hint=1").content.decode()
     assert '<table class="discards">' in body and "hx-target" not in body.split('<table class="discards">')[1].split("</table>")[0] and 'name="hint" value="1"' in body
@@ -126,7 +127,7 @@ def test_nobody_else_reads_or_changes_a_hand_and_a_share_link_opens_the_review(c
     for url in (f"/play/{game.pk}/", f"/play/{hand.pk}/review/", f"/play/{hand.pk}/record.json"):
         assert other.get(url).status_code == 404, url
     before = current(game).record
-    assert other.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": "pass"}).status_code == 404
+    assert other.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "pass"}).status_code == 404
     assert other.post(f"/play/{game.pk}/next/", {"number": 1, "piao": "0"}).status_code == 404
     assert other.post(f"/play/{hand.pk}/share/").status_code == 404
     assert current(game).record == before and game.hands.count() == 1
@@ -246,3 +247,25 @@ def test_an_unfinished_uploaded_record_is_reviewed_as_far_as_it_goes(client):
     assert client.get(f"/play/{uploaded.pk}/record.json").json() == part
     client.post(f"/play/{uploaded.pk}/share/")
     assert Client().get(f"/play/shared/{Hand.objects.get(pk=uploaded.pk).share_token}/").status_code == 200
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+def test_a_move_from_the_previous_hands_page_is_not_played_on_the_next(client, htmx):
+    game = start(client)
+    first = play_hand(client, game)
+    client.post(f"/play/{game.pk}/next/", {"number": first.number, "piao": "0"})
+    second = current(game)
+    while second.over:  # the bots may end a hand before the person's first decision
+        client.post(f"/play/{game.pk}/next/", {"number": second.number, "piao": "0"})
+        second = current(game)
+    before = second.record
+    stale = {"hand": first.pk, "seen": second.action_count, "move": move_for(second)}  # an old tab, at the same count
+    headers = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_LANGUAGE": "en"} if htmx else {"HTTP_ACCEPT_LANGUAGE": "en"}
+    response = client.post(f"/play/{game.pk}/", stale, **headers)
+    assert response.status_code == 409
+    assert "earlier hand: nothing was played" in response.content.decode()
+    assert Hand.objects.get(pk=second.pk).record == before
+    missing = client.post(f"/play/{game.pk}/", {"seen": second.action_count, "move": move_for(second)})
+    assert missing.status_code == 409 and Hand.objects.get(pk=second.pk).record == before
+    fresh = client.post(f"/play/{game.pk}/", {"hand": second.pk, "seen": second.action_count, "move": move_for(second)})
+    assert fresh.status_code == 302 and Hand.objects.get(pk=second.pk).action_count > second.action_count

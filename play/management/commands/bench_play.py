@@ -70,7 +70,7 @@ class Command(BaseCommand):
                         move = f"{action.verb} {action.tile}" + (" ld" if action.liang_dao else "")
                     bot_times.clear()
                     start = time.perf_counter()
-                    client.post(f"/play/{game_id}/", {"seen": hand.action_count, "move": move}, HTTP_HX_REQUEST="true")
+                    client.post(f"/play/{game_id}/", {"hand": hand.pk, "seen": hand.action_count, "move": move}, HTTP_HX_REQUEST="true")
                     posts.append(time.perf_counter() - start)
                     bots_only.append(sum(bot_times))
         finally:
