@@ -1,6 +1,6 @@
 """Request guards and the API's error shape, before and around everything else.
 
-``RequestGuardMiddleware`` refuses what no view should see: ``TRACE`` (405), chunked
+``RequestGuardMiddleware`` notes when the request arrived (``began``) and refuses what no view should see: ``TRACE`` (405), chunked
 request bodies (411: gunicorn would hand the view an empty body), a form (multipart or
 urlencoded) whose ``Content-Length`` is over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (a 413 page,
 before any of it is read), and under ``/api/`` a body over ``API_MAX_BODY_BYTES`` (413) or a
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib import auth
@@ -25,7 +26,7 @@ from django.core.exceptions import TooManyFieldsSent
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
@@ -67,6 +68,11 @@ def api_error(request: HttpRequest, status: int, field: str | None, message: Cal
     return response
 
 
+def began(request: HttpRequest) -> datetime | None:
+    """When the request reached the site (set first thing by ``RequestGuardMiddleware``; None without it)."""
+    return getattr(request, "began", None)
+
+
 def _declared_length(request: HttpRequest) -> int:
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
@@ -81,6 +87,7 @@ class RequestGuardMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.began = timezone.now()  # type: ignore[attr-defined]  # read by began()
         refused = self.refusal(request)
         return refused if refused is not None else self.get_response(request)
 

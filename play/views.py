@@ -18,6 +18,7 @@ from analysis.text import preset_label
 from kwx.hand.rules import PRESETS
 from kwx.table.settlement import PIAO_CHOICES
 from kwx_site.htmx import render_page, wants_fragment
+from kwx_site.middleware import began
 from kwx_site.shortcuts import found
 from puzzles.services import player_for
 
@@ -28,7 +29,7 @@ from .services import PlayError
 
 
 def _player(request: HttpRequest, create: bool = False) -> Any:
-    return player_for(request.user, request.session, create=create)
+    return player_for(request.user, request.session, create=create, began=began(request))
 
 
 def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, values: dict[str, str] | None = None) -> dict[str, Any]:

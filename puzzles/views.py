@@ -20,6 +20,7 @@ from analysis.discards import from_bank
 from kwx.hand.fans import fan
 from kwx.hand.rules import PRESETS
 from kwx_site.htmx import render_page
+from kwx_site.middleware import began
 from play import selectors as play_selectors
 
 from . import selectors
@@ -130,7 +131,7 @@ def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpRes
     if request.method == "POST":
         field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
         try:
-            result = answer_puzzle(lambda: player_for(request.user, request.session), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
+            result = answer_puzzle(lambda: player_for(request.user, request.session, began=began(request)), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
             context.update(_feedback(result))
             context.update(_sidebar(request, result.player))
         except AnswerError as exc:
