@@ -22,8 +22,8 @@ from kwx_site.middleware import began
 from kwx_site.shortcuts import found
 from puzzles.services import player_for
 
+from . import limits, selectors, services
 from . import review as reviewing
-from . import selectors, services
 from .models import Game, Hand
 from .services import PlayError
 
@@ -53,10 +53,20 @@ def start(request: HttpRequest) -> HttpResponse:
     data = request.POST
     try:
         services.check_settings(data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
-        game = services.start_game(_player(request, create=True), data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
+        player = limits.counted_player(request, "game", lambda: _player(request, create=True))
+        game = services.start_game(player, data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
     except PlayError as exc:
         return render(request, "play/start.html", _start_context(request, {exc.field: str(exc.message)}, data.dict()), status=400)
+    except limits.TooMany as exc:
+        return _too_many(request, exc, "start", data.dict())
     return HttpResponseRedirect(reverse("play-table", args=[game.pk]))
+
+
+def _too_many(request: HttpRequest, refused: limits.TooMany, field: str, values: dict[str, Any]) -> HttpResponse:
+    """The start page again, the refusal by the form (``field``: start or record), 429 with Retry-After."""
+    response = render(request, "play/start.html", _start_context(request, {field: refused.message}, values), status=429)
+    response["Retry-After"] = str(refused.wait)
+    return response
 
 
 def _hint_on(request: HttpRequest) -> bool:
@@ -184,13 +194,16 @@ def upload(request: HttpRequest) -> HttpResponse:
     if file is not None:
         text = file.read(services.MAX_UPLOAD + 1)  # the reader decodes it (and says which byte is not UTF-8)
     seat = request.POST.get("seat", "0")
+    shown = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text
+    values = {"record": shown[: services.MAX_UPLOAD]}
     try:
         services.read_record(text)
-        hand = services.upload(_player(request, create=True), text, seat)
+        player = limits.counted_player(request, "upload", lambda: _player(request, create=True))
+        hand = services.upload(player, text, seat)
     except PlayError as exc:
-        shown = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text
-        values = {"record": shown[: services.MAX_UPLOAD]}
         return render(request, "play/start.html", _start_context(request, {"record": str(exc.message)}, values), status=400)
+    except limits.TooMany as exc:
+        return _too_many(request, exc, "record", values)
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
 
 

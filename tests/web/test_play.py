@@ -9,6 +9,8 @@ import pytest
 from django.test import Client
 
 from play.models import Game, Hand, ReviewItem
+from puzzles.models import Player
+from tests.conftest import VECTORS
 from tests.play.helpers import move_for
 
 pytestmark = pytest.mark.django_db
@@ -269,3 +271,30 @@ def test_a_move_from_the_previous_hands_page_is_not_played_on_the_next(client, h
     assert missing.status_code == 409 and Hand.objects.get(pk=second.pk).record == before
     fresh = client.post(f"/play/{game.pk}/", {"hand": second.pk, "seen": second.action_count, "move": move_for(second)})
     assert fresh.status_code == 302 and Hand.objects.get(pk=second.pk).action_count > second.action_count
+
+
+@pytest.mark.parametrize("what", ["game", "upload"])
+def test_new_games_and_uploads_are_limited_per_player_and_per_address(what, settings):
+    from play import limits
+
+    settings.TRUSTED_PROXY_HOPS = 1
+    record = json.loads((VECTORS / "hands.json").read_text(encoding="utf-8"))["cases"][0]["record"]
+
+    def make(client):
+        if what == "game":
+            return client.post("/play/", START, HTTP_ACCEPT_LANGUAGE="en")
+        return client.post("/play/upload/", {"record": json.dumps(record), "seat": "0"}, HTTP_ACCEPT_LANGUAGE="en")
+
+    one = Client(HTTP_X_FORWARDED_FOR="198.51.100.1")
+    codes = [make(one).status_code for _ in range(limits.PER_PLAYER[what] + 1)]
+    assert codes == [302] * limits.PER_PLAYER[what] + [429]
+    refused = make(one)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0 and "try again in" in refused.content.decode()
+    made = Game.objects.count() if what == "game" else Hand.objects.filter(source=Hand.UPLOAD).count()
+    assert made == limits.PER_PLAYER[what]
+    players = Player.objects.count()
+    for _ in range(limits.PER_ADDRESS[what] - limits.PER_PLAYER[what] - 2):  # a new cookie each time: a new player
+        assert make(Client(HTTP_X_FORWARDED_FOR="198.51.100.1")).status_code == 302
+    assert make(Client(HTTP_X_FORWARDED_FOR="198.51.100.1")).status_code == 429
+    assert Player.objects.count() == players + limits.PER_ADDRESS[what] - limits.PER_PLAYER[what] - 2  # the refused one made no player
+    assert make(Client(HTTP_X_FORWARDED_FOR="198.51.100.2")).status_code == 302  # another address

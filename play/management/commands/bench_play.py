@@ -53,11 +53,13 @@ class Command(BaseCommand):
         try:
             client = Client()
             person = BasicBot()
-            for _ in range(options["hands"]):
-                response = client.post("/play/", {"level": options["level"], "rules": "standard", "base": "1", "piao": "0"})
-                game_id = int(response["Location"].strip("/").split("/")[-1])
+            response = client.post("/play/", {"level": options["level"], "rules": "standard", "base": "1", "piao": "0"})
+            game_id = int(response["Location"].strip("/").split("/")[-1])  # one game, its hands dealt one after another
+            for number in range(1, options["hands"] + 1):
+                if number > 1:
+                    client.post(f"/play/{game_id}/next/", {"number": number - 1, "piao": "0"})
                 while True:
-                    hand = Game.objects.get(pk=game_id).hands.get()
+                    hand = Game.objects.get(pk=game_id).hands.get(number=number)
                     if hand.over:
                         break
                     _h, state = seats.rebuild(hand.record, hand.seed)
