@@ -44,7 +44,8 @@ def read_record(raw: bytes | str, *, whole: str) -> tuple[dict[str, Any], Replay
     try:
         data = load_json(raw, limit=MAX_RECORD, field=whole)
     except JSONTextError as exc:
-        raise RecordRefused(exc.field, exc.message, status=exc.status) from exc
+        at = exc.path[1] if exc.path[:1] == ("actions",) and len(exc.path) > 1 and isinstance(exc.path[1], int) else None
+        raise RecordRefused(exc.field, exc.message, at, exc.status) from exc
     try:
         done = replay(data)
     except RecordError as exc:

@@ -28,13 +28,14 @@ Path = tuple[str | int, ...]
 
 
 class JSONTextError(ValueError):
-    """Refused JSON text: ``field`` names the top-level field at fault (or the whole text), ``status`` is 400 or 413."""
+    """Refused JSON text: ``field`` names the top-level field at fault (or the whole text), ``path`` the place within it, ``status`` is 400 or 413."""
 
-    def __init__(self, field: str, message: str, status: int = 400) -> None:
+    def __init__(self, field: str, message: str, status: int = 400, path: Path = ()) -> None:
         super().__init__(message)
         self.field = field
         self.message = message
         self.status = status
+        self.path = path
 
 
 def place(path: Path) -> str:
@@ -110,7 +111,7 @@ def load_json(raw: bytes | str, *, limit: int | None, field: str) -> Any:
         path, problem = found
         if not path:
             raise JSONTextError(field, problem)
-        raise JSONTextError(printable(str(path[0])), f"{place(path)}: {problem}")
+        raise JSONTextError(printable(str(path[0])), f"{place(path)}: {problem}", path=path)
     return data
 
 

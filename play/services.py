@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from analysis import records
 from kwx.bots.tournament import BOTS
+from kwx.errors import printable
 from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import KIND_OF_ID
 from kwx.numbers import read_whole
@@ -252,9 +253,9 @@ def read_record(text: Any) -> tuple[dict[str, Any], Replay]:
 
 
 def _action_text(text: str | bytes, index: int) -> str:
-    """The faulty action as it was written (short; the text passed the reader's checks, so it is plain JSON)."""
+    """The faulty action as it was written (short; a character that cannot be shown as its code point)."""
     try:
-        return json.dumps(json.loads(text)["actions"][index], ensure_ascii=False)[:80]
+        return printable(json.dumps(json.loads(text)["actions"][index], ensure_ascii=False))[:80]
     except (ValueError, KeyError, IndexError, TypeError):
         return "?"
 
