@@ -30,25 +30,13 @@ from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
+from .csp import CSP
+
 API_PREFIX = "/api/"
 RETRY_AFTER = 5
 """Seconds a client is asked to wait before trying again after a database outage."""
 REFUSED_METHODS = frozenset({"TRACE", "TRACK", "CONNECT"})
-CSP = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
-"""The Content-Security-Policy of every answer: only this site's own files, no inline script or style."""
+
 
 logger = logging.getLogger("kwx.errors")
 

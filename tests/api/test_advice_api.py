@@ -65,6 +65,8 @@ def test_a_revealed_hands_wait_is_certain_and_costly(client):
         ({"drawn": "9p"}, "drawn", "9p"),
         ({"offered": {"tile": "Z", "by": 1}}, "offered", ""),
         ({"river": "Z1p[555p]"}, "river", ""),
+        ({"river": "Z1p9s9s"}, "river", "9s"),  # your own river holds the fifth 9s: not the opponents'
+        ({"river": "Z1p55"}, "river", "55"),  # digits without a suit: the river's fault, not the hand's
         ({"hand": "23456p11678999sx"}, "hand", "x"),
         ({"color": "red"}, "color", ""),
         ({"piao": [0, 3, 0]}, "piao", ""),
