@@ -45,16 +45,29 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from kwx.hand.ev import REQUEST_SECONDS, Budget
 from kwx_site.limits import client_ip, over_until, parse_rate
 
 T = TypeVar("T")
 
 BUSY_WAIT = 1
 """Seconds a client refused for a busy host is told to wait."""
+REQUEST_CPU = REQUEST_SECONDS
+"""CPU seconds all the expected-value work of one request may take together (the analyzer's EV figures and its table
+estimate on one page share it), looked at before every rollout; tests that compare figures lift it (``tests/conftest.py``)."""
+
+
+def request_budget(request: HttpRequest) -> Budget:
+    """The request's one work and CPU budget, made at its first use (``REQUEST_CPU`` from then on) and shared by all its EV work."""
+    budget = getattr(request, "kwx_ev_budget", None)
+    if budget is None:
+        budget = Budget(seconds=REQUEST_CPU)
+        request.kwx_ev_budget = budget  # type: ignore[attr-defined]
+    return budget
 
 
 class EVRefused(Exception):
-    """An EV request refused: ``reason`` is busy, client or site; ``wait`` the seconds to wait."""
+    """An EV request refused: ``reason`` is busy, client, site or time (the request's CPU budget was spent); ``wait`` the seconds to wait."""
 
     def __init__(self, reason: str, wait: int) -> None:
         super().__init__(reason)
@@ -68,6 +81,8 @@ class EVRefused(Exception):
             text = _("Expected values are being computed for others right now; try again in %(wait)d s.")
         elif self.reason == "client":
             text = _("Too many expected-value requests from you; try again in %(wait)d s.")
+        elif self.reason == "time":
+            text = _("This request's computing time went to the expected values before the table estimate could start; load the estimate again in %(wait)d s.")
         else:
             text = _("Too many expected-value requests on the site right now; try again in %(wait)d s.")
         return text % {"wait": self.wait}

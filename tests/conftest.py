@@ -32,9 +32,9 @@ def _fresh_ev_refusals():
 
 @pytest.fixture(autouse=True)
 def _work_budget_decides(monkeypatch):
-    """The advice figures depend on the work budget alone: the CPU backstop, there for a slow
-    or busy production host, is lifted so that a loaded test machine gives the same figures
-    (``tests/api/test_advice_api.py`` checks the backstop itself)."""
-    from analysis import api_advice
+    """The figures of a page or advice request depend on the work budget alone: the request's CPU
+    backstop, there for a slow or busy production host, is lifted so that a loaded test machine
+    gives the same figures (``tests/api/test_advice_api.py`` checks the backstop itself)."""
+    from analysis import ev_limits
 
-    monkeypatch.setattr(api_advice, "CPU_BUDGET", 30.0)
+    monkeypatch.setattr(ev_limits, "REQUEST_CPU", 30.0)

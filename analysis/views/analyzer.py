@@ -40,7 +40,7 @@ from analysis.board import (
     refusal,
 )
 from analysis.discards import DiscardRow, ev_cell, from_api
-from analysis.ev_limits import EVRefused, ev_slot
+from analysis.ev_limits import EVRefused, ev_slot, request_budget
 from analysis.table_page import ADVICE_TRIGGER, table_context
 from analysis.text import english, preset_label
 from kwx import EngineError
@@ -54,6 +54,7 @@ from kwx.hand.ev import (
     DEFAULT_SAMPLES,
     EXACT_MAX_SHANTEN,
     MAX_DRAWS,
+    Budget,
 )
 from kwx.hand.ev_analysis import check_request, with_revealed
 from kwx.hand.fans import SITUATIONAL_FANS
@@ -104,7 +105,7 @@ def _checked_revealed(board: Board, errors: dict[str, str]) -> tuple[Hand, ...]:
     return tuple(out)
 
 
-def _engine_analysis(board: Board, rules: Rules, with_ev: bool, errors: dict[str, str]) -> Analysis | None:
+def _engine_analysis(board: Board, rules: Rules, with_ev: bool, errors: dict[str, str], budget: Budget | None = None) -> Analysis | None:
     """The engine's one analysis of a 13- or 14-tile board (None, with a message in ``errors``, when it refuses the hand)."""
     assert board.hand is not None and board.visible is not None
     full, seen = board.hand, board.visible
@@ -123,7 +124,7 @@ def _engine_analysis(board: Board, rules: Rules, with_ev: bool, errors: dict[str
     if with_ev and board.ev and "draws" not in board.errors:
         try:
             request = check_request("ev", board.draws, board.liang_dao_when_ready, rules)
-            return analyze_hand(full, seen, rules, revealed=revealed, ev=request)
+            return analyze_hand(full, seen, rules, revealed=revealed, ev=request, budget=budget)
         except EngineError as exc:  # more draws than unseen tiles: the plain analysis still stands
             errors["draws"] = draws_error(exc)
     return analyze_hand(full, seen, rules, revealed=revealed)
@@ -144,7 +145,7 @@ def _money(hand: Hand, rules: Rules, board: Board) -> Callable[[str], dict[str, 
     return lambda tile: win_money(hand, KIND_OF_ID[tile], rules, board.base, board.piao)
 
 
-def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
+def analysis_of(board: Board, with_ev: bool = False, budget: Budget | None = None) -> dict[str, Any]:
     """The engine's analysis of a 13- or 14-tile board as the page shows it, or why there is none yet.
 
     Keys: ``analysis`` (the engine's ``Analysis``, or None), ``body`` (its API body with the
@@ -166,7 +167,7 @@ def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
         except EngineError as exc:
             out["errors"]["hand" if exc.field == "melds" else exc.field] = exc.translated(_)
         return out
-    analysis = _engine_analysis(board, rules, with_ev, out["errors"])
+    analysis = _engine_analysis(board, rules, with_ev, out["errors"], budget)
     if analysis is None:
         return out
     body = to_json(analysis)
@@ -223,7 +224,7 @@ def _melds(hand: Hand | None) -> list[dict[str, Any]]:
 
 def page_context(board: Board, request: HttpRequest, with_ev: bool = True) -> dict[str, Any]:
     """Everything the analyzer template shows for a board (the EV figures only ``with_ev``)."""
-    result = analysis_of(board, with_ev)
+    result = analysis_of(board, with_ev, request_budget(request) if with_ev and board.ev else None)
     hand = board.hand
     query = canonical_query(board)
     base = request.path
