@@ -1,6 +1,7 @@
 """Request guards and the API's error shape, before and around everything else.
 
-``RequestGuardMiddleware`` notes when the request arrived (``began``) and refuses what no view should see: ``TRACE`` (405), chunked
+``RequestGuardMiddleware`` notes when the request arrived (``began``) and refuses what no view should see: ``TRACE`` (405),
+a NUL in the path or query (400: PostgreSQL cannot even compare it), chunked
 request bodies (411: gunicorn would hand the view an empty body), a form (multipart or
 urlencoded) whose ``Content-Length`` is over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (a 413 page,
 before any of it is read), and under ``/api/`` a body over ``API_MAX_BODY_BYTES`` (413) or a
@@ -87,6 +88,9 @@ class RequestGuardMiddleware:
             response = api_error(request, 405, None, message) if api else HttpResponse(message(), status=405, content_type="text/plain; charset=utf-8")
             response["Allow"] = "GET, HEAD, POST, OPTIONS"
             return response
+        if "%00" in request.META.get("QUERY_STRING", "") or "\x00" in request.path_info:
+            message = lambda: _("The address contains a NUL character (U+0000), which no page or API takes.")  # noqa: E731
+            return api_error(request, 400, "query", message) if api else HttpResponse(message(), status=400, content_type="text/plain; charset=utf-8")
         if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
             message = lambda: _("Send the request body with a Content-Length, not in chunks.")  # noqa: E731
             return api_error(request, 411, "body", message) if api else HttpResponse(message(), status=411, content_type="text/plain; charset=utf-8")
