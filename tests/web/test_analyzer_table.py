@@ -230,7 +230,7 @@ def test_the_discard_links_keep_the_table(client):
 @given(st.sampled_from(["r0", "r1", "m1", "l1", "r2", "m2", "l2", "wall", "offer", "by", "kind", "drawn", "seed", "tdel", "tadd"]), st.text(max_size=30))
 def test_any_table_input_is_answered_without_a_server_error(client, key, value):
     response = client.get("/analyze/", {"hand": "5566p123456789s", "r1": "5p", key: value, "advice": "1"})
-    assert response.status_code in (200, 302, 303)
+    assert response.status_code in ((400,) if "\x00" in value else (200, 302, 303))  # a NUL: refused before any view
 
 
 def test_kong_or_not_and_liang_dao_now_or_not_are_choices(client):
