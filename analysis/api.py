@@ -19,6 +19,7 @@ from kwx.hand.ev_analysis import DEPTHS
 from kwx.hand.ev_analysis import FIELDS as EV_FIELDS
 from kwx.hand.fans import SITUATION_KEYS
 from kwx.hand.rules import OPTION_KEYS, PRESETS
+from kwx.numbers import read_whole
 from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 
 from .ev_limits import EVRefused, ev_slot
@@ -177,7 +178,8 @@ def query_to_request(query: Any) -> dict[str, Any]:
         body["depth"] = query.get("depth")
     if "draws_left" in query:
         raw = query.get("draws_left")
-        body["draws_left"] = int(raw) if raw.isdecimal() else raw
+        number = read_whole(raw)
+        body["draws_left"] = raw if number is None else number
     if "liang_dao_when_ready" in query:
         body["liang_dao_when_ready"] = query_flag(query, "liang_dao_when_ready")
     revealed = [r for r in query.getlist("revealed") if r]

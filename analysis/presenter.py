@@ -34,6 +34,7 @@ from kwx.hand.danger import check_revealed
 from kwx.hand.efficiency import remaining
 from kwx.hand.ev import (
     MAX_DRAWS,
+    Budget,
 )
 from kwx.hand.ev_analysis import check_request, with_revealed
 from kwx.hand.fans import SITUATIONAL_FANS
@@ -84,7 +85,7 @@ def _checked_revealed(board: Board, errors: dict[str, str]) -> tuple[Hand, ...]:
     return tuple(out)
 
 
-def _engine_analysis(board: Board, rules: Rules, with_ev: bool, errors: dict[str, str]) -> Analysis | None:
+def _engine_analysis(board: Board, rules: Rules, with_ev: bool, errors: dict[str, str], budget: Budget | None = None) -> Analysis | None:
     """The engine's one analysis of a 13- or 14-tile board (None, with a message in ``errors``, when it refuses the hand)."""
     assert board.hand is not None and board.visible is not None
     full, seen = board.hand, board.visible
@@ -103,7 +104,7 @@ def _engine_analysis(board: Board, rules: Rules, with_ev: bool, errors: dict[str
     if with_ev and board.ev and "draws" not in board.errors:
         try:
             request = check_request("ev", board.draws, board.liang_dao_when_ready, rules)
-            return analyze_hand(full, seen, rules, revealed=revealed, ev=request)
+            return analyze_hand(full, seen, rules, revealed=revealed, ev=request, budget=budget)
         except EngineError as exc:  # more draws than unseen tiles: the plain analysis still stands
             errors["draws"] = draws_error(exc)
     return analyze_hand(full, seen, rules, revealed=revealed)
@@ -124,7 +125,7 @@ def _money(hand: Hand, rules: Rules, board: Board) -> Callable[[str], dict[str, 
     return lambda tile: win_money(hand, KIND_OF_ID[tile], rules, board.base, board.piao)
 
 
-def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
+def analysis_of(board: Board, with_ev: bool = False, budget: Budget | None = None) -> dict[str, Any]:
     """The engine's analysis of a 13- or 14-tile board as the page shows it, or why there is none yet.
 
     Keys: ``analysis`` (the engine's ``Analysis``, or None), ``body`` (its API body with the
@@ -146,7 +147,7 @@ def analysis_of(board: Board, with_ev: bool = False) -> dict[str, Any]:
         except EngineError as exc:
             out["errors"]["hand" if exc.field == "melds" else exc.field] = exc.translated(_)
         return out
-    analysis = _engine_analysis(board, rules, with_ev, out["errors"])
+    analysis = _engine_analysis(board, rules, with_ev, out["errors"], budget)
     if analysis is None:
         return out
     body = to_json(analysis)
@@ -201,9 +202,9 @@ def _melds(hand: Hand | None) -> list[dict[str, Any]]:
     return out
 
 
-def page_context(board: Board, *, base: str, with_ev: bool = True) -> dict[str, Any]:
-    """Everything the analyzer template shows for a board (the EV figures only ``with_ev``), its links under ``base``."""
-    result = analysis_of(board, with_ev)
+def page_context(board: Board, *, base: str, with_ev: bool = True, budget: Budget | None = None) -> dict[str, Any]:
+    """Everything the analyzer template shows for a board (the EV figures only ``with_ev``, within the request's ``budget``), its links under ``base``."""
+    result = analysis_of(board, with_ev, budget if with_ev and board.ev else None)
     hand = board.hand
     query = canonical_query(board)
     chosen = result["chosen"]

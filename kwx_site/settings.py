@@ -15,6 +15,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from kwx_site.csp import static_headers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEV_SECRET_KEY = "kwx-development-only-key-never-use-in-production-0123456789abcdef"
 
@@ -196,6 +198,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if STATIC_MANIFEST else "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+WHITENOISE_ADD_HEADERS_FUNCTION = static_headers  # the Content-Security-Policy on static files too
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 API_MAX_BODY_BYTES = 10 * 1024

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qsl
@@ -17,6 +18,7 @@ from analysis.presenter import page_context
 from kwx.hand.ev_analysis import MAX_REVEALED
 from kwx.hand.notation import format_hand
 from kwx.hand.tiles import TILE_IDS
+from kwx.numbers import read_whole
 from kwx.table.record import Replay
 from kwx.table.table import Action, Table
 from kwx.table.view import SeatView, decision_for, view_for
@@ -62,9 +64,13 @@ def hand_for(player: Player | None, hand_id: int) -> Hand | None:
     return Hand.objects.filter(pk=hand_id, player=player).select_related("game").first() if player else None
 
 
+SHARE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a share token can be (``secrets.token_urlsafe``): anything else is no token, and never reaches the database (a NUL is an error on PostgreSQL)."""
+
+
 def shared_hand(token: str) -> Hand | None:
     """The hand shared under ``token`` (None when there is none)."""
-    return Hand.objects.filter(share_token=token).select_related("game").first() if token else None
+    return Hand.objects.filter(share_token=token).select_related("game").first() if SHARE_TOKEN.fullmatch(token) else None
 
 
 def action_text(action: Action, me: int = PERSON, hide_draws: bool = True) -> str:
@@ -174,7 +180,8 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
 
 
 def _step(text: str, last: int) -> int:
-    return min(int(text), last) if text.isdecimal() else last
+    number = read_whole(text)
+    return last if number is None else min(number, last)
 
 
 def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: str, shared: bool, done: Replay | None = None) -> dict[str, Any]:
@@ -189,8 +196,9 @@ def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: 
     base = reverse("play-shared", args=[hand.share_token]) if shared else reverse("play-review", args=[hand.pk])
     link = lambda n: f"{base}?step={n}"
     item = None
-    if not shared and item_text.isdecimal():
-        item = ReviewItem.objects.filter(pk=int(item_text), hand=hand, step=step).first()
+    item_id = read_whole(item_text)
+    if not shared and item_id is not None:
+        item = ReviewItem.objects.filter(pk=item_id, hand=hand, step=step).first()
     steps = [d["step"] for d in decisions]
     return {
         **view,

@@ -20,6 +20,8 @@ from analysis.discards import from_bank
 from kwx.hand.fans import fan
 from kwx.hand.rules import PRESETS
 from kwx_site.htmx import render_page
+from kwx_site.middleware import began
+from .text import MODES, SIDES, THEMES, ev_explanation
 from play import selectors as play_selectors
 
 from . import selectors
@@ -27,7 +29,6 @@ from .explain import KIND_NAMES, KIND_PROMPTS, choice_buttons, choice_rows, disc
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
 from .services import AnswerError, answer_puzzle, player_for
-from .text import MODES, SIDES, THEMES, ev_explanation
 
 
 def _kind(request: HttpRequest) -> str | None:
@@ -133,7 +134,7 @@ def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpRes
     if request.method == "POST":
         field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
         try:
-            result = answer_puzzle(lambda: player_for(request.user, request.session), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
+            result = answer_puzzle(lambda: player_for(request.user, request.session, began=began(request)), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
             context.update(_feedback(result))
             context.update(_sidebar(request, result.player))
         except AnswerError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import secrets
 import uuid
 from typing import Any
@@ -29,6 +30,8 @@ from .signals import SESSION_KEY
 from .text import error_text, part_text, result_label
 
 TEMPLATES = "settlement/"
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,36}")
+"""A hand form's token (``hand_form`` makes a uuid4 hex)."""
 
 
 def owner_of(request: HttpRequest, create: bool = False) -> Owner:
@@ -206,6 +209,8 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
     if request.method == "POST":
         form = HandForm(request.POST, names=names)
         token = request.POST.get("token", "")
+        if not FORM_TOKEN.fullmatch(token):  # what the form sends (a uuid4 hex); anything else, a NUL say, never reaches the database
+            token = ""
         error = form_error(form)
         if not error:
             data = form.to_data()

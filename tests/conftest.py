@@ -40,11 +40,13 @@ def _work_budget_decides(monkeypatch):
     slow or busy production host, are lifted so that a loaded test machine gives the same figures
     (``tests/api/test_advice_api.py`` and ``tests/engine/test_ev.py`` check the backstops themselves;
     under load 6–10 an EV request turned Monte Carlo and failed test_ev_adds_the_three_figures_to_every_option)."""
-    from analysis import api_advice
+    import time
+
+    from analysis import ev_limits
     from kwx.hand import ev
 
-    monkeypatch.setattr(api_advice, "CPU_BUDGET", 30.0)
-    monkeypatch.setattr(ev.Budget.__init__, "__defaults__", (ev.REQUEST_WORK, 30.0))  # the EV requests' backstop too
+    monkeypatch.setattr(ev_limits, "REQUEST_CPU", 30.0)
+    monkeypatch.setattr(ev.Budget.__init__, "__defaults__", (ev.REQUEST_WORK, 30.0, time.process_time))  # the EV requests' backstop too
 
 
 @pytest.fixture

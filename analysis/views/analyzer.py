@@ -26,7 +26,7 @@ from analysis.board import (
     board_url,
     read_board,
 )
-from analysis.ev_limits import EVRefused, ev_slot
+from analysis.ev_limits import EVRefused, ev_slot, request_budget
 from analysis.presenter import EV_TRIGGER, TYPING_FIELDS, page_context
 from analysis.table_page import ADVICE_TRIGGER, table_context
 from kwx.hand.ev import (
@@ -47,7 +47,7 @@ def _limited_context(board: Board, request: HttpRequest, with_ev: bool) -> dict[
         return page_context(board, base=request.path, with_ev=with_ev)
     try:
         with ev_slot(request) as run:
-            return run(page_context, board, base=request.path, with_ev=with_ev)
+            return run(page_context, board, base=request.path, with_ev=with_ev, budget=request_budget(request))
     except EVRefused as refused:
         return {**page_context(board, base=request.path, with_ev=False), "ev_pending": False, "ev_refused": refused.message}
 

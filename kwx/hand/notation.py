@@ -33,10 +33,11 @@ class _Pending:
     char: str
 
 
-def _flush_error(pending: list[_Pending]) -> NotationError:
+def _flush_error(pending: list[_Pending], field: str) -> NotationError:
     first = pending[0]
     return NotationError(
         gettext_noop('The numbers "%(digits)s" at position %(position)d have no suit: add p (筒) or s (条).'),
+        field,
         digits="".join(p.char for p in pending),
         position=first.position,
     )
@@ -89,7 +90,7 @@ def scan_notation(text: str, field: str) -> tuple[list[int], list[Meld]]:
             pending = []
         elif char in "zZ" or char in _DRAGON_CHARS:
             if pending:
-                raise _flush_error(pending)
+                raise _flush_error(pending, field)
             emit(ZHONG if char in "zZ" else _DRAGON_CHARS[char])
         elif char in _NO_MANZU:
             raise NotationError(
@@ -107,7 +108,7 @@ def scan_notation(text: str, field: str) -> tuple[list[int], list[Meld]]:
             )
         elif char in _OPEN:
             if pending:
-                raise _flush_error(pending)
+                raise _flush_error(pending, field)
             if group is not None:
                 raise NotationError(
                     gettext_noop('"%(char)s" at position %(position)d: brackets cannot be nested.'),
@@ -118,7 +119,7 @@ def scan_notation(text: str, field: str) -> tuple[list[int], list[Meld]]:
             group, group_open = [], (char, position)
         elif char in "]}":
             if pending:
-                raise _flush_error(pending)
+                raise _flush_error(pending, field)
             if group is None or _OPEN[group_open[0]] != char:
                 raise NotationError(
                     gettext_noop('"%(char)s" at position %(position)d closes a bracket that was not opened.'),
@@ -136,7 +137,7 @@ def scan_notation(text: str, field: str) -> tuple[list[int], list[Meld]]:
                 position=position,
             )
     if pending:
-        raise _flush_error(pending)
+        raise _flush_error(pending, field)
     if group is not None:
         raise NotationError(
             gettext_noop('The bracket "%(char)s" at position %(position)d is never closed.'),

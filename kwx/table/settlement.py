@@ -18,6 +18,7 @@ from kwx.hand.notation import parse_tile
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.scoring import WinValue, score_win
 from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
+from kwx.numbers import read_whole
 
 PLAYERS = (0, 1, 2)
 PIAO_CHOICES = (0, 1, 2, 5)
@@ -453,9 +454,11 @@ def next_dealer(settlement: Settlement, dealer: int) -> int:
 
 def _int(value: Any, field: str, template: str, **params: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
-            return int(value.strip())
-        raise _error(template, field, **params)
+        text = value.strip() if isinstance(value, str) else ""
+        number = read_whole(text.removeprefix("-"))
+        if number is None:
+            raise _error(template, field, **params)
+        return -number if text.startswith("-") else number
     return value
 
 

@@ -248,8 +248,9 @@ def test_bad_input_shows_the_engine_message_next_to_its_field(client, query, fie
     )
 )
 def test_no_query_gives_a_server_error(client, query):
+    expected = (400,) if any("\x00" in v for v in query.values()) else (200, 302, 303)  # a NUL: refused before any view
     for headers in ({}, HTMX):
-        assert client.get("/", query, **headers).status_code in (200, 302, 303)
+        assert client.get("/", query, **headers).status_code in expected
 
 
 def test_english_page(client):

@@ -113,6 +113,36 @@ def test_with_ev_too_the_estimate_waits_for_the_ev_figures(client):
     assert 'data-verb="pong"' in plain and "az-ev-refused" not in plain and "az-advice-refused" not in plain
 
 
+def test_a_plain_page_with_ev_and_the_estimate_spends_one_budget_on_both(client, monkeypatch):
+    from analysis import api_advice, ev_limits
+    from kwx.hand import ev
+
+    made, seen_by_advice = [], []
+
+    class Recorded(ev.Budget):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    real_advise = api_advice.advise
+    monkeypatch.setattr(ev_limits, "Budget", Recorded)
+    monkeypatch.setattr(api_advice, "advise", lambda *a, **k: seen_by_advice.append(k["budget"]) or real_advise(*a, **k))
+    page = html(client.get(PONG + "&ev=1&draws=12&advice=1"))
+    assert 'data-verb="pong"' in page
+    (budget,) = made  # one for the request, not one per part
+    assert budget.used > 0 and seen_by_advice == [budget]  # the EV figures spent from it, then the estimate looked at it
+    assert budget.seconds == ev_limits.REQUEST_CPU
+
+
+def test_when_the_ev_figures_spent_the_requests_budget_the_page_says_the_estimate_was_left_out(client, monkeypatch):
+    from analysis import ev_limits
+
+    monkeypatch.setattr(ev_limits, "REQUEST_CPU", -1.0)  # spent before it starts: a very slow machine
+    page = html(client.get(PONG + "&ev=1&draws=12&advice=1", HTTP_ACCEPT_LANGUAGE="en"))
+    assert "az-advice-refused" in page and "computing time went to the expected values" in page
+    assert 'data-verb="pong"' not in page
+
+
 @pytest.mark.parametrize(
     "key, value, words",
     [
@@ -201,7 +231,7 @@ def test_the_discard_links_keep_the_table(client):
 @given(st.sampled_from(["r0", "r1", "m1", "l1", "r2", "m2", "l2", "wall", "offer", "by", "kind", "drawn", "seed", "tdel", "tadd"]), st.text(max_size=30))
 def test_any_table_input_is_answered_without_a_server_error(client, key, value):
     response = client.get("/analyze/", {"hand": "5566p123456789s", "r1": "5p", key: value, "advice": "1"})
-    assert response.status_code in (200, 302, 303)
+    assert response.status_code in ((400,) if "\x00" in value else (200, 302, 303))  # a NUL: refused before any view
 
 
 def test_kong_or_not_and_liang_dao_now_or_not_are_choices(client):
