@@ -16,6 +16,8 @@ VECTORS = ROOT / "tests" / "vectors"
 
 django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 """Tests hash passwords fast; the hashers' strength is Django's to test, the flows are ours."""
+django_settings.REVIEW_WORK = 30
+"""Reviews in tests play two or three worlds a decision: enough to check what is stored and shown, fast (the real budget is measured by ``manage.py bench_review``)."""
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
