@@ -69,7 +69,7 @@ TASK_LEASE = int(os.environ.get("TASK_LEASE", "600"))
 # kwx.bots.registry, or package.module:Class) for REVIEW_WORK rollout actions per choice
 # (docs/play.md; docs/performance.md measures what it costs).
 REVIEW_POLICY = os.environ.get("REVIEW_POLICY", "strong")
-REVIEW_WORK = int(os.environ.get("REVIEW_WORK", "1000"))
+REVIEW_WORK = int(os.environ.get("REVIEW_WORK", "600"))
 
 INSTALLED_APPS = [
     "django.contrib.auth",

@@ -56,7 +56,7 @@ def test_the_review_page_before_during_and_after_its_task(browser, live_server):
 
         run_queued_tasks()  # the worker takes the task and finishes what is left
         page.locator(".pl-declist").wait_for()
-        assert page.locator("#review-status").count() == 0 and page.locator("#review[hx-trigger]").count() == 0
+        assert page.locator("#review-status").count() == 0 and page.locator("#review [hx-trigger]").count() == 0
         page.locator("#step-first").click()
         page.wait_for_function("() => location.search.includes('step=0')")
         page.locator("#step-next-decision").click()

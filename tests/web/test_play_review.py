@@ -78,7 +78,7 @@ def test_while_its_task_works_the_page_polls_its_fragment_and_shows_the_progress
     services.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=2)
     total = len(review.decision_points(hand.record, hand.seat))
     fragment = get(client, url, htmx=True)
-    assert "<html" not in fragment and fragment.lstrip().startswith('<div id="review"') and 'hx-trigger="every 2s"' in fragment
+    assert "<html" not in fragment and fragment.lstrip().startswith('<div id="review"') and 'hx-trigger="every 2s" hx-target="#review"' in fragment
     assert f'<progress id="review-progress" value="2" max="{total}">' in fragment
     run_queued_tasks()
     done = get(client, url, htmx=True)
