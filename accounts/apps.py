@@ -6,3 +6,7 @@ class AccountsConfig(AppConfig):
 
     name = "accounts"
     verbose_name = "卡五星 accounts"
+
+    def ready(self) -> None:
+        """Connect the log-in merge (the one place a visitor's things move into an account)."""
+        from . import signals  # noqa: F401

@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from accounts.models import Player
+
 from .content import Couplet, couplet, couplets
 from .models import VerseCard
 
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """The couplet to recall next, with its card (None: new or anonymous) and the deck's state."""
+    """The couplet to recall next, with its card (None: not graded yet) and the deck's state."""
 
     couplet: Couplet
     card: VerseCard | None
@@ -25,9 +27,9 @@ class Prompt:
         return self.card.reviews if self.card else 0
 
 
-def next_prompt(user, now: datetime) -> Prompt:
-    """The most overdue couplet of a player; else the first not yet learned; else the one due soonest."""
-    cards = {c.couplet: c for c in VerseCard.objects.filter(user=user)}
+def next_prompt(player: Player | None, now: datetime) -> Prompt:
+    """The most overdue couplet of a player; else the first not yet learned; else the one due soonest (the first for no player yet)."""
+    cards = {c.couplet: c for c in VerseCard.objects.filter(player=player)} if player is not None else {}
     all_couplets = couplets()
     due = sorted((c for c in cards.values() if c.due <= now), key=lambda c: (c.due, c.couplet))
     counts = {"due_now": len(due), "learned": len(cards)}
@@ -40,24 +42,18 @@ def next_prompt(user, now: datetime) -> Prompt:
     return Prompt(all_couplets[soonest.couplet - 1], soonest, False, **counts)
 
 
-def prompt_for(user, number: int, now: datetime) -> Prompt | None:
+def prompt_for(player: Player | None, number: int, now: datetime) -> Prompt | None:
     """A given couplet as a prompt (its card if the player has one); None if there is no such couplet."""
     chosen = couplet(number)
     if chosen is None:
         return None
-    if user is None or not user.is_authenticated:
+    if player is None:
         return Prompt(chosen, None, False, 0, 0)
-    card = VerseCard.objects.filter(user=user, couplet=number).first()
+    card = VerseCard.objects.filter(player=player, couplet=number).first()
     return Prompt(
         chosen,
         card,
         bool(card and card.due <= now),
-        VerseCard.objects.filter(user=user, due__lte=now).count(),
-        VerseCard.objects.filter(user=user).count(),
+        VerseCard.objects.filter(player=player, due__lte=now).count(),
+        VerseCard.objects.filter(player=player).count(),
     )
-
-
-def next_anonymous(after: int) -> Couplet:
-    """For a visitor without an account: the couplet after ``after`` (back to the first after the last)."""
-    all_couplets = couplets()
-    return all_couplets[after % len(all_couplets)]

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from accounts.services import player_for
 from kwx.hand.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
 from kwx.hand.rules import PRESETS
 from kwx.table.settlement import KONG_MONEY
@@ -21,7 +22,7 @@ from kwx_site.text import english, preset_label
 from puzzles.text import THEMES
 
 from . import content as lc
-from .selectors import next_anonymous, next_prompt, prompt_for
+from .selectors import next_prompt, prompt_for
 from .services import RATINGS, grade
 
 TOC: tuple[tuple[str, Any, Any], ...] = (
@@ -172,15 +173,12 @@ def _int(value: Any) -> int | None:
 
 
 def _graded(request: HttpRequest, number: int, rating: Any) -> HttpResponse:
-    """After a valid grade: store it (logged in) and go to the next couplet (redirect, or the htmx fragment)."""
+    """After a valid grade: store it for the player (an account or the visitor's session) and go to the next couplet (redirect, or the htmx fragment)."""
     now = timezone.now()
     target = reverse("learn-memorise")
-    if request.user.is_authenticated:
-        grade(request.user, number, rating, _int(request.POST.get("reviews")) or 0, now)
-        after = next_prompt(request.user, now)
-    else:
-        after = prompt_for(None, next_anonymous(number).number, now)
-        target += f"?n={after.couplet.number}"
+    player = player_for(request)
+    grade(player=player, number=number, rating=rating, reviews_seen=_int(request.POST.get("reviews")) or 0, now=now)
+    after = next_prompt(player, now)
     if not wants_fragment(request):
         return redirect(target)
     response = _memorise_response(request, after, False, "", 200)
@@ -190,8 +188,7 @@ def _graded(request: HttpRequest, number: int, rating: Any) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def memorise(request: HttpRequest) -> HttpResponse:
-    """Show a couplet's first line, reveal the second, take a self-grade (stored for logged-in players)."""
-    user = request.user
+    """Show a couplet's first line, reveal the second, take a self-grade (stored for the player, a visitor's session or an account)."""
     now = timezone.now()
     error, status = "", 200
     if request.method == "POST":
@@ -205,11 +202,12 @@ def memorise(request: HttpRequest) -> HttpResponse:
             return _graded(request, number, rating)
     else:
         number = _int(request.GET.get("n"))
-    prompt = prompt_for(user, number, now) if number is not None else None
+    player = player_for(request, create=False)
+    prompt = prompt_for(player, number, now) if number is not None else None
     if number is not None and prompt is None:
         error, status = _("That couplet does not exist; here is the next one."), 404
     if prompt is None:
-        prompt = next_prompt(user, now) if user.is_authenticated else prompt_for(None, 1, now)
+        prompt = next_prompt(player, now)
     reveal = request.GET.get("reveal") == "1" or (request.method == "POST" and status == 400 and number is not None)
     return _memorise_response(request, prompt, reveal, error, status)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from puzzles.models import Player
+from accounts.models import Player
 
 
 class Game(models.Model):

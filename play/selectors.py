@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from accounts.models import Player
 from analysis.board import Board, canonical_query
 from analysis.presenter import page_context
 from kwx.hand.ev_analysis import MAX_REVEALED
@@ -24,7 +25,6 @@ from kwx.table.table import Action, Table
 from kwx.table.view import SeatView, decision_for, view_for
 from kwx_site.table import seat_name, table_shown
 from kwx_site.text import tile_label
-from puzzles.models import Player
 from settlement.text import part_text, settlement_json
 
 from . import review as reviewing

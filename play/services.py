@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import Player
 from analysis import records
 from kwx.bots.registry import policy_factory
 from kwx.errors import printable
@@ -31,7 +32,6 @@ from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import Action
-from puzzles.models import Player
 from puzzles.review import review as fsrs_review
 
 from . import review, seats
@@ -399,10 +399,3 @@ def answer_review(player: Player, item_id: int, correct: bool, now: datetime | N
         item.card, item.due = fsrs_review(item.card, correct, now)
         item.save(update_fields=["card", "due"])
         return item
-
-
-def merge_play(source: Player, target: Player) -> None:
-    """Move an anonymous session's games, hands and review items to the account's player (inside the merge's transaction)."""
-    Game.objects.filter(player=source).update(player=target)
-    Hand.objects.filter(player=source).update(player=target)
-    ReviewItem.objects.filter(player=source).update(player=target)

@@ -14,15 +14,14 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.services import player_for
 from kwx.hand.rules import PRESETS
 from kwx.table.record import Replay
 from kwx.table.settlement import PIAO_CHOICES
 from kwx.table.view import view_for
 from kwx_site.htmx import render_page, wants_fragment
-from kwx_site.middleware import began
 from kwx_site.shortcuts import found
 from kwx_site.text import preset_label
-from puzzles.services import player_for
 
 from . import limits, selectors, services
 from . import review as reviewing
@@ -31,7 +30,7 @@ from .services import PlayError
 
 
 def _player(request: HttpRequest, create: bool = False) -> Any:
-    return player_for(request.user, request.session, create=create, began=began(request))
+    return player_for(request, create=create)
 
 
 def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, values: dict[str, str] | None = None) -> dict[str, Any]:

@@ -17,16 +17,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.services import player_for
 from kwx.errors import printable
 from kwx_site.api_errors import ErrorSerializer, error_response
 from kwx_site.limits import CounterThrottle
-from kwx_site.middleware import began
 
 from . import selectors
 from .explain import choice_buttons
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
-from .services import AnswerError, AnswerResult, answer_puzzle, player_for
+from .services import AnswerError, AnswerResult, answer_puzzle
 
 
 class AnswerThrottle(CounterThrottle):
@@ -117,7 +117,7 @@ class NextPuzzleView(APIView):
         kind = request.query_params.get("kind")
         if kind is not None and kind not in Puzzle.TABLE_KINDS:
             return error_response("kind", _('Unknown kind "%(kind)s": use %(kinds)s.') % {"kind": kind[:20], "kinds": ", ".join(Puzzle.TABLE_KINDS)})
-        puzzle = selectors.next_puzzle(player_for(request.user, request.session, create=False), mode, theme, kind=kind)
+        puzzle = selectors.next_puzzle(player_for(request, create=False), mode, theme, kind=kind)
         if puzzle is None:
             return error_response("mode", _("No puzzle for this mode right now (nothing due for review?)."), status.HTTP_404_NOT_FOUND)
         return Response(puzzle_json(puzzle))
@@ -156,7 +156,7 @@ class AnswerView(APIView):
             return error_response(name, _('Unknown field "%(name)s".') % {"name": name})
         mode = body.get("mode", "quiz" if puzzle.kind == Puzzle.QUIZ else "rated")
         try:
-            result = answer_puzzle(lambda: player_for(request.user, request.session, began=began(request)), puzzle, body.get(field), body.get("attempt"), mode)
+            result = answer_puzzle(lambda: player_for(request), puzzle, body.get(field), body.get("attempt"), mode)
         except AnswerError as exc:
             return error_response(exc.field, str(exc.message))
         return Response(result_json(result))
@@ -167,4 +167,4 @@ class ProgressView(APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Your progress")
     def get(self, request: Request) -> Response:
-        return Response(selectors.progress(player_for(request.user, request.session, create=False)).as_json())
+        return Response(selectors.progress(player_for(request, create=False)).as_json())

@@ -8,4 +8,9 @@ class PuzzlesConfig(AppConfig):
     verbose_name = "卡五星 drills"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects the log-in merge)
+        """A visitor's drills follow them into their account (this area's part of the one merge)."""
+        from accounts.services import on_merge
+
+        from .services import merge_drills
+
+        on_merge(merge_drills, uid="puzzles-merge-drills")

@@ -1,13 +1,13 @@
-"""Drills: the puzzle bank, players (an account or an anonymous session), attempts, review cards."""
+"""Drills: the puzzle bank, attempts and review cards (their owner is ``accounts.Player``)."""
 
 from __future__ import annotations
 
 from functools import cached_property
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from accounts.models import Player
 from kwx.hand.notation import format_meld
 from kwx.hand.tiles import KIND_OF_ID, Meld, MeldType
 from kwx.table.view import FORMAT as VIEW_FORMAT
@@ -117,55 +117,6 @@ class Puzzle(models.Model):
         from kwx.hand.tiles import TILE_IDS, kinds_of
 
         return [TILE_IDS[k] for k in kinds_of(parse_tiles(self.hand, "hand"))]
-
-
-class Player(models.Model):
-    """Whoever drills: an account, or an anonymous session (``user`` empty) until they sign in.
-
-    Two Glicko-2 ratings, one per skill: ``rating`` for 何切 puzzles and ``quiz_rating``
-    for 算番 quiz items, so counting fans never moves the discard rating.
-    """
-
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="kwx_player")
-    rating = models.FloatField(default=glicko.DEFAULT_RATING)
-    rating_deviation = models.FloatField(default=glicko.DEFAULT_RD)
-    volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
-    quiz_rating = models.FloatField(default=glicko.DEFAULT_RATING, help_text="算番 quiz rating.")
-    quiz_rating_deviation = models.FloatField(default=glicko.DEFAULT_RD)
-    quiz_volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
-    streak = models.PositiveIntegerField(default=0, help_text="Current streak-mode run.")
-    streak_floor = models.FloatField(default=0.0, help_text="Rating of the run's last puzzle: the next one is rated higher.")
-    best_streak = models.PositiveIntegerField(default=0)
-    created = models.DateTimeField(auto_now_add=True)
-    merged_into = models.ForeignKey(
-        "self",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="+",
-        help_text="An anonymous player folded into an account: answers still in flight with its session go there.",
-    )
-    merged_at = models.DateTimeField(null=True, blank=True)
-
-    TRACKS = {"discard": ("rating", "rating_deviation", "volatility"), "quiz": ("quiz_rating", "quiz_rating_deviation", "quiz_volatility")}
-    """The rating fields of each track: 何切 (every drill kind) and 算番."""
-
-    @staticmethod
-    def track_of(kind: str) -> str:
-        """The rating track a puzzle kind moves: ``quiz`` for 算番 items, ``discard`` for every drill."""
-        return "quiz" if kind == Puzzle.QUIZ else "discard"
-
-    def __str__(self) -> str:
-        return f"player {self.pk} ({self.user or 'anonymous'})"
-
-    def track(self, kind: str) -> glicko.Rating:
-        """The player's rating for puzzles of this kind."""
-        return glicko.Rating(*(getattr(self, name) for name in self.TRACKS[self.track_of(kind)]))
-
-    def set_track(self, kind: str, value: glicko.Rating) -> None:
-        """Set the player's rating for puzzles of this kind (not saved)."""
-        for name, number in zip(self.TRACKS[self.track_of(kind)], (value.rating, value.rd, value.volatility)):
-            setattr(self, name, number)
 
 
 class Attempt(models.Model):

@@ -10,10 +10,11 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts.models import Player
 from kwx_site.table import TableShown, table_shown
 
 from .generation.themes import THEME_KEYS
-from .models import Attempt, Player, Puzzle, ReviewCard
+from .models import Attempt, Puzzle, ReviewCard
 from .rating import DEFAULT_RATING
 
 WINDOWS = (100, 200, 400, 800, 5000)

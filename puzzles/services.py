@@ -1,4 +1,4 @@
-"""What changes state in the drills: who the player is, answering a puzzle, merging a session into an account.
+"""What changes state in the drills: answering a puzzle, and the drills' part of merging a visitor into an account.
 
 Every change runs in one transaction with the player's row locked
 (``select_for_update``), so concurrent answers never lose a rating update on
@@ -11,31 +11,24 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import IntegrityError, OperationalError, connection, transaction
-from django.dispatch import Signal
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import Player
 from kwx import EngineError
 from kwx.errors import printable
 from kwx.hand.notation import parse_tile
 from kwx.hand.tiles import TILE_IDS
 
 from . import rating as glicko
-from .models import Attempt, Player, Puzzle, ReviewCard
+from .models import Attempt, Puzzle, ReviewCard
 from .review import review
 
-SESSION_KEY = "kwx_player"
-MERGE_GRACE = 600
-"""Seconds after a merge during which an answer begun before it, with the session's old cookie, still reaches the account."""
-player_merging = Signal()
-"""Sent inside merge_players's transaction before the session's player becomes a pointer to the account (``source``, ``target``):
-other apps move what the session's player owns (play: games, hands, review items)."""
 UNRATED_MODES = frozenset({"streak", "review"})
 
 
@@ -86,37 +79,6 @@ class AnswerResult:
             "deviation": round(mine.rd),
             "puzzle": round(self.puzzle.rating),
         }
-
-
-def player_for(user: Any, session: MutableMapping[str, Any], create: bool = True, *, began: datetime | None = None) -> Player | None:
-    """The player of a user (logged in) or else of a session: the account's, or the anonymous session's (made on first need).
-
-    A session whose player was merged into an account reaches the account only for a request
-    that ``began`` before the merge (``kwx_site.middleware.began``: an answer in flight in another
-    tab while the log-in happened). Anything the old cookie sends later gets a new anonymous
-    player: a copy of the cookie kept from before the log-in (session fixation) never writes
-    into the account nor reads it back.
-    """
-    if user is not None and user.is_authenticated:
-        player = Player.objects.filter(user=user).first()
-        if player is None and create:
-            player, _created = Player.objects.get_or_create(user=user)
-        return player
-    pk = session.get(SESSION_KEY)
-    player = Player.objects.filter(pk=pk, user__isnull=True).first() if pk else None
-    if player is not None and player.merged_into_id is not None:
-        # The session was folded into an account (a log-in or sign-up in another tab) while this
-        # request was on its way with the old cookie: its answer goes to the account, and the
-        # session is left alone, so this answer's cookie cannot replace the logged-in one.
-        merged_at = player.merged_at
-        recent = merged_at is not None and merged_at > timezone.now() - timedelta(seconds=MERGE_GRACE)
-        if recent and began is not None and began < merged_at:
-            return Player.objects.get(pk=player.merged_into_id) if create else None
-        player = None
-    if player is None and create:
-        player = Player.objects.create()
-        session[SESSION_KEY] = player.pk
-    return player
 
 
 def normalise_answer(puzzle: Puzzle, answer: Any) -> str:
@@ -255,8 +217,8 @@ def _record(player: Player, puzzle: Puzzle, stored: str, attempt_id: str, mode: 
         return AnswerResult(attempt, puzzle, locked, replay=False)
 
 
-def merge_players(source: Player, target: Player) -> Player:
-    """Move an anonymous session's progress into an account's player, in one transaction.
+def merge_drills(*, source: Player, target: Player) -> None:
+    """Move a visitor's drill progress into an account's player (a ``player_merging`` receiver, both rows locked).
 
     Attempts keep their ids; one whose attempt id the account already has is dropped
     (never counted twice). A rated attempt on a puzzle the account had already rated
@@ -265,66 +227,42 @@ def merge_players(source: Player, target: Player) -> Player:
     session's rating changes are added on top of the account's. A streak run played
     in the session stays the current streak.
     Review cards move unless the account has one for the puzzle (the earlier due wins).
-    The anonymous player stays a day as a pointer to the account (``merged_into``).
     """
-    if source.pk == target.pk:
-        return target
-    with transaction.atomic():
-        first, second = sorted([source.pk, target.pk])
-        locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[first, second]).order_by("pk")}
-        src, dst = locked[source.pk], locked[target.pk]
-        if src.merged_into_id is not None:  # merged already (two log-ins at once): nothing is left to move
-            return dst
-        kinds = list(Player.TRACKS)  # each rating track: 何切 (every drill kind) and 算番
-        drills = Attempt.objects.filter(player=dst, rated=True)
-        had_rated = {
-            "discard": drills.exclude(puzzle__kind=Puzzle.QUIZ).exists(),
-            "quiz": drills.filter(puzzle__kind=Puzzle.QUIZ).exists(),
-        }
-        taken_ids = set(Attempt.objects.filter(player=dst).values_list("attempt_id", flat=True))
-        rated_puzzles = set(Attempt.objects.filter(player=dst, rated=True).values_list("puzzle_id", flat=True))
-        Attempt.objects.filter(player=src, attempt_id__in=taken_ids).delete()
-        session_streak = Attempt.objects.filter(player=src, mode="streak").exists()
-        gained = dict.fromkeys(kinds, 0.0)
-        for attempt in Attempt.objects.filter(player=src, rated=True).select_related("puzzle"):
-            if attempt.puzzle_id in rated_puzzles:
-                attempt.rated = False
-                attempt.save(update_fields=["rated"])
-            elif attempt.rating_after is not None and attempt.rating_before is not None:
-                gained[Player.track_of(attempt.puzzle.kind)] += attempt.rating_after - attempt.rating_before
-        Attempt.objects.filter(player=src).update(player=dst)
-        for kind in kinds:
-            theirs, mine = src.track(kind), dst.track(kind)
-            if not had_rated[kind]:
-                dst.set_track(kind, theirs)
-            else:
-                dst.set_track(kind, glicko.Rating(mine.rating + gained[kind], min(mine.rd, theirs.rd), mine.volatility))
-        if session_streak:  # the run played in this browser is the current one
-            dst.streak, dst.streak_floor = src.streak, src.streak_floor
-        dst.best_streak = max(dst.best_streak, src.best_streak)
-        for card in ReviewCard.objects.filter(player=src):
-            mine = ReviewCard.objects.filter(player=dst, puzzle_id=card.puzzle_id).first()
-            if mine is None:
-                card.player = dst
-                card.save(update_fields=["player"])
-            elif card.due < mine.due:
-                mine.card, mine.due = card.card, card.due
-                mine.save(update_fields=["card", "due"])
-        player_merging.send(sender=Player, source=src, target=dst)
-        dst.save()
-        # Kept as a pointer, not deleted: an answer still in flight with the session's old
-        # cookie finds the account through it (``player_for``), instead of a missing row.
-        src.merged_into, src.merged_at = dst, timezone.now()
-        src.save(update_fields=["merged_into", "merged_at"])
-        Player.objects.filter(merged_at__lt=timezone.now() - timedelta(days=1)).delete()
-        return dst
-
-
-def merge_session_into_account(session: MutableMapping[str, Any], user: Any) -> None:
-    """On log-in or sign-up: fold the session's anonymous player into the account's."""
-    pk = session.pop(SESSION_KEY, None)
-    anonymous = Player.objects.filter(pk=pk, user__isnull=True).first() if pk else None
-    if anonymous is None:
-        return
-    account, _created = Player.objects.get_or_create(user=user)
-    merge_players(anonymous, account)
+    src, dst = source, target
+    kinds = list(Player.TRACKS)  # each rating track: 何切 (every drill kind) and 算番
+    drills = Attempt.objects.filter(player=dst, rated=True)
+    had_rated = {
+        "discard": drills.exclude(puzzle__kind=Puzzle.QUIZ).exists(),
+        "quiz": drills.filter(puzzle__kind=Puzzle.QUIZ).exists(),
+    }
+    taken_ids = set(Attempt.objects.filter(player=dst).values_list("attempt_id", flat=True))
+    rated_puzzles = set(Attempt.objects.filter(player=dst, rated=True).values_list("puzzle_id", flat=True))
+    Attempt.objects.filter(player=src, attempt_id__in=taken_ids).delete()
+    session_streak = Attempt.objects.filter(player=src, mode="streak").exists()
+    gained = dict.fromkeys(kinds, 0.0)
+    for attempt in Attempt.objects.filter(player=src, rated=True).select_related("puzzle"):
+        if attempt.puzzle_id in rated_puzzles:
+            attempt.rated = False
+            attempt.save(update_fields=["rated"])
+        elif attempt.rating_after is not None and attempt.rating_before is not None:
+            gained[Player.track_of(attempt.puzzle.kind)] += attempt.rating_after - attempt.rating_before
+    Attempt.objects.filter(player=src).update(player=dst)
+    for kind in kinds:
+        theirs, mine = src.track(kind), dst.track(kind)
+        if not had_rated[kind]:
+            dst.set_track(kind, theirs)
+        else:
+            dst.set_track(kind, glicko.Rating(mine.rating + gained[kind], min(mine.rd, theirs.rd), mine.volatility))
+    if session_streak:  # the run played in this browser is the current one
+        dst.streak, dst.streak_floor = src.streak, src.streak_floor
+    dst.best_streak = max(dst.best_streak, src.best_streak)
+    dst.save(update_fields=[*(name for fields in Player.TRACKS.values() for name in fields), "streak", "streak_floor", "best_streak"])
+    for card in ReviewCard.objects.filter(player=src):
+        mine_card = ReviewCard.objects.filter(player=dst, puzzle_id=card.puzzle_id).first()
+        if mine_card is None:
+            card.player = dst
+            card.save(update_fields=["player"])
+        elif card.due < mine_card.due:
+            mine_card.card, mine_card.due = card.card, card.due
+            mine_card.save(update_fields=["card", "due"])
+    ReviewCard.objects.filter(player=src).delete()  # the account's own card for those puzzles stays

@@ -15,19 +15,19 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from accounts.services import player_for
 from analysis import board
 from analysis.discards import from_bank
 from kwx.hand.fans import fan
 from kwx.hand.rules import PRESETS
 from kwx_site.htmx import render_page
-from kwx_site.middleware import began
 from play import selectors as play_selectors
 
 from . import selectors
 from .explain import KIND_NAMES, KIND_PROMPTS, choice_buttons, choice_rows, discard_explanation, table_explanation
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
-from .services import AnswerError, answer_puzzle, player_for
+from .services import AnswerError, answer_puzzle
 from .text import MODES, SIDES, THEMES, ev_explanation
 
 
@@ -128,13 +128,13 @@ def _feedback(result: Any) -> dict[str, Any]:
 
 def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpResponse:
     mode, theme = _mode(request, puzzle.kind)
-    player = player_for(request.user, request.session, create=False)
+    player = player_for(request, create=False)
     context = _puzzle_context(request, puzzle, mode, theme, player)
     status = 200
     if request.method == "POST":
         field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
         try:
-            result = answer_puzzle(lambda: player_for(request.user, request.session, began=began(request)), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
+            result = answer_puzzle(lambda: player_for(request), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
             context.update(_feedback(result))
             context.update(_sidebar(request, result.player))
         except AnswerError as exc:
@@ -151,7 +151,7 @@ def drills(request: HttpRequest) -> HttpResponse:
     mode = mode if mode in selectors.MODES and mode != "quiz" else "rated"
     if mode == "theme" and theme is None:
         theme = THEME_KEYS[0]
-    player = player_for(request.user, request.session, create=False)
+    player = player_for(request, create=False)
     if mode == "review":  # the queue holds missed puzzles and costly decisions of played hands, soonest due first
         item = play_selectors.first_due(player)
         card = selectors.due_reviews(player).first()
@@ -176,7 +176,7 @@ def drill(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def quiz_next(request: HttpRequest) -> HttpResponse:
     """/learn/quiz/: the next 算番 quiz item."""
-    player = player_for(request.user, request.session, create=False)
+    player = player_for(request, create=False)
     puzzle = selectors.next_puzzle(player, "quiz")
     if puzzle is None:
         return render(request, "puzzles/drill.html", {"mode": "quiz", "mode_name": MODES["quiz"], **_sidebar(request, player)})
@@ -192,7 +192,7 @@ def quiz(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def progress(request: HttpRequest) -> HttpResponse:
     """/progress/: the request's own player only: attempts, accuracy, rating chart, themes, streak, reviews."""
-    player = player_for(request.user, request.session, create=False)
+    player = player_for(request, create=False)
     figures = selectors.progress(player)
     context = {
         "progress": figures,

@@ -6,7 +6,3 @@ class SettlementConfig(AppConfig):
 
     name = "settlement"
     verbose_name = "卡五星 settlement"
-
-    def ready(self) -> None:
-        """Connect signal receivers (the settlement sheets follow a visitor into their account)."""
-        from . import signals  # noqa: F401

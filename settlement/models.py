@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+from accounts.models import Player
 
 
 class ScoreSheet(models.Model):
     """A game night: three players, a base stake and rules, and its hands in order.
 
-    The owner is a user, or, for a visitor who is not logged in, a random key kept in
-    their session (``anon_key``); sheets move to the user when they log in.
+    Its owner is a player (``accounts.Player``: an account, or a visitor's session, whose
+    sheets follow them into their account when they log in or sign up).
     """
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="score_sheets")
-    anon_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="score_sheets")
     title = models.CharField(max_length=60, blank=True, default="")
     players = models.JSONField(help_text="Three names, in seat order.")
     base = models.PositiveIntegerField(default=1)
@@ -28,7 +28,6 @@ class ScoreSheet(models.Model):
         db_table = "analysis_scoresheet"  # the tables from before the settlement app was split off analysis
         ordering = ["-updated", "-id"]
         constraints = [
-            models.CheckConstraint(condition=Q(user__isnull=False) | ~Q(anon_key=""), name="score_sheet_has_owner"),
             models.CheckConstraint(condition=Q(first_dealer__lte=2), name="score_sheet_dealer_is_a_player"),
         ]
 

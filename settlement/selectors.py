@@ -1,4 +1,4 @@
-"""Reading score sheets: whose they are, and a sheet's hands with payments and running totals."""
+"""Reading score sheets: a player's, and a sheet's hands with payments and running totals."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from dataclasses import dataclass
 
 from django.db.models import Count, QuerySet
 
+from accounts.models import Player
 from kwx import EngineError
 from kwx.table.settlement import Settlement, next_dealer, parse_input, settle
 
 from .models import ScoreSheet, SheetHand
-from .services import Owner, full_input
+from .services import full_input
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,20 +37,15 @@ class SheetTable:
     next_dealer: int
 
 
-def sheets_for(owner: Owner) -> QuerySet[ScoreSheet]:
-    """The owner's sheets, newest first, with their number of hands."""
-    if owner.user_id:
-        mine = ScoreSheet.objects.filter(user_id=owner.user_id)
-    elif owner.anon_key:
-        mine = ScoreSheet.objects.filter(user__isnull=True, anon_key=owner.anon_key)
-    else:
-        mine = ScoreSheet.objects.none()
+def sheets_for(player: Player | None) -> QuerySet[ScoreSheet]:
+    """The player's sheets (none for no player yet), newest first, with their number of hands."""
+    mine = ScoreSheet.objects.filter(player=player) if player is not None else ScoreSheet.objects.none()
     return mine.annotate(hand_count=Count("hands"))
 
 
-def get_sheet(owner: Owner, sheet_id: int) -> ScoreSheet | None:
-    """The owner's sheet; None for an unknown id and for another player's sheet alike."""
-    return sheets_for(owner).filter(pk=sheet_id).first()
+def get_sheet(player: Player | None, sheet_id: int) -> ScoreSheet | None:
+    """The player's sheet; None for an unknown id and for another player's sheet alike."""
+    return sheets_for(player).filter(pk=sheet_id).first()
 
 
 def get_hand(sheet: ScoreSheet, hand_id: int) -> SheetHand | None:

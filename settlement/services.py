@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
+from accounts.models import Player
 from kwx.table.settlement import parse_input, settle
 
 from .models import ScoreSheet, SheetHand
-
-
-@dataclass(frozen=True, slots=True)
-class Owner:
-    """Whose sheets: a logged-in user, or a visitor's session key (exactly one is set)."""
-
-    user_id: int | None = None
-    anon_key: str = ""
 
 
 def full_input(sheet: ScoreSheet, data: dict[str, Any]) -> dict[str, Any]:
@@ -34,12 +25,11 @@ def check_setup(players: list[str], base: int, rules: str) -> tuple[list[str], i
     return list(inp.players), inp.base, inp.rules
 
 
-def create_sheet(owner: Owner, players: list[str], base: int = 1, rules: str = "standard", first_dealer: int = 0, title: str = "") -> ScoreSheet:
-    """Start a game night for ``owner``."""
+def create_sheet(*, player: Player, players: list[str], base: int = 1, rules: str = "standard", first_dealer: int = 0, title: str = "") -> ScoreSheet:
+    """Start a game night for ``player`` (its owner)."""
     names, base, rules = check_setup(players, base, rules)
     return ScoreSheet.objects.create(
-        user_id=owner.user_id,
-        anon_key="" if owner.user_id else owner.anon_key,
+        player=player,
         title=title.strip()[:60],
         players=names,
         base=base,
@@ -49,7 +39,7 @@ def create_sheet(owner: Owner, players: list[str], base: int = 1, rules: str = "
 
 
 @transaction.atomic
-def update_sheet(sheet: ScoreSheet, players: list[str], base: int, rules: str, first_dealer: int, title: str) -> ScoreSheet:
+def update_sheet(*, sheet: ScoreSheet, players: list[str], base: int, rules: str, first_dealer: int, title: str) -> ScoreSheet:
     """Rename players, change base, rules or first dealer; every stored hand must still settle."""
     sheet.players, sheet.base, sheet.rules = check_setup(players, base, rules)
     sheet.first_dealer = first_dealer if first_dealer in (0, 1, 2) else 0
@@ -61,7 +51,7 @@ def update_sheet(sheet: ScoreSheet, players: list[str], base: int, rules: str, f
 
 
 @transaction.atomic
-def add_hand(sheet: ScoreSheet, data: dict[str, Any], token: str = "") -> SheetHand:
+def add_hand(*, sheet: ScoreSheet, data: dict[str, Any], token: str = "") -> SheetHand:
     """Append a hand after checking it settles; the same form token adds it only once."""
     settle(parse_input(full_input(sheet, data)))
     locked = ScoreSheet.objects.select_for_update().get(pk=sheet.pk)
@@ -76,7 +66,7 @@ def add_hand(sheet: ScoreSheet, data: dict[str, Any], token: str = "") -> SheetH
 
 
 @transaction.atomic
-def edit_hand(sheet: ScoreSheet, hand_id: int, data: dict[str, Any]) -> SheetHand:
+def edit_hand(*, sheet: ScoreSheet, hand_id: int, data: dict[str, Any]) -> SheetHand:
     """Replace a hand's input after checking it settles (the totals follow)."""
     settle(parse_input(full_input(sheet, data)))
     hand = sheet.hands.select_for_update().get(pk=hand_id)
@@ -87,19 +77,12 @@ def edit_hand(sheet: ScoreSheet, hand_id: int, data: dict[str, Any]) -> SheetHan
 
 
 @transaction.atomic
-def delete_hand(sheet: ScoreSheet, hand_id: int) -> None:
+def delete_hand(*, sheet: ScoreSheet, hand_id: int) -> None:
     """Remove a hand (deleting one already gone is not an error)."""
     sheet.hands.filter(pk=hand_id).delete()
     sheet.save(update_fields=["updated"])
 
 
-def delete_sheet(sheet: ScoreSheet) -> None:
+def delete_sheet(*, sheet: ScoreSheet) -> None:
     """Remove a sheet and its hands."""
     sheet.delete()
-
-
-def attach_anonymous_sheets(anon_key: str, user: AbstractBaseUser) -> int:
-    """Give a visitor's session sheets to the user who just logged in; returns how many."""
-    if not anon_key:
-        return 0
-    return ScoreSheet.objects.filter(user__isnull=True, anon_key=anon_key).update(user=user, anon_key="")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import re
-import secrets
 import uuid
 from typing import Any
 
@@ -14,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.services import player_for
 from kwx import EngineError
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.settlement import Settlement, parse_input, settle
@@ -25,8 +25,7 @@ from kwx_site.text import preset_label
 from .forms import KONG_ROWS, HandForm, SetupForm, SheetForm
 from .models import ScoreSheet
 from .selectors import SheetTable, get_hand, get_sheet, sheet_table, sheets_for
-from .services import Owner, add_hand, create_sheet, delete_hand, delete_sheet, edit_hand, full_input, update_sheet
-from .signals import SESSION_KEY
+from .services import add_hand, create_sheet, delete_hand, delete_sheet, edit_hand, full_input, update_sheet
 from .text import error_text, part_text, result_label
 
 TEMPLATES = "settlement/"
@@ -34,20 +33,9 @@ FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,36}")
 """A hand form's token (``hand_form`` makes a uuid4 hex)."""
 
 
-def owner_of(request: HttpRequest, create: bool = False) -> Owner:
-    """The user, or the visitor's session key (made on first need when ``create``)."""
-    if request.user.is_authenticated:
-        return Owner(user_id=request.user.pk)
-    key = request.session.get(SESSION_KEY, "")
-    if not key and create:
-        key = secrets.token_urlsafe(24)
-        request.session[SESSION_KEY] = key
-    return Owner(anon_key=key)
-
-
 def _sheet(request: HttpRequest, sheet_id: int) -> ScoreSheet:
     """The visitor's sheet, or 404 (also for another player's sheet)."""
-    return found(get_sheet(owner_of(request), sheet_id), "No such score sheet.")
+    return found(get_sheet(player_for(request, create=False), sheet_id), "No such score sheet.")
 
 
 def present(result: Settlement) -> dict[str, Any]:
@@ -132,12 +120,12 @@ def sheet_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            sheet = create_sheet(owner_of(request, create=True), form.names(), d["base"], d["rules"], d["first_dealer"], d["title"])
+            sheet = create_sheet(player=player_for(request), players=form.names(), base=d["base"], rules=d["rules"], first_dealer=d["first_dealer"], title=d["title"])
         except EngineError as exc:
             error = error_text(exc)
         else:
             return redirect("settle-sheet", sheet_id=sheet.pk)
-    sheets = [{"sheet": s, "rules": preset_label(s.rules)} for s in sheets_for(owner_of(request))]
+    sheets = [{"sheet": s, "rules": preset_label(s.rules)} for s in sheets_for(player_for(request, create=False))]
     return render(request, TEMPLATES + "sheet_list.html", {"form": form, "sheets": sheets, "error": error})
 
 
@@ -184,7 +172,7 @@ def sheet_edit(request: HttpRequest, sheet_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            update_sheet(sheet, form.names(), d["base"], d["rules"], d["first_dealer"], d["title"])
+            update_sheet(sheet=sheet, players=form.names(), base=d["base"], rules=d["rules"], first_dealer=d["first_dealer"], title=d["title"])
         except EngineError as exc:
             error = error_text(exc)
         else:
@@ -195,7 +183,7 @@ def sheet_edit(request: HttpRequest, sheet_id: int) -> HttpResponse:
 @require_POST
 def sheet_delete(request: HttpRequest, sheet_id: int) -> HttpResponse:
     """Delete a whole sheet."""
-    delete_sheet(_sheet(request, sheet_id))
+    delete_sheet(sheet=_sheet(request, sheet_id))
     return redirect("settle-sheets")
 
 
@@ -218,9 +206,9 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
                 result = present(settle(parse_input(full_input(sheet, data))))
                 if request.POST.get("action") == "save" and not wants_fragment(request):
                     if hand is None:
-                        add_hand(sheet, data, token)
+                        add_hand(sheet=sheet, data=data, token=token)
                     else:
-                        edit_hand(sheet, hand.pk, data)
+                        edit_hand(sheet=sheet, hand_id=hand.pk, data=data)
                     return redirect(reverse("settle-sheet", args=[sheet.pk]) + "#totals")
             except EngineError as exc:
                 error = error_text(exc)
@@ -269,7 +257,7 @@ def _piao_carried(form: HandForm, names: list[str], number: int) -> dict[str, An
 def hand_delete(request: HttpRequest, sheet_id: int, hand_id: int) -> HttpResponse:
     """Remove a hand from a sheet."""
     sheet = _sheet(request, sheet_id)
-    delete_hand(sheet, hand_id)
+    delete_hand(sheet=sheet, hand_id=hand_id)
     return redirect(reverse("settle-sheet", args=[sheet.pk]) + "#totals")
 
 

@@ -13,32 +13,24 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from learn.models import VerseCard
 from settlement.models import ScoreSheet, SheetHand
+from tests.migrating import migrate
 
 BEFORE = [("analysis", "0002_score_sheets"), ("learn", None), ("settlement", None)]
+SPLIT = [("analysis", "0003_models_move_to_learn_and_settlement"), ("learn", "0001_initial"), ("settlement", "0001_initial")]
+"""Just after the split (the owners changed later: tests/accounts/test_migrations.py)."""
 TABLES = {"analysis_versecard", "analysis_scoresheet", "analysis_sheethand"}
-
-
-def _migrate(targets=None):
-    """Migrate to ``targets`` (every app's newest migration when None); the apps of that state."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    targets = targets or executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    executor.loader.build_graph()
-    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
 
 
 @pytest.fixture
 def old_state():
     """The apps as they were before the split; the newest state is back afterwards, whatever the test did."""
     try:
-        yield _migrate(BEFORE)
+        yield migrate(BEFORE)
     finally:
-        _migrate()
+        migrate()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -50,11 +42,12 @@ def test_rows_written_before_the_split_are_read_by_the_new_apps(old_state):
     old_sheet = old_state.get_model("analysis", "ScoreSheet").objects.create(user_id=user.pk, players=["甲", "乙", "丙"], base=2)
     old_hand = old_state.get_model("analysis", "SheetHand").objects.create(sheet=old_sheet, position=1, data={"result": "draw"}, token="t1")
 
-    _migrate()
+    migrate()
 
     card = VerseCard.objects.get(pk=old_card.pk)
-    assert (card.user_id, card.couplet, card.due, card.reviews) == (user.pk, 4, due, 2)
+    assert (card.player.user_id, card.couplet, card.due, card.reviews) == (user.pk, 4, due, 2)  # owned by the account's player since
     sheet = ScoreSheet.objects.get(pk=old_sheet.pk)
+    assert sheet.player.user_id == user.pk
     assert (sheet.players, sheet.base, list(sheet.hands.values_list("pk", flat=True))) == (["甲", "乙", "丙"], 2, [old_hand.pk])
     assert SheetHand.objects.get(pk=old_hand.pk).data == {"result": "draw"}
     assert {VerseCard._meta.db_table, ScoreSheet._meta.db_table, SheetHand._meta.db_table} == TABLES
@@ -65,7 +58,7 @@ def test_rows_written_before_the_split_are_read_by_the_new_apps(old_state):
 def test_the_split_leaves_the_tables_and_their_constraints_as_they_were(old_state):
     with connection.cursor() as cursor:
         before = {t: connection.introspection.get_constraints(cursor, t) for t in TABLES}
-    _migrate()
+    migrate(SPLIT)
     with connection.cursor() as cursor:
         after = {t: connection.introspection.get_constraints(cursor, t) for t in TABLES}
     assert after == before

@@ -8,7 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from puzzles.models import Attempt, Player
+from accounts.models import Player
+from puzzles.models import Attempt
 from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, quiz_puzzle
 
 pytestmark = pytest.mark.django_db

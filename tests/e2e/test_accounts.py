@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 
-from puzzles.models import Player
+from accounts.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -150,7 +150,7 @@ def test_an_answer_after_logging_in_in_another_tab_is_kept(page, django_user_mod
     other.wait_for_url("**/")  # logged in: the session and the CSRF token changed
     page.locator('button.tile-button[value="3p"]').click()  # this tab's page still has the old CSRF token
     page.wait_for_selector(".feedback")
-    from puzzles.models import Player
+    from accounts.models import Player
 
     assert Player.objects.get(user__username="tabby").attempts.count() == 1
 

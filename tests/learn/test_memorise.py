@@ -5,46 +5,47 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 from fsrs import Rating
 
+from accounts.models import Player
 from learn.content import couplets
 from learn.models import VerseCard
-from learn.selectors import next_anonymous, next_prompt, prompt_for
+from learn.selectors import next_prompt, prompt_for
 from learn.services import grade
 
 
 @pytest.fixture
 def user(db):
-    return get_user_model().objects.create_user("mahjong", password="a-long-passphrase-1")
+    """A player: a visitor's session or an account alike."""
+    return Player.objects.create()
 
 
 def _card(user, number, due):
-    return VerseCard.objects.create(user=user, couplet=number, due=due, state=2, stability=3.0, difficulty=5.0, last_review=due - timedelta(days=3), reviews=1)
+    return VerseCard.objects.create(player=user, couplet=number, due=due, state=2, stability=3.0, difficulty=5.0, last_review=due - timedelta(days=3), reviews=1)
 
 
 @pytest.mark.parametrize("rating", list(Rating))
 def test_a_graded_card_is_due_in_the_future(user, rating):
     now = timezone.now()
-    card, applied = grade(user, 3, rating, 0, now)
+    card, applied = grade(player=user, number=3, rating=rating, reviews_seen=0, now=now)
     assert applied and card.reviews == 1
     assert card.due > now and card.last_review == now
     assert card.stability is not None and card.difficulty is not None
 
 
-def test_easy_schedules_later_than_again(user, django_user_model):
+def test_easy_schedules_later_than_again(user):
     now = timezone.now()
-    other = django_user_model.objects.create_user("other", password="a-long-passphrase-2")
-    easy, _ = grade(user, 1, Rating.Easy, 0, now)
-    again, _ = grade(other, 1, Rating.Again, 0, now)
+    other = Player.objects.create()
+    easy, _ = grade(player=user, number=1, rating=Rating.Easy, reviews_seen=0, now=now)
+    again, _ = grade(player=other, number=1, rating=Rating.Again, reviews_seen=0, now=now)
     assert easy.due > again.due
 
 
 def test_a_second_grade_of_the_same_showing_counts_once(user):
     now = timezone.now()
-    first, applied = grade(user, 5, Rating.Good, 0, now)
-    again, repeated = grade(user, 5, Rating.Again, 0, now + timedelta(seconds=2))
+    first, applied = grade(player=user, number=5, rating=Rating.Good, reviews_seen=0, now=now)
+    again, repeated = grade(player=user, number=5, rating=Rating.Again, reviews_seen=0, now=now + timedelta(seconds=2))
     assert applied and not repeated
     assert again.reviews == 1 and again.due == first.due
 
@@ -74,7 +75,6 @@ def test_with_every_couplet_learned_and_none_due_the_soonest_comes(user):
     assert prompt.couplet.number == 9 and not prompt.overdue
 
 
-def test_visitors_walk_the_couplets_in_order():
-    assert next_anonymous(1).number == 2
-    assert next_anonymous(len(couplets())).number == 1
+def test_a_visitor_without_a_player_yet_starts_at_the_first_couplet(db):
+    assert next_prompt(None, timezone.now()).couplet.number == 1
     assert prompt_for(None, 99, timezone.now()) is None

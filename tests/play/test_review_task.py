@@ -11,10 +11,10 @@ from django.utils import timezone
 from django_tasks import task
 from django_tasks_db.models import DBTaskResult
 
+from accounts.models import Player
 from kwx_site.management.commands.db_worker import LeasedWorker
 from play import review, services
 from play.models import Hand, ReviewItem
-from puzzles.models import Player
 
 from .helpers import move_for, run_queued_tasks
 

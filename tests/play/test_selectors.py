@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from accounts.models import Player
 from kwx.hand.notation import parse_tiles
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
@@ -13,7 +14,6 @@ from kwx.table.table import Action, apply, deal
 from kwx.table.view import view_for
 from kwx_site.table import table_shown
 from play import selectors, services
-from puzzles.models import Player
 
 
 def revealed_table():

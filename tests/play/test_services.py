@@ -6,13 +6,13 @@ import json
 
 import pytest
 
+from accounts.models import Player
+from accounts.services import merge_players
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.record import replay
 from play import seats, services
 from play.models import Game, Hand, ReviewItem
 from play.services import PlayError
-from puzzles.models import Player
-from puzzles.services import merge_players
 
 from .helpers import move_for
 
@@ -154,7 +154,7 @@ def test_merging_a_session_moves_its_games_hands_and_review_items():
     figures = review.review_hand(hand.record, 0, review.policies(method.policy), method)
     figures["decisions"][0]["costly"] = True  # at least one item to move
     services.store_review(hand, figures)
-    merged = merge_players(anonymous, account)
+    merged = merge_players(source=anonymous, target=account)
     assert Game.objects.get(pk=game.pk).player_id == merged.pk
     assert Hand.objects.get(pk=hand.pk).player_id == merged.pk
     assert ReviewItem.objects.filter(player=merged).count() >= 1

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from puzzles.models import Attempt, Player
+from accounts.models import Player
+from puzzles.models import Attempt
 from puzzles.services import answer_puzzle
 from tests.concurrency import run_together
 from tests.puzzles.factories import aid, discard_puzzle

@@ -10,10 +10,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from accounts.models import Player
 from puzzles.banks import BANKS, NAMES
 from puzzles.generation.bank import PREFIX, read_bank
 from puzzles.generation.ev import EV_BANK_PATH
-from puzzles.models import Attempt, Player, Puzzle, ReviewCard
+from puzzles.models import Attempt, Puzzle, ReviewCard
 from puzzles.services import answer_puzzle
 from tests.puzzles.factories import aid
 

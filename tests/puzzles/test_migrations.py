@@ -13,10 +13,11 @@ BEFORE, AFTER = ("puzzles", "0004_load_ev_bank"), ("puzzles", "0005_quiz_rating_
 
 
 def _migrate(target=None):
-    """Migrate the puzzles app to ``target`` (the newest migration when None); the apps of that state."""
+    """Migrate the puzzles app to ``target`` (every app's newest migration when None: going back to before
+    the move of ``Player`` to accounts takes the apps that point at it back too); the apps of that state."""
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
-    targets = [target] if target else executor.loader.graph.leaf_nodes("puzzles")
+    targets = [target] if target else executor.loader.graph.leaf_nodes()
     executor.migrate(targets)
     return executor.loader.project_state(targets).apps
 

@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts.models import Player
 from puzzles import selectors
-from puzzles.models import Player, Puzzle, ReviewCard
+from puzzles.models import Puzzle, ReviewCard
 from puzzles.services import answer_puzzle
 from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, quiz_puzzle
 

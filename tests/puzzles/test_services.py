@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from puzzles.models import Attempt, Player, ReviewCard
+from accounts.models import Player
+from accounts.services import merge_players
+from puzzles.models import Attempt, ReviewCard
 from puzzles.rating import PLAYER_CAP
-from puzzles.services import SESSION_KEY, AnswerError, answer_puzzle, merge_players, player_for
+from puzzles.services import AnswerError, answer_puzzle
 from tests.puzzles.factories import aid, discard_puzzle, quiz_puzzle
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +122,7 @@ def test_merge_moves_attempts_without_double_counting(puzzle):
     account.refresh_from_db()
     before = account.rating
     gained = Attempt.objects.get(attempt_id=aid("anon-3"))
-    merged = merge_players(anonymous, account)
+    merged = merge_players(source=anonymous, target=account)
     assert Player.objects.get(pk=anonymous.pk).merged_into == merged and not Attempt.objects.filter(player=anonymous).exists()
     ids = sorted(merged.attempts.values_list("attempt_id", flat=True))
     assert ids == sorted(aid(label) for label in ["anon-2", "anon-3", "shared-id"])
@@ -134,7 +136,7 @@ def test_merge_into_a_fresh_account_takes_the_session_rating(puzzle):
     answer_puzzle(anonymous, puzzle, "3p", aid("a1"))
     anonymous.refresh_from_db()
     account = Player.objects.create(user=User.objects.create_user("bo", password="pw-12345678"))
-    merged = merge_players(anonymous, account)
+    merged = merge_players(source=anonymous, target=account)
     assert merged.rating == anonymous.rating and merged.attempts.count() == 1
 
 
@@ -158,7 +160,7 @@ def test_merge_keeps_each_rating_on_its_own_track(puzzle):
     anonymous = Player.objects.create()
     answer_puzzle(anonymous, quiz_puzzle("4556p123789sZZZ", "5p"), "2", aid("q1"), mode="quiz")
     anonymous.refresh_from_db()
-    merged = merge_players(anonymous, account)
+    merged = merge_players(source=anonymous, target=account)
     assert merged.rating == discard_rating  # the quiz answer moved nothing here
     assert merged.quiz_rating == anonymous.quiz_rating > 1500  # the account had no quiz track: it takes the session's
 
@@ -169,7 +171,7 @@ def test_signing_up_keeps_the_current_streak(puzzle):
     answer_puzzle(anonymous, discard_puzzle(HAND), "3p", aid("s2"), mode="streak")
     anonymous.refresh_from_db()
     account = Player.objects.create(user=User.objects.create_user("di", password="pw-12345678"))
-    merged = merge_players(anonymous, account)
+    merged = merge_players(source=anonymous, target=account)
     assert (merged.streak, merged.best_streak, merged.streak_floor) == (2, 2, anonymous.streak_floor)
 
 
@@ -177,7 +179,7 @@ def test_logging_in_without_a_session_streak_keeps_the_account_run(puzzle):
     account = Player.objects.create(user=User.objects.create_user("ed", password="pw-12345678"), streak=3, best_streak=3, streak_floor=1600)
     anonymous = Player.objects.create()
     answer_puzzle(anonymous, puzzle, "3p", aid("r1"))
-    merged = merge_players(anonymous, account)
+    merged = merge_players(source=anonymous, target=account)
     assert (merged.streak, merged.streak_floor) == (3, 1600)
 
 
@@ -185,7 +187,7 @@ def test_an_answer_for_a_player_merged_meanwhile_goes_to_the_account(puzzle):
     """player_for() found the anonymous player, then a log-in merged it before the answer locked its row."""
     account = Player.objects.create(user=User.objects.create_user("mid", password="pw-12345678"))
     anonymous = Player.objects.create()
-    merge_players(anonymous, account)
+    merge_players(source=anonymous, target=account)
     result = answer_puzzle(anonymous, puzzle, "3p", aid("in-flight"))
     assert result.player.pk == account.pk and account.attempts.count() == 1
 
@@ -194,26 +196,9 @@ def test_a_second_merge_of_the_same_session_changes_nothing(puzzle):
     account = Player.objects.create(user=User.objects.create_user("twice", password="pw-12345678"))
     anonymous = Player.objects.create()
     answer_puzzle(anonymous, puzzle, "3p", aid("once"))
-    merge_players(anonymous, account)
+    merge_players(source=anonymous, target=account)
     account.refresh_from_db()
     rating = account.rating
-    merge_players(Player.objects.get(pk=anonymous.pk), account)  # two tabs logging in at once
+    merge_players(source=Player.objects.get(pk=anonymous.pk), target=account)  # two tabs logging in at once
     account.refresh_from_db()
     assert account.rating == rating and account.attempts.count() == 1
-
-
-def test_a_merged_sessions_pointer_is_honoured_only_for_a_request_begun_before_the_merge(puzzle):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    account = Player.objects.create(user=User.objects.create_user("fix", password="pw-12345678"))
-    anonymous = Player.objects.create()
-    session = {SESSION_KEY: anonymous.pk}
-    before = timezone.now() - timedelta(seconds=1)
-    merge_players(anonymous, account)
-    assert player_for(None, dict(session), began=before).pk == account.pk  # in flight in another tab during the log-in
-    later = dict(session)
-    fresh = player_for(None, later, began=timezone.now())
-    assert fresh.pk not in (account.pk, anonymous.pk) and later[SESSION_KEY] == fresh.pk
-    assert player_for(None, dict(session)).pk != account.pk  # no start time: never the account

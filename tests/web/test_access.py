@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from accounts.models import Player
 from settlement.models import ScoreSheet
-from settlement.services import Owner, create_sheet
+from settlement.services import create_sheet
 from tests.puzzles.factories import discard_puzzle
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +56,7 @@ def owner_with_data(django_user_model):
     puzzle = discard_puzzle("34556p123789sZZZ")
     response = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", {"discard": "3p", "attempt": str(uuid.uuid4())}, content_type="application/json")
     assert response.status_code == 200
-    sheet = create_sheet(Owner(user_id=user.pk), ["甲", "乙", "丙"])
+    sheet = create_sheet(player=Player.objects.get_or_create(user=user)[0], players=["甲", "乙", "丙"])
     return user, sheet
 
 

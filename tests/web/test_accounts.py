@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from accounts.models import Player
 from accounts.views import LOGIN_ADDRESS_LIMIT
-from puzzles.models import Attempt, Player
+from puzzles.models import Attempt
 from tests.puzzles.factories import aid, discard_puzzle
 
 pytestmark = pytest.mark.django_db

@@ -13,11 +13,12 @@ import uuid
 import pytest
 from django.test import Client
 
-from puzzles.models import Attempt, Player
+from accounts.models import Player
+from puzzles.models import Attempt
 from puzzles.services import answer_puzzle
 from settlement.models import ScoreSheet
 from settlement.selectors import sheet_table
-from settlement.services import Owner, create_sheet
+from settlement.services import create_sheet
 from tests.concurrency import run_together
 from tests.puzzles.factories import aid, discard_puzzle
 
@@ -38,7 +39,7 @@ HAND = {
 
 def test_twenty_clients_lose_no_attempt_no_rating_update_and_no_hand(django_user_model):
     user = django_user_model.objects.create_user("table", password="x-long-password-1")
-    sheet = create_sheet(Owner(user_id=user.pk), ["甲", "乙", "丙"])
+    sheet = create_sheet(player=Player.objects.get_or_create(user=user)[0], players=["甲", "乙", "丙"])
     puzzles = [discard_puzzle(hand) for hand in ("34556p123789sZZZ", "4556p123789sZZZF") * (CLIENTS // 2)]
     statuses: list[tuple[int, int, int]] = []
 
@@ -95,7 +96,7 @@ def test_answers_sent_while_the_same_browser_logs_in_are_all_kept(django_user_mo
     logs the browser out. Each tab's answer is held right after it arrived until the log-in is done
     (it is in flight during the merge, whatever the threads' timing)."""
     import puzzles.api
-    from puzzles.services import player_for
+    from accounts.services import player_for
 
     arrived = threading.Semaphore(0)
     merged = threading.Event()

@@ -12,7 +12,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from settlement.services import Owner, create_sheet
+from accounts.models import Player
+from settlement.services import create_sheet
 from tests.conftest import ROOT
 from tests.puzzles.factories import aid, discard_puzzle, quiz_puzzle
 
@@ -44,7 +45,7 @@ def _calculator(client: Client) -> Fragment:
 
 def _sheet_hand(client: Client) -> Fragment:
     client.force_login(_user())
-    sheet = create_sheet(Owner(user_id=_user().pk), ["甲", "乙", "丙"])
+    sheet = create_sheet(player=Player.objects.get_or_create(user=_user())[0], players=["甲", "乙", "丙"])
     url = f"/settle/sheets/{sheet.pk}/hands/new/"
     return Fragment(url, "post", url, HAND | {"token": "t1"})
 

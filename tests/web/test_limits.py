@@ -10,10 +10,10 @@ from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.test import Client, RequestFactory
 
+from accounts.models import Player
 from accounts.views import AUTH_LIMIT, LOGIN_ADDRESS_LIMIT
 from kwx_site.limits import client_ip
 from kwx_site.models import RateCounter
-from puzzles.models import Player
 from tests.concurrency import run_together
 from tests.puzzles.factories import discard_puzzle
 

@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
+from accounts.models import Player
 from accounts.views import MAILS_PER_ADDRESS, MAILS_PER_ASKER
-from puzzles.models import Player
 from tests.puzzles.factories import aid, discard_puzzle
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.test import Client
 
+from accounts.models import Player
 from play.models import Game, Hand, ReviewItem
-from puzzles.models import Player
 from tests.conftest import VECTORS
 from tests.play.helpers import move_for, run_queued_tasks
 

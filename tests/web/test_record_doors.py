@@ -14,9 +14,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from accounts.models import Player
 from kwx.table.record import RecordError, replay
 from play.models import Hand
-from puzzles.models import Player
 from tests.conftest import VECTORS
 
 pytestmark = pytest.mark.django_db

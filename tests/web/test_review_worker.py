@@ -24,12 +24,12 @@ from django.conf import settings
 from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
+from accounts.models import Player
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
 from play import review, services
 from play.models import Hand
-from puzzles.models import Player
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)

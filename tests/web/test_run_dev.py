@@ -13,11 +13,11 @@ import urllib.request
 
 import pytest
 
+from accounts.models import Player
 from kwx.bots.basic import BasicBot
 from kwx.table.selfplay import play, seeded_deal
 from play import services
 from play.models import Hand
-from puzzles.models import Player
 from tests.conftest import ROOT
 from tests.web.test_review_worker import DEADLINE, database_url, wait_for
 

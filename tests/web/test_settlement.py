@@ -175,7 +175,7 @@ def test_session_sheets_follow_the_visitor_into_their_account(client, django_use
     django_user_model.objects.create_user("wang", password="x-pass-1234")
     client.login(username="wang", password="x-pass-1234")
     assert client.get(f"/settle/sheets/{sheet_id}/").status_code == 200
-    assert ScoreSheet.objects.get(pk=sheet_id).user.username == "wang"
+    assert ScoreSheet.objects.get(pk=sheet_id).player.user.username == "wang"
 
 
 def test_calculator_says_which_field_is_wrong(client):

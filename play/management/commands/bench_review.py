@@ -24,12 +24,12 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test.utils import setup_test_environment, teardown_test_environment
 
+from accounts.models import Player
 from kwx.bots.registry import policy_factory
 from kwx.table.view import view_for
 from play import seats, services
 from play.management.commands.bench_play import percentile
 from play.models import Hand
-from puzzles.models import Player
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -1,0 +1,147 @@
+"""Who owns what a person makes here: the request's player, and the one merge of a visitor's player into an account's.
+
+A visitor's session holds the pk of its player (``SESSION_KEY``); an account has one player
+(``Player.user``). Everything a person makes (drills, games and hands, memorise cards, score
+sheets) points at that player, so a log-in or sign-up moves it all with one merge
+(``merge_players``): the areas with a rule of their own for what two players both have
+(the drills' ratings and attempts, the memorise cards) do it in a ``player_merging`` receiver,
+inside the merge's transaction; whatever still points at the visitor's player afterwards (games,
+hands, score sheets, anything added later) is moved as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableMapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db import models, transaction
+from django.dispatch import Signal
+from django.http import HttpRequest
+from django.utils import timezone
+from rest_framework.request import Request
+
+from kwx_site.middleware import began
+
+from .models import Player
+
+SESSION_KEY = "kwx_player"
+"""Session entry holding a visitor's player pk."""
+SHEET_SESSION_KEY = "settle_owner"
+"""Session entry of a visitor's score sheets from before sheets had a player (``Player.sheet_key``): read once, then dropped."""
+MERGE_GRACE = 600
+"""Seconds after a merge during which a request begun before it, with the session's old cookie, still reaches the account."""
+player_merging = Signal()
+"""Sent inside ``merge_players``'s transaction, both rows locked, before what is left is moved (``source``, ``target``):
+an area whose rows need a rule when both players have one (puzzles: attempts, ratings, review cards; learn: memorise
+cards) moves them here."""
+
+
+def on_merge(mover: Callable[..., None], *, uid: str) -> None:
+    """Have ``mover(source=, target=)`` move an area's rows in every merge (connect it in the app's ``ready``)."""
+
+    def receive(sender: Any, *, source: Player, target: Player, **kwargs: Any) -> None:
+        mover(source=source, target=target)
+
+    player_merging.connect(receive, sender=Player, dispatch_uid=uid, weak=False)
+
+
+def player_for(request: HttpRequest | Request, *, create: bool = True) -> Player | None:
+    """The request's player: the account's, or the visitor's session's (made on first need when ``create``).
+
+    A session whose player was merged into an account reaches the account only for a request
+    that began before the merge (``kwx_site.middleware.began``: an answer in flight in another
+    tab while the log-in happened). Anything the old cookie sends later gets a new visitor's
+    player: a copy of the cookie kept from before the log-in (session fixation) never writes
+    into the account nor reads it back.
+    """
+    user: AbstractBaseUser | AnonymousUser | None = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        player = Player.objects.filter(user=user).first()
+        if player is None and create:
+            player, _made = Player.objects.get_or_create(user=user)
+        return player
+    session = request.session
+    player = _session_player(session, began(request), create)
+    sheets = _sheet_player(session)
+    if sheets is None:
+        pass
+    elif player is None:  # the visitor's sheets from before: their player is the session's now
+        session[SESSION_KEY] = sheets.pk
+        player = sheets
+    elif player.pk != sheets.pk and player.user_id is None:
+        player = merge_players(source=sheets, target=player)
+    if player is None and create:
+        player = Player.objects.create()
+        session[SESSION_KEY] = player.pk
+    return player
+
+
+def _session_player(session: MutableMapping[str, Any], started: datetime | None, create: bool) -> Player | None:
+    """The player whose pk the session holds (the account's, for a request in flight across a merge), or None."""
+    pk = session.get(SESSION_KEY)
+    player = Player.objects.filter(pk=pk, user__isnull=True).first() if isinstance(pk, int) else None
+    if player is None or player.merged_into_id is None:
+        return player
+    # The session was folded into an account (a log-in or sign-up in another tab) while this
+    # request was on its way with the old cookie: its answer goes to the account, and the
+    # session is left alone, so this answer's cookie cannot replace the logged-in one.
+    merged_at = player.merged_at
+    recent = merged_at is not None and merged_at > timezone.now() - timedelta(seconds=MERGE_GRACE)
+    if recent and started is not None and started < merged_at:
+        return Player.objects.get(pk=player.merged_into_id) if create else None
+    return None
+
+
+def _sheet_player(session: MutableMapping[str, Any]) -> Player | None:
+    """The player a session's score-sheet key from before names (dropping the key), or None."""
+    key = session.pop(SHEET_SESSION_KEY, None) if SHEET_SESSION_KEY in session else None
+    if not isinstance(key, str) or not key:
+        return None
+    return Player.objects.filter(user__isnull=True, merged_into__isnull=True, sheet_key=key).first()
+
+
+def merge_players(*, source: Player, target: Player) -> Player:
+    """Move everything ``source`` owns to ``target``, in one transaction; merging twice changes nothing.
+
+    Both rows are locked (in pk order); each ``player_merging`` receiver moves what needs a
+    rule, then every row still pointing at ``source`` moves to ``target``. ``source`` stays a
+    day as a pointer to ``target`` (``merged_into``), for requests in flight with its cookie.
+    """
+    if source.pk == target.pk:
+        return target
+    with transaction.atomic():
+        locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[source.pk, target.pk]).order_by("pk")}
+        src, dst = locked[source.pk], locked[target.pk]
+        if src.merged_into_id is not None:  # merged already (two log-ins at once): nothing is left to move
+            return dst
+        player_merging.send(sender=Player, source=src, target=dst)
+        for relation in _owned_relations():
+            relation.related_model._default_manager.filter(**{relation.field.name: src}).update(**{relation.field.name: dst})
+        dst.save()
+        # Kept as a pointer, not deleted: a request still in flight with the session's old
+        # cookie finds the account through it (``player_for``), instead of a missing row.
+        src.merged_into, src.merged_at, src.sheet_key = dst, timezone.now(), ""
+        src.save(update_fields=["merged_into", "merged_at", "sheet_key"])
+        Player.objects.filter(merged_at__lt=timezone.now() - timedelta(days=1)).delete()
+        return dst
+
+
+def _owned_relations() -> list[models.ManyToOneRel]:
+    """Every foreign key to ``Player`` from another model: what a player owns."""
+    return [rel for rel in Player._meta.related_objects if isinstance(rel, models.ManyToOneRel) and not isinstance(rel, models.OneToOneRel) and rel.related_model is not Player]
+
+
+def merge_session_into_account(*, session: MutableMapping[str, Any], user: AbstractBaseUser) -> Player | None:
+    """On log-in or sign-up: fold the session's player (and its score sheets from before) into the account's; the account's player, or None if the session had nothing."""
+    pk = session.pop(SESSION_KEY, None)
+    mine = Player.objects.filter(pk=pk, user__isnull=True, merged_into__isnull=True).first() if isinstance(pk, int) else None
+    visitors = [mine, _sheet_player(session)]
+    account = None
+    for visitor in visitors:
+        if visitor is not None and visitor.user_id is None:
+            account = account or Player.objects.get_or_create(user=user)[0]
+            account = merge_players(source=visitor, target=account)
+    return account
