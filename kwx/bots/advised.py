@@ -91,7 +91,7 @@ class AdviceBot:
             max_actions=self.work,
             progress=self.progress,
         )
-        return _switch(advice, prior, self.margin, self.min_gain), advice
+        return clearly_better(advice, prior, self.margin, self.min_gain), advice
 
     def _decide(self, kind: str, view: SeatView, prior: Action | None, others: Sequence[Action | None], start: float) -> Action | None:
         """Roll out a contested decision of an allowed kind and record it; the choice."""
@@ -150,7 +150,7 @@ class AdviceBot:
         return self._decide("claim", view, prior, others, start)
 
 
-def _switch(advice: Advice, prior: Action | None, margin: float, min_gain: float = 0.0) -> Action | None:
+def clearly_better(advice: Advice, prior: Action | None, margin: float, min_gain: float = 0.0) -> Action | None:
     """The best estimate's choice if it beats the prior by more than ``margin`` paired standard errors and ``min_gain``, else the prior."""
     best = advice.estimates[0].action
     if best == prior or advice.worlds < 2:

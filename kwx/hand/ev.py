@@ -171,7 +171,7 @@ class DiscardEV:
         return (self.deals_in, e.shanten, -e.expected_score, -e.win_probability, -e.ready_probability, self.discard)
 
 
-def _better(a: Outlook, b: Outlook) -> bool:
+def better_outlook(a: Outlook, b: Outlook) -> bool:
     """Whether ``a`` beats ``b`` for the player: expected score, then win chance, then ready chance."""
     return (a[2], a[1], a[0]) > (b[2], b[1], b[0])
 
@@ -331,7 +331,7 @@ class _Model:
         return out
 
 
-class _Exact(_Model):
+class ExactModel(_Model):
     """The dynamic programme: each 13-tile hand's outlook for every number of draws left.
 
     The unseen copies of a kind still undrawn are those at the start less the copies
@@ -419,7 +419,7 @@ class _Exact(_Model):
             for copies, successors in branches:
                 best = successors[0][d - 1]
                 for succ in successors[1:]:
-                    if _better(succ[d - 1], best):
+                    if better_outlook(succ[d - 1], best):
                         best = succ[d - 1]
                 p = copies / n
                 ready += p * best[0]
@@ -429,7 +429,7 @@ class _Exact(_Model):
         return out
 
 
-class _Sampler(_Model):
+class SampledModel(_Model):
     """The Monte Carlo fallback: whole hands played out with the plain ranking as the policy."""
 
     def _plain_key(self, after: Counts, shanten: int, drawn: list[int]) -> tuple[int, int]:
@@ -536,9 +536,9 @@ class _Evaluator:
     def __init__(self, hand: Hand, visible: Counts, rules: Rules, params: EVParams, size: int, budget: Budget | None = None) -> None:
         _check_size(hand, size)
         self.budget = budget
-        self.exact = _Exact(hand, visible, rules, params, budget)
+        self.exact = ExactModel(hand, visible, rules, params, budget)
         check_params(params, self.exact.total)
-        self.sampler = _Sampler(hand, visible, rules, params, budget)
+        self.sampler = SampledModel(hand, visible, rules, params, budget)
         self.sampler._status = self.exact._status
         self.sampler._waits = self.exact._waits
 

@@ -120,7 +120,7 @@ def test_a_claim_includes_passing():
 
 
 def test_the_advice_bot_switches_only_on_clear_evidence():
-    from kwx.bots.advised import _switch
+    from kwx.bots.advised import clearly_better
     from kwx.table.advice import Advice, ChoiceWorth
 
     prior, other = Action(0, "discard", 1), Action(0, "discard", 2)
@@ -132,10 +132,10 @@ def test_the_advice_bot_switches_only_on_clear_evidence():
         )
         return Advice(0, tuple(est), 4, False, 0.0, ((prior, tuple(prior_values)), (other, tuple(other_values))))
 
-    assert _switch(made([0, 0, 0, 0], [3, 2, 3, 4]), prior, 2.0) == other  # better in every world
-    assert _switch(made([0, 0, 0, 0], [9, -8, 9, -7]), prior, 2.0) == prior  # better on average, by noise
-    assert _switch(made([5, 5, 5, 5], [0, 0, 0, 0]), prior, 2.0) == prior
-    assert _switch(made([0, 0, 0, 0], [0.3, 0.2, 0.3, 0.4]), prior, 2.0, min_gain=0.5) == prior  # clear but too small
+    assert clearly_better(made([0, 0, 0, 0], [3, 2, 3, 4]), prior, 2.0) == other  # better in every world
+    assert clearly_better(made([0, 0, 0, 0], [9, -8, 9, -7]), prior, 2.0) == prior  # better on average, by noise
+    assert clearly_better(made([5, 5, 5, 5], [0, 0, 0, 0]), prior, 2.0) == prior
+    assert clearly_better(made([0, 0, 0, 0], [0.3, 0.2, 0.3, 0.4]), prior, 2.0, min_gain=0.5) == prior  # clear but too small
 
 
 def test_the_work_budget_stops_the_rollouts_the_same_way_everywhere():

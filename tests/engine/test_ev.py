@@ -23,8 +23,8 @@ from kwx.hand.ev import (
     REQUEST_WORK,
     Budget,
     EVParams,
-    _better,
-    _Exact,
+    ExactModel,
+    better_outlook,
     compare_rankings,
     ev_best,
     evaluate_discards,
@@ -256,7 +256,7 @@ def test_compare_rankings_on_a_hand_where_they_differ():
     assert short.ev_best == (kind_of("Z"),) and short.plain_best == (kind_of("3p"),) and short.differs
 
 
-def _play_out(model: _Exact, start: Counts, discard: int, rng: random.Random) -> tuple[int, int, float]:
+def _play_out(model: ExactModel, start: Counts, discard: int, rng: random.Random) -> tuple[int, int, float]:
     """One hand played from a shuffled wall: real draws without replacement, the programme's own choices."""
     wall = [k for k in range(NUM_KINDS) for _ in range(model.unseen[k])]
     rng.shuffle(wall)
@@ -283,7 +283,7 @@ def _play_out(model: _Exact, start: Counts, discard: int, rng: random.Random) ->
             choices = model.advances(counts, tile, shanten - 1)
             counts = choices[0]
             for after in choices[1:]:
-                if _better(model.value(after, discard)[left], model.value(counts, discard)[left]):
+                if better_outlook(model.value(after, discard)[left], model.value(counts, discard)[left]):
                     counts = after
     return (1 if ready or model.status(counts)[0] <= 0 else 0), 0, 0.0
 
@@ -294,7 +294,7 @@ def test_exact_figures_of_step_back_discards_agree_with_a_simulation():
     text, visible, rules, draws = "344p11244566s[FFF]", "1158p57s", make_rules("shiyan"), 12
     hand, seen = build_hand(text, visible=visible)
     exact = {o.discard: o.estimate for o in evaluate_discards(hand, seen, rules, draws)}
-    model = _Exact(hand, seen, rules, EVParams(draws))
+    model = ExactModel(hand, seen, rules, EVParams(draws))
     rng, n = random.Random(20261201), 10_000
     step_back = [k for k, e in exact.items() if e.shanten > min(e.shanten for e in exact.values())]
     assert sorted(step_back) == [kind_of("4s"), kind_of("5s")]
@@ -307,7 +307,7 @@ def test_exact_figures_of_step_back_discards_agree_with_a_simulation():
             assert abs(mean - figure) < 3.5 * stderr + 1e-9, (TILE_IDS[kind], figure, mean, stderr)
 
 
-class _PerDiscard(_Exact):
+class _PerDiscard(ExactModel):
     """The programme with a memo per discarded kind: no state shared between discards."""
 
     def value(self, counts, start=-1):
@@ -325,7 +325,7 @@ def test_discards_sharing_the_memo_get_what_each_gets_alone(counts, draws):
     # states whose outlook cannot depend on the discarded kind are shared between the discards
     assume(min(shanten(tuple(c - (k == j) for k, c in enumerate(counts))) for j in range(NUM_KINDS) if counts[j]) <= 1)
     hand = Hand(counts)
-    shared = _Exact(hand, EMPTY, STANDARD, EVParams(draws))
+    shared = ExactModel(hand, EMPTY, STANDARD, EVParams(draws))
     alone = _PerDiscard(hand, EMPTY, STANDARD, EVParams(draws))
     for kind in (k for k in range(NUM_KINDS) if counts[k]):
         start = hand.with_tile(kind, -1).concealed
@@ -369,6 +369,6 @@ def test_the_sampler_ranks_ready_hands_by_the_section_4_value(text):
     # the plain ranking it follows: §4 value (copies left × (self-draw total + discard total)), then effective tiles
     hand, visible = build_hand(text)
     result = efficiency(hand, add(hand.held, visible), STANDARD)
-    sampler = ev._Sampler(hand, visible, STANDARD, EVParams(6))
+    sampler = ev.SampledModel(hand, visible, STANDARD, EVParams(6))
     value, ukeire = sampler._plain_key(hand.concealed, result.shanten, [0] * NUM_KINDS)
     assert (value if result.shanten == 0 else None, ukeire) == (result.value if result.shanten == 0 else None, result.ukeire)

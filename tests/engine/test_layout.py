@@ -36,12 +36,40 @@ def test_the_domain_library_imports_nothing_but_the_standard_library_and_itself(
         assert top == "kwx" or top in sys.stdlib_module_names or top == "__future__", f"{path.name} imports {module}"
 
 
-@pytest.mark.parametrize("app", APPS)
-def test_no_app_imports_a_private_name_of_the_library(app):
-    for path in _modules(ROOT / app):
+OUTSIDE = (*APPS, "tests", "scripts")
+"""Every folder of Python outside the library: the apps, the tests (which test through the public API too), the scripts."""
+
+
+def _private(part: str) -> bool:
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+
+
+@pytest.mark.parametrize("folder", OUTSIDE)
+def test_nothing_outside_the_library_imports_a_private_name_of_it(folder):
+    paths = _modules(ROOT / folder) + ([ROOT / "manage.py"] if folder == "scripts" else [])
+    for path in paths:
         for module, names in _imports(path):
             if module.split(".")[0] == "kwx":
-                assert not any(n.startswith("_") for n in names), f"{path.relative_to(ROOT)} imports a private name of {module}: {names}"
+                private = [n for n in (*module.split("."), *names) if _private(n)]
+                assert not private, f"{path.relative_to(ROOT)} imports a private name of {module}: {private}"
+        reached = _private_attributes(path)
+        assert not reached, f"{path.relative_to(ROOT)} reaches a private name of the library through a module: {reached}"
+
+
+def _private_attributes(path: Path) -> list[str]:
+    """``module._name`` where ``module`` is a name the file bound to a library module (``from kwx.bots import advised``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "kwx" and not node.level:
+            modules.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            modules.update((a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] == "kwx")
+    return [
+        f"{node.value.id}.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules and _private(node.attr)
+    ]
 
 
 HIDDEN = {"Table", "SeatState", "view_for", "sample_world", "legal_actions", "apply"}
