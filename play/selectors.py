@@ -334,7 +334,7 @@ def _rates(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def play_summary(player: Player | None) -> dict[str, Any]:
-    """Across the player's finished played hands: hands, win, deal-in and 亮倒 rates, points per hand; the advice bot's on the same walls."""
+    """Across the player's finished played hands: hands, win, deal-in and 亮倒 rates, points per hand; the strong bot's in the same seat on the same walls (``services.SEAT_BOT``)."""
     mine, bots = [], []
     for outcome, bot in hands_of(player).filter(over=True, source=Hand.PLAY).values_list("outcome", "bot_result"):
         if outcome:

@@ -8,7 +8,6 @@ changes nothing, so no action is ever lost or applied twice.
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 import secrets
@@ -23,15 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Player
 from analysis import records
 from kwx.bots.registry import policy_factory
-from kwx.errors import printable
-from kwx.hand.rules import PRESETS
-from kwx.hand.tiles import KIND_OF_ID
-from kwx.numbers import read_whole
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
-from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
-from kwx.table.table import Action
 from puzzles.review import review as fsrs_review
 
 from . import review, seats
@@ -43,8 +36,9 @@ logger = logging.getLogger(__name__)
 LEVELS = ("basic", "strong")
 """The bots one can sit down with: keys of tournament.BOTS (the one registry of bots); ``advice`` rolls
 hands out and is too slow to answer inside a page's request."""
-ADVICE_BOT = "strong"
-"""The bot whose choices the review shows and whose play in the person's seat /progress/ compares."""
+SEAT_BOT = "strong"
+"""The bot replayed in the person's seat on each played hand's wall (``Hand.bot_result``), the yardstick /progress/
+shows beside the person's play (the review's bot is ``settings.REVIEW_POLICY``)."""
 PLAYERS = DEFAULT_PLAYERS
 SQLITE_RETRIES = 40
 MAX_UPLOAD = records.MAX_RECORD
@@ -74,39 +68,13 @@ def _retrying(job: Callable[[], T]) -> T:
     raise AssertionError("unreachable")
 
 
-def check_settings(level: Any, rules: Any, base: Any, piao: Any) -> tuple[str, str, int, int]:
-    """The start form's values, checked (raises PlayError naming the field)."""
-    if level not in LEVELS:
-        raise PlayError("level", _("Choose the bots' level: basic or strong."))
-    if rules not in PRESETS:
-        raise PlayError("rules", _("Choose one of the rule presets."))
-    return level, rules, check_base(base), check_piao(piao)
-
-
-def check_base(base: Any) -> int:
-    """The base stake as a whole number from 1 to MAX_BASE."""
-    number = read_whole(str(base).strip())
-    if number is None or not 1 <= number <= MAX_BASE:
-        raise PlayError("base", _("The base stake must be a whole number from 1 to %(limit)d.") % {"limit": MAX_BASE})
-    return number
-
-
-def check_piao(piao: Any) -> int:
-    """漂 as one of 0, 1, 2, 5."""
-    number = read_whole(str(piao).strip())
-    if number is None or number not in PIAO_CHOICES:
-        raise PlayError("piao", _("漂 must be 0, 1, 2 or 5."))
-    return number
-
-
-def start_game(player: Player, level: Any, rules: Any, base: Any, piao: Any) -> Game:
-    """A new game against two bots and its first hand (the dealer drawn at random, §5)."""
-    level, rules, base_n, piao_n = check_settings(level, rules, base, piao)
+def start_game(*, player: Player, level: str, rules: str, base: int, piao: int) -> Game:
+    """A new game against two bots and its first hand (the dealer drawn at random, §5); the values as ``forms.StartForm`` checked them."""
 
     def job() -> Game:
         with transaction.atomic():
-            game = Game.objects.create(player=player, level=level, rules=rules, base=base_n)
-            _new_hand(game, 1, secrets.randbelow(3), piao_n)
+            game = Game.objects.create(player=player, level=level, rules=rules, base=base)
+            _new_hand(game, 1, secrets.randbelow(3), piao)
             return game
 
     return _retrying(job)
@@ -144,8 +112,8 @@ def outcome(done: Replay, seat: int) -> dict[str, Any]:
 
 
 def bot_outcome(seed: int, header: Header, level: str) -> dict[str, Any]:
-    """The strong bot's figures in the person's seat on the same wall, against the same bots."""
-    judge, other = policy_factory(ADVICE_BOT)(), policy_factory(level)()
+    """The figures of SEAT_BOT (the strong bot) in the person's seat on the same wall, against the same bots."""
+    judge, other = policy_factory(SEAT_BOT)(), policy_factory(level)()
     policies = [judge if s == PERSON else other for s in range(3)]
     done = selfplay(seeded_deal(seed, header.dealer), policies, rules=header.rules, options=header.options, base=header.base, piao=header.piao, players=header.players)
     return outcome(done, PERSON)
@@ -159,39 +127,26 @@ def _current(player: Player, game_id: int) -> Hand:
     return hand
 
 
-def parse_choice(move: Any) -> Choice:
-    """The person's choice from the form's ``move``: ``pass`` (过) or ``verb tile`` with ``ld`` for 亮倒 (raises PlayError)."""
-    words = str(move or "").split()
-    if words == [seats.PASS]:
-        return Choice(None)
-    if len(words) not in (2, 3) or words[0] not in ("discard", "pong", "kong", "win") or words[2:] not in ([], ["ld"]):
-        raise PlayError("move", _("Choose one of the offered actions."))
-    if words[1] not in KIND_OF_ID:
-        raise PlayError("move", _("Choose a tile of your hand."))
-    return Choice(Action(PERSON, words[0], KIND_OF_ID[words[1]], words[2:] == ["ld"]))
-
-
 class StaleHand(PlayError):
     """An action posted from a page of an earlier hand of the game: nothing was played."""
 
 
-def act(player: Player, game_id: int, seen: Any, choice: Choice, *, hand_id: Any = None) -> tuple[Hand, bool, Replay | None]:
+def act(*, player: Player, game_id: int, seen: int | None, choice: Choice, hand_id: int | None) -> tuple[Hand, bool, Replay | None]:
     """Apply the person's choice if the client saw the table as it is; the hand, whether it changed, and its replay (when changed).
 
     ``seen`` is the number of actions the client had seen: anything else (a repeat, another
-    tab, an older page) changes nothing. ``hand_id`` (the form's ``hand``; None: not checked) is
-    the hand the page showed: another hand's page raises StaleHand and changes nothing, even at
-    the same ``seen`` (every hand's first decision is at a small count). A choice the table does
-    not offer raises PlayError.
+    tab, an older page, None for a count that could not be read) changes nothing. ``hand_id`` is
+    the hand the page showed: another hand's page (or None, a page that named none) raises
+    StaleHand and changes nothing, even at the same ``seen`` (every hand's first decision is at a
+    small count). A choice the table does not offer raises PlayError.
     """
-    seen_n = read_whole(str(seen).strip())
 
     def job() -> tuple[Hand, bool, Replay | None]:
         with transaction.atomic():
             hand = _current(player, game_id)
-            if hand_id is not None and str(hand_id).strip() != str(hand.pk):
+            if hand_id != hand.pk:
                 raise StaleHand("hand", _("That move was made on the page of an earlier hand: nothing was played. This is the table of hand %(number)d now.") % {"number": hand.number})
-            if hand.over or seen_n != hand.action_count:
+            if hand.over or seen != hand.action_count:
                 return hand, False, None
             done = seats.replayed(hand.record, hand.seed)
             if not seats.check_choice(done.final, choice):
@@ -206,20 +161,19 @@ def act(player: Player, game_id: int, seen: Any, choice: Choice, *, hand_id: Any
     return _retrying(job)
 
 
-def next_hand(player: Player, game_id: int, number: Any, piao: Any) -> Hand:
+def next_hand(*, player: Player, game_id: int, number: int | None, piao: int) -> Hand:
     """Deal the game's next hand once the current one (number ``number``) is over; the dealer as §5.
 
-    A repeat (the hand already dealt, or the current one not over) changes nothing.
+    A repeat (the hand already dealt, the current one not over, or a ``number`` that is not the current hand's) changes nothing.
     """
-    piao_n = check_piao(piao)
 
     def job() -> Hand:
         with transaction.atomic():
             hand = _current(player, game_id)
-            if not hand.over or str(number).strip() != str(hand.number):
+            if not hand.over or number != hand.number:
                 return hand
             dealer = hand.next_dealer if hand.next_dealer is not None else json_dealer(hand)
-            return _new_hand(hand.game, hand.number + 1, dealer, piao_n)
+            return _new_hand(hand.game, hand.number + 1, dealer, piao)
 
     try:
         return _retrying(job)
@@ -232,38 +186,10 @@ def json_dealer(hand: Hand) -> int:
     return int(hand.record["dealer"])
 
 
-def read_record(text: Any) -> tuple[dict[str, Any], Replay]:
-    """A pasted or uploaded kwx-hand/1 record (text or the file's bytes), read by the replay API's reader; the data and its replay (raises PlayError naming the field or action)."""
-    if not isinstance(text, (str, bytes)) or not text.strip():
-        raise PlayError("record", _("Paste a kwx-hand/1 record (JSON) or choose a file."))
-    try:
-        return records.read_record(text, whole="record")
-    except records.RecordRefused as exc:
-        message: Any = exc.message
-        if exc.action is not None:
-            message = _("Action %(index)d (%(action)s): %(problem)s") % {
-                "index": exc.action,
-                "action": _action_text(text, exc.action),
-                "problem": message,
-            }
-        raise PlayError(exc.field, message, exc.action) from exc
-
-
-def _action_text(text: str | bytes, index: int) -> str:
-    """The faulty action as it was written (short; a character that cannot be shown as its code point)."""
-    try:
-        return printable(json.dumps(json.loads(text)["actions"][index], ensure_ascii=False))[:80]
-    except (ValueError, KeyError, IndexError, TypeError):
-        return "?"
-
-
-def upload(player: Player, text: Any, seat: Any = PERSON) -> Hand:
-    """Store a pasted or uploaded record as the player's hand, to review from ``seat``'s chair."""
-    data, done = read_record(text)
-    seat_text = str(seat).strip()
-    if seat_text not in ("0", "1", "2"):
-        raise PlayError("seat", _("Choose the seat to review: 0, 1 or 2."))
-    hand = Hand(player=player, source=Hand.UPLOAD, seat=int(seat_text), record=data)
+def upload(*, player: Player, data: dict[str, Any], replay: Replay, seat: int = PERSON) -> Hand:
+    """Store a pasted or uploaded record (``data``, and ``replay``, the one replay ``forms.UploadForm`` made of it) as the player's hand, to review from ``seat``'s chair."""
+    done = replay
+    hand = Hand(player=player, source=Hand.UPLOAD, seat=seat, record=data)
     with transaction.atomic():
         if done.result is not None:
             hand.over, hand.result, hand.nets, hand.next_dealer = True, done.result, list(done.settlement.nets), done.next_dealer
@@ -281,7 +207,7 @@ def _own_locked(player: Player, hand_id: int) -> Hand:
     return hand
 
 
-def share(player: Player, hand_id: int) -> Hand:
+def share(*, player: Player, hand_id: int) -> Hand:
     """Give the player's hand an unguessable share token (kept once made)."""
     with transaction.atomic():
         hand = _own_locked(player, hand_id)
@@ -291,7 +217,7 @@ def share(player: Player, hand_id: int) -> Hand:
         return hand
 
 
-def unshare(player: Player, hand_id: int) -> Hand:
+def unshare(*, player: Player, hand_id: int) -> Hand:
     """Revoke the player's share token of the hand (a later share makes a new one)."""
     with transaction.atomic():
         hand = _own_locked(player, hand_id)
@@ -318,7 +244,7 @@ def enqueue_review(hand_id: int) -> None:
         Hand.objects.filter(pk=hand_id, review_state=Hand.QUEUED).update(review_state=Hand.FAILED)
 
 
-def request_review(player: Player | None, hand_id: int) -> Hand:
+def request_review(*, player: Player | None, hand_id: int) -> Hand:
     """Queue the review of the player's finished hand again when it failed or was never asked for (a repeat changes nothing)."""
 
     def job() -> Hand:
@@ -389,7 +315,7 @@ def store_review(hand: Hand, figures: dict[str, Any], now: datetime | None = Non
             ReviewItem.objects.get_or_create(hand=hand, step=decision["step"], defaults={"player_id": player_id, "cost": decision["cost"], "card": card, "due": due})
 
 
-def answer_review(player: Player, item_id: int, correct: bool, now: datetime | None = None) -> ReviewItem:
+def answer_review(*, player: Player, item_id: int, correct: bool, now: datetime | None = None) -> ReviewItem:
     """Move a review item on its FSRS schedule (right: Good, wrong: Again)."""
     now = now or datetime.now(UTC)
     with transaction.atomic():

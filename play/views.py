@@ -23,7 +23,7 @@ from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.shortcuts import found
 from kwx_site.text import preset_label
 
-from . import limits, selectors, services
+from . import forms, limits, selectors, services
 from . import review as reviewing
 from .models import Game, Hand
 from .services import PlayError
@@ -52,14 +52,14 @@ def start(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         return render(request, "play/start.html", _start_context(request))
     data = request.POST
+    form = forms.StartForm(data)
+    if not form.is_valid():
+        return render(request, "play/start.html", _start_context(request, form.first_errors(), data.dict()), status=400)
     try:
-        services.check_settings(data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
         player = limits.counted_player(request, "game", lambda: _player(request, create=True))
-        game = services.start_game(player, data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
-    except PlayError as exc:
-        return render(request, "play/start.html", _start_context(request, {exc.field: str(exc.message)}, data.dict()), status=400)
     except limits.TooMany as exc:
         return _too_many(request, exc, "start", data.dict())
+    game = services.start_game(player=player, **form.cleaned_data)
     return HttpResponseRedirect(reverse("play-table", args=[game.pk]))
 
 
@@ -101,10 +101,12 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     """/play/<game>/: the table; a POST is one action (verb, tile, liang_dao) with ``hand`` and ``seen``, the hand and the actions the page showed."""
     game = found(selectors.game_for(_player(request), game_id), "no such game")
     if request.method == "POST":
-        data = request.POST
+        form = forms.MoveForm(request.POST)
+        if not form.is_valid():
+            return _render_table(request, selectors.current_hand(game), status=400, error=next(iter(form.first_errors().values())))
+        move = form.cleaned_data
         try:
-            choice = services.parse_choice(data.get("move"))
-            hand, _changed, done = services.act(game.player, game.pk, data.get("seen", ""), choice, hand_id=data.get("hand", ""))
+            hand, _changed, done = services.act(player=game.player, game_id=game.pk, seen=move["seen"], choice=move["move"], hand_id=move["hand"])
         except Game.DoesNotExist:
             raise Http404("no such game") from None
         except services.StaleHand as exc:
@@ -121,12 +123,13 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     """Deal the next hand (with the 漂 chosen for it) once the current one is over."""
     game = found(selectors.game_for(_player(request), game_id), "no such game")
+    form = forms.NextHandForm(request.POST)
+    if not form.is_valid():
+        return _render_table(request, selectors.current_hand(game), status=400, error=next(iter(form.first_errors().values())))
     try:
-        hand = services.next_hand(game.player, game.pk, request.POST.get("number", ""), request.POST.get("piao", ""))
+        hand = services.next_hand(player=game.player, game_id=game.pk, **form.cleaned_data)
     except Game.DoesNotExist:
         raise Http404("no such game") from None
-    except PlayError as exc:
-        return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
     if wants_fragment(request):
         return _render_table(request, hand)
     return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
@@ -152,7 +155,7 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
 def review_again(request: HttpRequest, hand_id: int) -> HttpResponse:
     """Queue the hand's review again (it failed, or was never worked out); then back to the review page, which shows its progress."""
     try:
-        hand = services.request_review(_player(request), hand_id)
+        hand = services.request_review(player=_player(request), hand_id=hand_id)
     except Hand.DoesNotExist:
         raise Http404("no such hand") from None
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
@@ -167,7 +170,7 @@ def shared_review(request: HttpRequest, token: str) -> HttpResponse:
 def _sharing(request: HttpRequest, hand_id: int, change: Any, query: str = "") -> HttpResponse:
     """Apply ``change`` (services.share or unshare) to the player's own hand and go back to its review (a 404 for anyone else's)."""
     try:
-        hand = change(_player(request), hand_id)
+        hand = change(player=_player(request), hand_id=hand_id)
     except Hand.DoesNotExist:
         raise Http404("no such hand") from None
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]) + query)
@@ -198,21 +201,16 @@ def record(request: HttpRequest, hand_id: int) -> HttpResponse:
 @require_POST
 def upload(request: HttpRequest) -> HttpResponse:
     """Paste or upload a kwx-hand/1 record to review it; a bad one is a 400 naming the action at fault."""
-    text: str | bytes = request.POST.get("record", "")
-    file = request.FILES.get("file")
-    if file is not None:
-        text = file.read(services.MAX_UPLOAD + 1)  # the reader decodes it (and says which byte is not UTF-8)
-    seat = request.POST.get("seat", "0")
-    shown = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text
-    values = {"record": shown[: services.MAX_UPLOAD]}
+    form = forms.UploadForm(request.POST, request.FILES)  # the record is read and replayed once, by the form
+    values = {"record": form.shown()}
+    if not form.is_valid():
+        return render(request, "play/start.html", _start_context(request, {"record": next(iter(form.first_errors().values()))}, values), status=400)
     try:
-        services.read_record(text)
         player = limits.counted_player(request, "upload", lambda: _player(request, create=True))
-        hand = services.upload(player, text, seat)
-    except PlayError as exc:
-        return render(request, "play/start.html", _start_context(request, {"record": str(exc.message)}, values), status=400)
     except limits.TooMany as exc:
         return _too_many(request, exc, "record", values)
+    upload = form.cleaned_data
+    hand = services.upload(player=player, data=upload["data"], replay=upload["replay"], seat=upload["seat"])
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
 
 
@@ -224,12 +222,8 @@ def review_item(request: HttpRequest, item_id: int) -> HttpResponse:
     decision = selectors.decision_at(item.hand, item.step)
     if decision is None:  # its review is being worked out again: nothing to judge the answer by yet
         return HttpResponseRedirect(reverse("play-review", args=[item.hand_id]))
-    data = request.POST
-    try:
-        choice = services.parse_choice(data.get("move"))
-    except PlayError:
-        choice = None
-    correct = choice is not None and reviewing.judge(decision, choice)
-    services.answer_review(player, item.pk, correct)
+    form = forms.ChoiceForm(request.POST)
+    correct = form.is_valid() and reviewing.judge(decision, form.cleaned_data["move"])
+    services.answer_review(player=player, item_id=item.pk, correct=correct)
     url = reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&answered={'right' if correct else 'wrong'}"
     return HttpResponseRedirect(url)

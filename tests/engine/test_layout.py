@@ -65,11 +65,7 @@ def _private_attributes(path: Path) -> list[str]:
             modules.update(a.asname or a.name for a in node.names)
         elif isinstance(node, ast.Import):
             modules.update((a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] == "kwx")
-    return [
-        f"{node.value.id}.{node.attr}"
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules and _private(node.attr)
-    ]
+    return [f"{node.value.id}.{node.attr}" for node in ast.walk(tree) if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules and _private(node.attr)]
 
 
 HIDDEN = {"Table", "SeatState", "view_for", "sample_world", "legal_actions", "apply"}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from accounts.models import Player
 from kwx.bots.basic import BasicBot
 from kwx.table.view import view_for
-from play import seats
+from play import seats, services
+from play.forms import UploadForm
 from play.models import Hand
 
 BOT = BasicBot()
@@ -35,3 +37,10 @@ def run_queued_tasks() -> None:
 
     with mock.patch("kwx_site.management.commands.db_worker.close_old_connections"):
         call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0)
+
+
+def upload(player: Player, text: str, seat: int = 0) -> Hand:
+    """Store a record as the upload form would: read and replayed once by ``UploadForm``, then ``services.upload``."""
+    form = UploadForm({"record": text, "seat": str(seat)})
+    assert form.is_valid(), form.errors
+    return services.upload(player=player, data=form.cleaned_data["data"], replay=form.cleaned_data["replay"], seat=form.cleaned_data["seat"])

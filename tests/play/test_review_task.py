@@ -13,10 +13,10 @@ from django_tasks_db.models import DBTaskResult
 
 from accounts.models import Player
 from kwx_site.management.commands.db_worker import LeasedWorker
-from play import review, services
+from play import forms, review, services
 from play.models import Hand, ReviewItem
 
-from .helpers import move_for, run_queued_tasks
+from .helpers import move_for, run_queued_tasks, upload
 
 pytestmark = pytest.mark.django_db
 TASK = "play.tasks.review_hand"
@@ -25,11 +25,11 @@ TASK = "play.tasks.review_hand"
 def finished_hand(capture, level: str = "basic") -> Hand:
     player = Player.objects.create()
     with capture(execute=True):
-        game = services.start_game(player, level, "standard", "1", "0")
+        game = services.start_game(player=player, level=level, rules="standard", base=1, piao=0)
     hand = game.hands.get()
     while not hand.over:
         with capture(execute=True):
-            hand, _changed, _done = services.act(player, game.pk, hand.action_count, services.parse_choice(move_for(hand)))
+            hand, _changed, _done = services.act(player=player, game_id=game.pk, seen=hand.action_count, choice=forms.parse_choice(move_for(hand)), hand_id=hand.pk)
     return hand
 
 
@@ -41,7 +41,7 @@ def uploaded_hand(capture, seed: int = 5) -> Hand:
 
     done = play(seeded_deal(seed, 0), [BasicBot(), StrongBot(), StrongBot()])
     with capture(execute=True):
-        return services.upload(Player.objects.create(), json.dumps(done.record.to_json()), "0")
+        return upload(Player.objects.create(), json.dumps(done.record.to_json()), 0)
 
 
 def expected(hand: Hand, settings) -> dict:
@@ -68,7 +68,7 @@ def test_a_finished_hand_queues_its_review_when_it_commits_and_the_worker_stores
 def test_a_hand_not_over_queues_nothing(django_capture_on_commit_callbacks):
     player = Player.objects.create()
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.start_game(player, "basic", "standard", "1", "0")
+        game = services.start_game(player=player, level="basic", rules="standard", base=1, piao=0)
     hand = game.hands.get()
     if not hand.over:
         assert hand.review_state == Hand.NOT_ASKED and not DBTaskResult.objects.exists()
@@ -128,14 +128,14 @@ def test_a_failing_review_says_so_and_asking_again_queues_it_once(django_capture
     assert hand.review_state == Hand.FAILED and DBTaskResult.objects.get().status == "FAILED"
     monkeypatch.undo()
     with django_capture_on_commit_callbacks(execute=True):
-        services.request_review(hand.player, hand.pk)
-        services.request_review(hand.player, hand.pk)  # a repeat changes nothing
+        services.request_review(player=hand.player, hand_id=hand.pk)
+        services.request_review(player=hand.player, hand_id=hand.pk)  # a repeat changes nothing
     assert DBTaskResult.objects.filter(status="READY").count() == 1
     run_queued_tasks()
     hand.refresh_from_db()
     assert hand.review_state == Hand.DONE
     with pytest.raises(Hand.DoesNotExist):
-        services.request_review(Player.objects.create(), hand.pk)
+        services.request_review(player=Player.objects.create(), hand_id=hand.pk)
 
 
 def test_a_queue_that_refuses_the_task_leaves_a_failed_review_to_try_again(django_capture_on_commit_callbacks, monkeypatch):
@@ -153,8 +153,8 @@ def test_a_queue_that_refuses_the_task_leaves_a_failed_review_to_try_again(djang
 def test_uploads_and_old_hands_are_queued_and_enqueue_reviews_queues_each_once(django_capture_on_commit_callbacks):
     hand = finished_hand(django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
-        upload = services.upload(hand.player, json.dumps(hand.record), "1")
-    assert upload.review_state == Hand.QUEUED and DBTaskResult.objects.count() == 2
+        uploaded = upload(hand.player, json.dumps(hand.record), 1)
+    assert uploaded.review_state == Hand.QUEUED and DBTaskResult.objects.count() == 2
     Hand.objects.filter(pk=hand.pk).update(review_state=Hand.NOT_ASKED)  # a hand from before reviews were tasks
     DBTaskResult.objects.all().delete()
     with django_capture_on_commit_callbacks(execute=True):

@@ -53,7 +53,7 @@ def test_the_end_of_a_hand_shows_every_hand_and_no_turn():
 @pytest.mark.django_db
 def test_another_players_hand_game_and_item_are_not_found():
     me, other = Player.objects.create(), Player.objects.create()
-    game = services.start_game(me, "basic", "standard", "1", "0")
+    game = services.start_game(player=me, level="basic", rules="standard", base=1, piao=0)
     hand = game.hands.get()
     for lookup in (lambda: selectors.game_for(other, game.pk), lambda: selectors.hand_for(other, hand.pk), lambda: selectors.game_for(None, game.pk), lambda: selectors.shared_hand("")):
         assert lookup() is None

@@ -15,8 +15,8 @@ from django.test import Client
 from kwx.table.record import replay
 from kwx.table.view import decision_for
 from play import seats
+from play.forms import parse_choice
 from play.models import Game, Hand
-from play.services import parse_choice
 from tests.concurrency import run_together
 from tests.play.helpers import move_for
 

@@ -28,9 +28,10 @@ from accounts.models import Player
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
-from play import review, services
+from play import review
 from play.models import Hand
 from tests.conftest import ROOT
+from tests.play.helpers import upload
 
 pytestmark = pytest.mark.django_db(transaction=True)
 WORK = 120
@@ -85,7 +86,7 @@ def hand_locked(hand_id: int) -> Iterator[None]:
 
 def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_completes_it():
     done = play(seeded_deal(5, 0), [BasicBot(), StrongBot(), StrongBot()])
-    hand = services.upload(Player.objects.create(), json.dumps(done.record.to_json()), "0")  # committed: its task is queued
+    hand = upload(Player.objects.create(), json.dumps(done.record.to_json()), 0)  # committed: its task is queued
     total = len(review.decision_points(hand.record, hand.seat))
     assert total >= 4 and DBTaskResult.objects.get().status == "READY"
     state = lambda: Hand.objects.values_list("review_state", "review_done").get(pk=hand.pk)

@@ -16,9 +16,9 @@ import pytest
 from accounts.models import Player
 from kwx.bots.basic import BasicBot
 from kwx.table.selfplay import play, seeded_deal
-from play import services
 from play.models import Hand
 from tests.conftest import ROOT
+from tests.play.helpers import upload
 from tests.web.test_review_worker import DEADLINE, database_url, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,7 +39,7 @@ def answers(url: str) -> bool:
 
 def test_the_dev_server_runs_a_worker_beside_it_that_stops_with_it():
     done = play(seeded_deal(2, 0), [BasicBot(), BasicBot(), BasicBot()])
-    hand = services.upload(Player.objects.create(), json.dumps(done.record.to_json()), "0")  # its review is queued
+    hand = upload(Player.objects.create(), json.dumps(done.record.to_json()), 0)  # its review is queued
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     env |= {"DATABASE_URL": database_url(), "PY": sys.executable, "REVIEW_WORK": "30"}

@@ -27,7 +27,7 @@ from django.test.utils import setup_test_environment, teardown_test_environment
 from accounts.models import Player
 from kwx.bots.registry import policy_factory
 from kwx.table.view import view_for
-from play import seats, services
+from play import forms, seats, services
 from play.management.commands.bench_play import percentile
 from play.models import Hand
 
@@ -62,13 +62,13 @@ class Command(BaseCommand):
             person = policy_factory(options["person"])()
             for number in range(options["hands"]):
                 player = Player.objects.create()
-                game = services.start_game(player, "strong", "standard", "1", "0")
+                game = services.start_game(player=player, level="strong", rules="standard", base=1, piao=0)
                 hand = game.hands.get()
                 while not hand.over:
                     view = view_for(seats.replayed(hand.record).final, 0)
                     action = person.claim(view) if view.decision.may_pass else person.act(view)
                     move = "pass" if action is None else f"{action.verb} {action.tile}" + (" ld" if action.liang_dao else "")
-                    hand, _changed, _done = services.act(player, game.pk, hand.action_count, services.parse_choice(move))
+                    hand, _changed, _done = services.act(player=player, game_id=game.pk, seen=hand.action_count, choice=forms.parse_choice(move), hand_id=hand.pk)
                 ended, cpu = time.monotonic(), _cpu_seconds(worker.pid)
                 while Hand.objects.filter(pk=hand.pk).values_list("review_state", flat=True).get() not in (Hand.DONE, Hand.FAILED):
                     if worker.poll() is not None:
