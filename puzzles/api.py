@@ -24,6 +24,7 @@ from kwx_site.limits import CounterThrottle
 
 from . import selectors
 from .explain import choice_buttons
+from .forms import AnswerForm
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
 from .services import AnswerError, AnswerResult, answer_puzzle
@@ -154,9 +155,11 @@ class AnswerView(APIView):
             if unknown[0] in ANSWER_FIELDS:
                 return error_response(name, _("This puzzle is answered with %(field)s, not %(name)s.") % {"field": field, "name": name})
             return error_response(name, _('Unknown field "%(name)s".') % {"name": name})
-        mode = body.get("mode", "quiz" if puzzle.kind == Puzzle.QUIZ else "rated")
+        form = AnswerForm({**body, "mode": body.get("mode", "quiz" if puzzle.kind == Puzzle.QUIZ else "rated")}, puzzle=puzzle)
+        if not form.is_valid() and form.refusal is not None:
+            return error_response(form.refusal.field, str(form.refusal.message))
         try:
-            result = answer_puzzle(lambda: player_for(request), puzzle, body.get(field), body.get("attempt"), mode)
+            result = answer_puzzle(player=lambda: player_for(request), puzzle=puzzle, **form.answer())
         except AnswerError as exc:
             return error_response(exc.field, str(exc.message))
         return Response(result_json(result))

@@ -12,6 +12,8 @@ from django.utils import timezone
 
 from accounts.models import Player
 from kwx_site.table import TableShown, table_shown
+from play import selectors as play_selectors
+from play.models import ReviewItem
 
 from .generation.themes import THEME_KEYS
 from .models import Attempt, Puzzle, ReviewCard
@@ -54,6 +56,20 @@ def due_reviews(player: Player | None, now: datetime | None = None) -> QuerySet[
     if player is None:
         return ReviewCard.objects.none()
     return ReviewCard.objects.filter(player=player, due__lte=now or timezone.now(), puzzle__retired=False).order_by("due", "pk")
+
+
+def next_in_review(player: Player | None, now: datetime | None = None) -> ReviewCard | ReviewItem | None:
+    """The review queue's next entry: a missed puzzle's card or a played hand's costly decision, whichever is due sooner (the card on a tie); None when nothing is due."""
+    item = play_selectors.first_due(player)
+    card = due_reviews(player, now).first()
+    if item is not None and (card is None or item.due < card.due):
+        return item
+    return card
+
+
+def due_count(player: Player | None) -> int:
+    """How many entries of the review queue are due: missed puzzles' cards and played hands' costly decisions."""
+    return due_reviews(player).count() + play_selectors.due_items(player).count() if player is not None else 0
 
 
 def next_puzzle(

@@ -9,7 +9,6 @@ twice count once.
 from __future__ import annotations
 
 import random
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,10 +19,6 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
-from kwx import EngineError
-from kwx.errors import printable
-from kwx.hand.notation import parse_tile
-from kwx.hand.tiles import TILE_IDS
 
 from . import rating as glicko
 from .models import Attempt, Puzzle, ReviewCard
@@ -81,41 +76,6 @@ class AnswerResult:
         }
 
 
-def normalise_answer(puzzle: Puzzle, answer: Any) -> str:
-    """The answer as stored: a tile id held in the hand, or a multiplier among the quiz's choices."""
-    if not isinstance(answer, (str, int)) or isinstance(answer, bool) or str(answer).strip() == "":
-        field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
-        raise AnswerError(field, _("Give one answer: a tile such as 4p, or a multiplier such as 8."))
-    text = str(answer).strip()[:12]
-    if puzzle.is_table:
-        if text not in puzzle.choices:
-            raise AnswerError("choice", _("Pick one of the choices: %(choices)s.") % {"choices": ", ".join(puzzle.choices)})
-        return text
-    if puzzle.kind == Puzzle.QUIZ:
-        choices = [str(c) for c in puzzle.options["choices"]]
-        if text.lstrip("×x") not in choices:
-            raise AnswerError("choice", _("Pick one of the choices: %(choices)s.") % {"choices": ", ".join(choices)})
-        return text.lstrip("×x")
-    try:
-        tile = TILE_IDS[parse_tile(text, "discard")]
-    except EngineError as exc:
-        raise AnswerError("discard", _('"%(text)s" is not a tile: write it like 4p, 7s or Z.') % {"text": printable(text)}) from exc
-    if tile not in puzzle.hand_tiles:
-        raise AnswerError("discard", _("%(tile)s is not in this hand.") % {"tile": tile})
-    return tile
-
-
-ATTEMPT_ID = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}", re.IGNORECASE)
-"""A UUID, with or without its hyphens (what ``crypto.randomUUID()`` or ``uuid4().hex`` make)."""
-
-
-def check_attempt_id(attempt_id: Any) -> str:
-    """The client's attempt id, checked: a UUID (32 hex digits, hyphens optional), nothing else."""
-    if not isinstance(attempt_id, str) or not ATTEMPT_ID.fullmatch(attempt_id.strip()):
-        raise AnswerError("attempt", _("The attempt id must be a UUID, such as 3f2b8c1e-6d4a-4e0b-9a7c-2d5e8f1b0c3a."))
-    return attempt_id.strip()
-
-
 def _schedule_review(player: Player, puzzle: Puzzle, correct: bool, now: datetime) -> None:
     """A miss makes or resets the puzzle's review card; a right answer moves an existing card on."""
     card = ReviewCard.objects.filter(player=player, puzzle=puzzle).first()
@@ -147,17 +107,14 @@ def _locked(exc: OperationalError) -> bool:
     return connection.vendor == "sqlite" and "locked" in str(exc)
 
 
-def answer_puzzle(player: Player | Callable[[], Player], puzzle: Puzzle, answer: Any, attempt_id: Any, mode: str = "rated") -> AnswerResult:
-    """Record one answer in one transaction: the attempt, both ratings (first try only), the streak, the review card.
+def answer_puzzle(*, player: Player | Callable[[], Player], puzzle: Puzzle, answer: str, attempt_id: str, mode: str = "rated") -> AnswerResult:
+    """Record one answer (as ``forms.AnswerForm`` cleaned it) in one transaction: the attempt, both ratings (first try only), the streak, the review card.
 
     ``player`` may be a function that finds or makes the player: it is called only once the
-    answer is valid, so a refused answer makes no anonymous player (nor a session).
+    answer is to be recorded, so a refused answer makes no anonymous player (nor a session).
+    An attempt id already used for another puzzle raises AnswerError.
     """
-    stored = normalise_answer(puzzle, answer)
-    attempt_id = check_attempt_id(attempt_id)
-    if not isinstance(mode, str) or mode not in dict(Attempt.MODES):
-        modes = ", ".join(dict(Attempt.MODES))
-        raise AnswerError("mode", _('Unknown mode "%(mode)s": use %(modes)s.') % {"mode": printable(str(mode)[:20]), "modes": modes})
+    stored = answer
     if callable(player):
         player = player()
     for tries in range(SQLITE_RETRIES):

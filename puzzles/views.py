@@ -22,9 +22,11 @@ from kwx.hand.fans import fan
 from kwx.hand.rules import PRESETS
 from kwx_site.htmx import render_page
 from play import selectors as play_selectors
+from play.models import ReviewItem
 
 from . import selectors
 from .explain import KIND_NAMES, KIND_PROMPTS, choice_buttons, choice_rows, discard_explanation, table_explanation
+from .forms import AnswerForm
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
 from .services import AnswerError, answer_puzzle
@@ -67,7 +69,7 @@ def analyzer_url(puzzle: Puzzle) -> str:
 def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:
     return {
         "player": player,
-        "due": selectors.due_reviews(player).count() + play_selectors.due_items(player).count() if player else 0,
+        "due": selectors.due_count(player),
         "theme_choices": [THEMES[k] for k in THEME_KEYS],
         "modes": MODES,
         "kind_choices": [(k, KIND_NAMES[k]) for k in Puzzle.TABLE_KINDS],
@@ -133,8 +135,11 @@ def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpRes
     status = 200
     if request.method == "POST":
         field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
+        form = AnswerForm({field: request.POST.get(field), "attempt": request.POST.get("attempt"), "mode": mode}, puzzle=puzzle)
         try:
-            result = answer_puzzle(lambda: player_for(request), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
+            if not form.is_valid() and form.refusal is not None:
+                raise form.refusal
+            result = answer_puzzle(player=lambda: player_for(request), puzzle=puzzle, **form.answer())
             context.update(_feedback(result))
             context.update(_sidebar(request, result.player))
         except AnswerError as exc:
@@ -152,11 +157,10 @@ def drills(request: HttpRequest) -> HttpResponse:
     if mode == "theme" and theme is None:
         theme = THEME_KEYS[0]
     player = player_for(request, create=False)
-    if mode == "review":  # the queue holds missed puzzles and costly decisions of played hands, soonest due first
-        item = play_selectors.first_due(player)
-        card = selectors.due_reviews(player).first()
-        if item is not None and (card is None or item.due < card.due):
-            return redirect(play_selectors.item_url(item))
+    if mode == "review":
+        head = selectors.next_in_review(player)
+        if isinstance(head, ReviewItem):  # a played hand's costly decision opens in its review
+            return redirect(play_selectors.item_url(head))
     kind = _kind(request) if mode in ("rated", "streak") else None
     puzzle = selectors.next_puzzle(player, mode, theme, kind=kind)
     if puzzle is None:

@@ -28,7 +28,7 @@ def _run_together(jobs):
 def test_concurrent_answers_never_lose_a_rating_update():
     player = Player.objects.create()
     puzzles = [discard_puzzle("34556p123789sZZZ") for _ in range(THREADS)]
-    _run_together([lambda p=p, i=i: answer_puzzle(player, p, "3p", aid(f"a{i}")) for i, p in enumerate(puzzles)])
+    _run_together([lambda p=p, i=i: answer_puzzle(player=player, puzzle=p, answer="3p", attempt_id=aid(f"a{i}")) for i, p in enumerate(puzzles)])
     attempts = sorted(Attempt.objects.filter(player=player), key=lambda a: a.rating_before)
     assert len(attempts) == THREADS and all(a.rated for a in attempts)
     for earlier, later in zip(attempts, attempts[1:]):
@@ -40,7 +40,7 @@ def test_concurrent_answers_never_lose_a_rating_update():
 def test_the_same_attempt_sent_concurrently_counts_once():
     player = Player.objects.create()
     puzzle = discard_puzzle("34556p123789sZZZ")
-    _run_together([lambda: answer_puzzle(player, puzzle, "3p", aid("same")) for _ in range(THREADS)])
+    _run_together([lambda: answer_puzzle(player=player, puzzle=puzzle, answer="3p", attempt_id=aid("same")) for _ in range(THREADS)])
     assert Attempt.objects.filter(player=player).count() == 1
     player.refresh_from_db()
     assert player.rating == Attempt.objects.get().rating_after

@@ -65,7 +65,7 @@ def test_on_a_database_that_has_the_banks_it_changes_nothing():
     player = Player.objects.create()
     played = list(Puzzle.objects.filter(kind=Puzzle.DISCARD, key__startswith=PREFIX["discard"]).order_by("key")[:3])
     for n, puzzle in enumerate(played):  # played: ratings moved, attempts and a review card point at these rows
-        answer_puzzle(player, puzzle, puzzle.accepted[0] if n else puzzle.options[-1]["discard"], aid(f"played-{n}"))
+        answer_puzzle(player=player, puzzle=puzzle, answer=puzzle.accepted[0] if n else puzzle.options[-1]["discard"], attempt_id=aid(f"played-{n}"))
     assert ReviewCard.objects.filter(player=player).exists()
     before, cards = snapshot(), list(ReviewCard.objects.values_list("puzzle_id", flat=True))
     assert any(p["plays"] for p in before)

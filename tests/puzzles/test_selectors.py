@@ -28,7 +28,7 @@ def test_rated_puzzle_is_near_the_rating_and_unseen(bank):
     for i in range(5):
         p = selectors.next_puzzle(player, "rated", rng=random.Random(i))
         assert p.kind == "discard" and abs(p.rating - 1800) <= 400 and p.pk not in seen
-        answer_puzzle(player, p, p.accepted[0], aid(f"a{i}"))
+        answer_puzzle(player=player, puzzle=p, answer=p.accepted[0], attempt_id=aid(f"a{i}"))
         seen.add(p.pk)
         player.refresh_from_db()
 
@@ -44,7 +44,7 @@ def test_streak_gets_harder(bank):
     for i in range(4):
         p = selectors.next_puzzle(player, "streak", rng=random.Random(i))
         ratings.append(p.rating)
-        answer_puzzle(player, p, p.accepted[0], aid(f"s{i}"), mode="streak")
+        answer_puzzle(player=player, puzzle=p, answer=p.accepted[0], attempt_id=aid(f"s{i}"), mode="streak")
         player.refresh_from_db()
     assert all(r >= selectors.STREAK_START + selectors.STREAK_STEP * i for i, r in enumerate(ratings))
     assert ratings[-1] > ratings[0]
@@ -58,7 +58,7 @@ def test_each_streak_step_is_rated_above_the_last(bank, seed):
     for i in range(15):
         p = selectors.next_puzzle(player, "streak", rng=rng)
         ratings.append(p.rating)
-        answer_puzzle(player, p, p.accepted[0], aid(f"s{i}"), mode="streak")
+        answer_puzzle(player=player, puzzle=p, answer=p.accepted[0], attempt_id=aid(f"s{i}"), mode="streak")
         player.refresh_from_db()
     assert all(later > earlier for earlier, later in zip(ratings, ratings[1:])), ratings
 
@@ -75,13 +75,13 @@ def test_a_streak_ends_when_no_puzzle_is_harder():
 def test_the_review_queue_holds_both_kinds():
     player = Player.objects.create()
     drill, quiz = discard_puzzle("34556p123789sZZZ"), quiz_puzzle("4556p123789sZZZ", "5p")
-    answer_puzzle(player, quiz, "4", aid("q1"), mode="quiz")
-    answer_puzzle(player, drill, "Z", aid("d1"))
+    answer_puzzle(player=player, puzzle=quiz, answer="4", attempt_id=aid("q1"), mode="quiz")
+    answer_puzzle(player=player, puzzle=drill, answer="Z", attempt_id=aid("d1"))
     ReviewCard.objects.filter(puzzle=quiz).update(due=timezone.now() - timedelta(minutes=2))
     ReviewCard.objects.filter(puzzle=drill).update(due=timezone.now() - timedelta(minutes=1))
     assert selectors.due_reviews(player).count() == 2
     assert selectors.next_puzzle(player, "review") == quiz
-    answer_puzzle(player, quiz, "2", aid("q2"), mode="review")
+    answer_puzzle(player=player, puzzle=quiz, answer="2", attempt_id=aid("q2"), mode="review")
     assert selectors.next_puzzle(player, "review") == drill
 
 
@@ -89,7 +89,7 @@ def test_review_gives_due_cards_only():
     player = Player.objects.create()
     puzzle = discard_puzzle("34556p123789sZZZ")
     assert selectors.next_puzzle(player, "review") is None
-    answer_puzzle(player, puzzle, "Z", aid("a1"))
+    answer_puzzle(player=player, puzzle=puzzle, answer="Z", attempt_id=aid("a1"))
     assert selectors.next_puzzle(player, "review") is None  # due in a minute, not yet
     ReviewCard.objects.update(due=timezone.now() - timedelta(seconds=1))
     assert selectors.next_puzzle(player, "review") == puzzle
@@ -117,9 +117,9 @@ def test_a_retired_puzzle_is_never_served_and_its_review_card_is_not_due():
 def test_progress_counts_everything():
     player = Player.objects.create()
     a, b = discard_puzzle("34556p123789sZZZ"), discard_puzzle("34556p123789sZZZ")
-    answer_puzzle(player, a, "3p", aid("1"))
-    answer_puzzle(player, b, "Z", aid("2"))
-    answer_puzzle(player, quiz_puzzle("4556p123789sZZZ", "5p"), "2", aid("3"), mode="quiz")
+    answer_puzzle(player=player, puzzle=a, answer="3p", attempt_id=aid("1"))
+    answer_puzzle(player=player, puzzle=b, answer="Z", attempt_id=aid("2"))
+    answer_puzzle(player=player, puzzle=quiz_puzzle("4556p123789sZZZ", "5p"), answer="2", attempt_id=aid("3"), mode="quiz")
     player.refresh_from_db()
     figures = selectors.progress(player)
     assert (figures.total.attempts, figures.total.correct, figures.total.accuracy) == (3, 2, 67)
@@ -160,3 +160,23 @@ def test_a_long_history_shows_the_latest_answers():
     assert len(chart.dots) == selectors.CHART_LAST
     assert chart.dots[0].number == 31 and chart.dots[-1].number == selectors.CHART_LAST + 30
     assert chart.x_ticks[0][1] == 30
+
+
+def test_the_review_queue_gives_whichever_is_due_sooner_a_missed_puzzle_or_a_played_decision():
+    from play.models import Hand, ReviewItem
+
+    player = Player.objects.create()
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    assert selectors.next_in_review(player) is None and selectors.next_in_review(None) is None and selectors.due_count(None) == 0
+    answer_puzzle(player=player, puzzle=puzzle, answer="Z", attempt_id=aid("queue"))
+    card = ReviewCard.objects.get(player=player)
+    now = timezone.now()
+    hand = Hand.objects.create(player=player, source=Hand.UPLOAD, record={"actions": []})
+    item = ReviewItem.objects.create(player=player, hand=hand, step=3, cost=2.0, card={}, due=now - timedelta(minutes=5))
+    ReviewCard.objects.filter(pk=card.pk).update(due=now - timedelta(minutes=1))
+    assert selectors.next_in_review(player) == item and selectors.due_count(player) == 2
+    ReviewCard.objects.filter(pk=card.pk).update(due=now - timedelta(minutes=9))
+    assert selectors.next_in_review(player) == card
+    ReviewItem.objects.filter(pk=item.pk).update(due=now + timedelta(days=1))
+    ReviewCard.objects.filter(pk=card.pk).update(due=now + timedelta(days=1))
+    assert selectors.next_in_review(player) is None and selectors.due_count(player) == 0

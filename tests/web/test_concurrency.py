@@ -81,7 +81,7 @@ def test_an_answer_that_fails_half_way_changes_nothing(monkeypatch):
 
     monkeypatch.setattr("puzzles.services._schedule_review", broken)
     with pytest.raises(RuntimeError):
-        answer_puzzle(player, puzzle, puzzle.options[-1]["discard"], aid("half-way"))
+        answer_puzzle(player=player, puzzle=puzzle, answer=puzzle.options[-1]["discard"], attempt_id=aid("half-way"))
     player.refresh_from_db()
     assert player.rating == rating
     assert not Attempt.objects.filter(player=player).exists()
