@@ -296,11 +296,11 @@ def _work_review(hand: Hand, method: review.Method, limit: int | None) -> str:
     if len(decisions) < len(points):
         return f"{len(decisions)} of {len(points)} decisions reviewed"
     decisions.sort(key=lambda d: d["step"])
-    store_review(hand, review.summary(hand.seat, decisions, method))
+    store_review(hand=hand, figures=review.summary(hand.seat, decisions, method))
     return f"{len(decisions)} decisions reviewed"
 
 
-def store_review(hand: Hand, figures: dict[str, Any], now: datetime | None = None) -> None:
+def store_review(*, hand: Hand, figures: dict[str, Any], now: datetime | None = None) -> None:
     """Store a finished hand's review and put its clearly costly decisions in the player's review queue (storing twice changes nothing)."""
     now = now or datetime.now(UTC)
     count = len(figures["decisions"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -25,11 +26,11 @@ def check_setup(players: list[str], base: int, rules: str) -> tuple[list[str], i
     return list(inp.players), inp.base, inp.rules
 
 
-def create_sheet(*, player: Player, players: list[str], base: int = 1, rules: str = "standard", first_dealer: int = 0, title: str = "") -> ScoreSheet:
-    """Start a game night for ``player`` (its owner)."""
+def create_sheet(*, player: Player | Callable[[], Player], players: list[str], base: int = 1, rules: str = "standard", first_dealer: int = 0, title: str = "") -> ScoreSheet:
+    """Start a game night for ``player`` (its owner; a function that finds or makes it is called only once the setup settles, so a refused one makes no player)."""
     names, base, rules = check_setup(players, base, rules)
     return ScoreSheet.objects.create(
-        player=player,
+        player=player() if callable(player) else player,
         title=title.strip()[:60],
         players=names,
         base=base,

@@ -120,7 +120,7 @@ def sheet_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
         try:
-            sheet = create_sheet(player=player_for(request), players=form.names(), base=d["base"], rules=d["rules"], first_dealer=d["first_dealer"], title=d["title"])
+            sheet = create_sheet(player=lambda: player_for(request), players=form.names(), base=d["base"], rules=d["rules"], first_dealer=d["first_dealer"], title=d["title"])
         except EngineError as exc:
             error = error_text(exc)
         else:

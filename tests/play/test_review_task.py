@@ -80,9 +80,9 @@ def test_storing_twice_and_running_twice_change_nothing(django_capture_on_commit
     hand.refresh_from_db()
     figures = hand.review
     figures["decisions"][0]["costly"] = True  # at least one item to keep
-    services.store_review(hand, figures)
+    services.store_review(hand=hand, figures=figures)
     items = list(ReviewItem.objects.filter(hand=hand).values_list("pk", "step", "due", "card"))
-    services.store_review(hand, figures, now=timezone.now() + timedelta(days=3))
+    services.store_review(hand=hand, figures=figures, now=timezone.now() + timedelta(days=3))
     assert list(ReviewItem.objects.filter(hand=hand).values_list("pk", "step", "due", "card")) == items
     assert services.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK) == "reviewed already"
     hand.refresh_from_db()

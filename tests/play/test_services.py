@@ -125,7 +125,7 @@ def test_merging_a_session_moves_its_games_hands_and_review_items():
     method = review.Method("strong", 30)
     figures = review.review_hand(hand.record, 0, review.policies(method.policy), method)
     figures["decisions"][0]["costly"] = True  # at least one item to move
-    services.store_review(hand, figures)
+    services.store_review(hand=hand, figures=figures)
     merged = merge_players(source=anonymous, target=account)
     assert Game.objects.get(pk=game.pk).player_id == merged.pk
     assert Hand.objects.get(pk=hand.pk).player_id == merged.pk

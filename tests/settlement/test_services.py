@@ -6,6 +6,7 @@ import pytest
 
 from accounts.models import Player
 from kwx import EngineError
+from settlement.models import ScoreSheet
 from settlement.selectors import get_sheet, sheet_table, sheets_for
 from settlement.services import add_hand, create_sheet, delete_hand, edit_hand, update_sheet
 
@@ -72,3 +73,12 @@ def test_players_only_see_their_sheets(django_user_model):
     assert get_sheet(visitor, mine.pk) == mine and list(sheets_for(visitor)) == [mine]
     assert get_sheet(someone_else, mine.pk) is None and get_sheet(account, mine.pk) is None and get_sheet(None, mine.pk) is None
     assert not sheets_for(None).exists()
+
+
+def test_a_refused_setup_makes_no_player(client):
+    with pytest.raises(EngineError):
+        create_sheet(player=Player.objects.create, players=["甲", "乙", "丙"], base=0)
+    sheet = {"name_0": "甲", "name_1": "甲", "name_2": "丙", "base": "1", "rules": "standard", "title": "", "first_dealer": "0"}
+    response = client.post("/settle/sheets/", sheet)  # the form passes it, the engine refuses two players of one name
+    assert response.status_code == 200 and "kwx_player" not in client.session
+    assert not Player.objects.exists() and not ScoreSheet.objects.exists()

@@ -171,7 +171,7 @@ def test_costly_decisions_become_review_items_that_open_the_review_at_their_step
     assert ReviewItem.objects.filter(hand=hand).count() == len(costly)
     if not costly:  # no clearly costly decision this hand: mark one as the review would
         hand.review["decisions"][0]["costly"] = True
-        store_review(hand, hand.review)
+        store_review(hand=hand, figures=hand.review)
         costly = [hand.review["decisions"][0]]
     for item in ReviewItem.objects.filter(hand=hand):
         page = client.get(f"/play/{hand.pk}/review/?step={item.step}&item={item.pk}").content.decode()
@@ -216,7 +216,7 @@ def test_a_due_costly_decision_is_served_by_the_drills_review_queue(client, djan
         from play.services import store_review
 
         hand.review["decisions"][0]["costly"] = True
-        store_review(hand, hand.review)
+        store_review(hand=hand, figures=hand.review)
         item = ReviewItem.objects.get(hand=hand, step=decision["step"])
     ReviewItem.objects.filter(pk=item.pk).update(due=timezone.now() - timedelta(minutes=1))
     queue = client.get("/drills/?mode=review")

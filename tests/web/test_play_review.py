@@ -134,7 +134,7 @@ def test_a_review_item_asks_again_without_showing_the_old_answer(client, django_
     hand.refresh_from_db()
     decision = next(d for d in hand.review["decisions"] if not d["same"])
     decision["costly"] = True
-    services.store_review(hand, hand.review)
+    services.store_review(hand=hand, figures=hand.review)
     item = ReviewItem.objects.get(hand=hand, step=decision["step"])
     page = get(client, f"/play/{hand.pk}/review/?step={item.step}&item={item.pk}")
     asked = page.split('id="dec-h"')[1].split("</section>")[0]
