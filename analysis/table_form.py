@@ -60,21 +60,21 @@ TARGETS = ("r1", "r2", "r0", "m1", "m2", "l1", "l2", "offer", "drawn")
 MAX_TEXT = 120
 """A river holds at most 45 tiles: a longer text is refused before it is parsed."""
 LABELS: dict[str, str] = {
-    "r0": gettext_noop("Your river (r0)"),
-    "r1": gettext_noop("下家's river (r1)"),
-    "r2": gettext_noop("上家's river (r2)"),
-    "m1": gettext_noop("下家's melds (m1)"),
-    "m2": gettext_noop("上家's melds (m2)"),
-    "l1": gettext_noop("下家's 亮倒 tiles (l1)"),
-    "l2": gettext_noop("上家's 亮倒 tiles (l2)"),
-    "wall": gettext_noop("Wall (wall)"),
-    "offer": gettext_noop("Offered tile (offer)"),
-    "by": gettext_noop("Offered by (by)"),
-    "kind": gettext_noop("Offered as (kind)"),
-    "drawn": gettext_noop("Drawn tile (drawn)"),
+    "r0": gettext_noop("Your river"),
+    "r1": gettext_noop("下家's river"),
+    "r2": gettext_noop("上家's river"),
+    "m1": gettext_noop("下家's melds (碰/杠)"),
+    "m2": gettext_noop("上家's melds (碰/杠)"),
+    "l1": gettext_noop("下家's 亮倒 tiles"),
+    "l2": gettext_noop("上家's 亮倒 tiles"),
+    "wall": gettext_noop("Tiles left in the wall"),
+    "offer": gettext_noop("Tile on offer (to 碰, 杠 or 胡)"),
+    "by": gettext_noop("Offered by"),
+    "kind": gettext_noop("Offered as"),
+    "drawn": gettext_noop("Drawn tile"),
     "table": gettext_noop("Table"),
 }
-"""What each key is called in a message (the key itself in brackets, as in the link)."""
+"""What each key is called on the form and in its messages (the player's words; the link keys stay in the link)."""
 POSITION_FIELDS = {"wall_left": "wall", "offered": "offer", "drawn": "drawn", "river": "r0"}
 """The engine's position fields and the link key each is shown by (the rest: ``table``)."""
 
@@ -434,7 +434,7 @@ def read_request(query: QueryDict) -> TableRequest:
         if seed_text.isdecimal() and int(seed_text) <= MAX_SEED:
             seed = int(seed_text)
         else:
-            table = replace(table, errors={**table.errors, "seed": _("Seed (seed): must be a whole number from 0 to %(high)d.") % {"high": MAX_SEED}})
+            table = replace(table, errors={**table.errors, "seed": _("Seed of the sampled worlds: must be a whole number from 0 to %(high)d.") % {"high": MAX_SEED}})
     return TableRequest(table, target if target in ("hand", *TARGETS) else DEFAULT_TARGET, seed, query.get("advice", "") in ("1", "true", "on", "yes"))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -146,13 +147,13 @@ def test_when_the_ev_figures_spent_the_requests_budget_the_page_says_the_estimat
 @pytest.mark.parametrize(
     "key, value, words",
     [
-        ("r1", "F9p1x", "(r1)"),
-        ("m2", "55p", "(m2)"),
-        ("l1", "4w", "(l1)"),
-        ("wall", "70", "(wall)"),
-        ("offer", "56p", "(offer)"),
-        ("by", "7", "(by)"),
-        ("seed", "x", "(seed)"),
+        ("r1", "F9p1x", "下家牌河："),
+        ("m2", "55p", "上家的碰、杠："),
+        ("l1", "4w", "下家亮倒的牌："),
+        ("wall", "70", "牌墙剩余张数："),
+        ("offer", "56p", "别家出的牌（可碰、杠、胡）："),
+        ("by", "7", "出牌的人："),
+        ("seed", "x", "随机种子："),
     ],
 )
 def test_bad_table_input_is_named_and_the_plain_analysis_stays(client, key, value, words):
@@ -165,7 +166,7 @@ def test_bad_table_input_is_named_and_the_plain_analysis_stays(client, key, valu
 
 def test_a_table_that_does_not_fit_says_so_in_the_estimate(client):
     advice = section(html(client.get(PONG + "&wall=30&advice=1")), "advice")
-    assert "37" in text(advice) and "(wall)" in text(advice) and "data-verb" not in advice
+    assert "37" in text(advice) and "牌墙剩余张数" in text(advice) and "data-verb" not in advice
 
 
 def test_a_refused_estimate_says_when_to_retry_and_the_analysis_stays(client, settings, tmp_path, stopped_clock):
@@ -245,6 +246,17 @@ def test_kong_or_not_and_liang_dao_now_or_not_are_choices(client):
 def test_the_table_and_the_estimate_in_english(client):
     client.cookies["django_language"] = "en"
     page = html(client.get(PONG + "&advice=1&r1=F9p1x5p"))
-    assert "下家&#x27;s river (r1)" in page and "Unknown character &quot;x&quot;" in page
+    assert "下家&#x27;s river: " in page and "Unknown character &quot;x&quot;" in page
     advice = section(html(client.get(PONG + "&advice=1")), "advice")
     assert "Net money" in advice and "Pass (过)" in advice and "±" in advice
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_table_form_names_its_fields_in_words_not_link_keys(client, language):
+    client.cookies["django_language"] = language
+    page = html(client.get(PONG + "&r1=F9p1x"))
+    shown = unescape(text(page[page.index('id="table-input"') : page.index("</details>", page.index('id="table-input"'))]))
+    assert not re.search(r"\((r\d|m\d|l\d|offer|by|kind|wall|drawn|seed)\)", shown), re.findall(r"\([a-z]+\d?\)", shown)
+    assert "吃" not in shown  # 卡五星 has no 吃: the offered tile is for 碰, 杠 or 胡
+    assert ("别家出的牌（可碰、杠、胡）" if language == "zh-hans" else "Tile on offer (to 碰, 杠 or 胡)") in shown
+    assert ("下家牌河：" if language == "zh-hans" else "下家's river: ") in shown  # the error names the field as the form does
