@@ -404,13 +404,15 @@ MAX_SEED = 2**32 - 1
 
 @dataclass(frozen=True)
 class TableRequest:
-    """The table with the link's other estimate keys: the tap target ``tto``, ``seed`` and ``advice=1``."""
+    """The table with the link's other estimate keys: the tap target ``tto``, ``seed``, ``advice=1`` and ``longer=1``."""
 
     table: TableForm
     target: str = DEFAULT_TARGET
     seed: int = 0
     advice: bool = False
     notice: str = ""
+    longer: bool = False
+    """``longer=1``: the estimate computed with ``ev_limits.LONGER`` times the work (the "compute longer" button)."""
 
     def pairs(self) -> list[tuple[str, str]]:
         """This request's part of the canonical query (nothing at all when no table key, target, seed or estimate is given)."""
@@ -421,6 +423,8 @@ class TableRequest:
             pairs.append(("seed", str(self.seed)))
         if self.advice:
             pairs.append(("advice", "1"))
+            if self.longer:
+                pairs.append(("longer", "1"))
         return pairs
 
 
@@ -435,7 +439,9 @@ def read_request(query: QueryDict) -> TableRequest:
             seed = int(seed_text)
         else:
             table = replace(table, errors={**table.errors, "seed": _("Seed of the sampled worlds: must be a whole number from 0 to %(high)d.") % {"high": MAX_SEED}})
-    return TableRequest(table, target if target in ("hand", *TARGETS) else DEFAULT_TARGET, seed, query.get("advice", "") in ("1", "true", "on", "yes"))
+    advice = query.get("advice", "") in ("1", "true", "on", "yes")
+    longer = advice and query.get("longer", "") in ("1", "true", "on", "yes")
+    return TableRequest(table, target if target in ("hand", *TARGETS) else DEFAULT_TARGET, seed, advice, longer=longer)
 
 
 def edit_table(request: TableRequest, query: QueryDict, seen: Counts) -> TableRequest:
