@@ -14,13 +14,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from kwx.table.view import SeatView
+from kwx_site.figures import figure
 from kwx_site.text import english, fan_name, shanten_words, tile_label
 
 KONG_TYPES = {"an_gang": "暗杠", "ming_gang": "蓄杠", "zhi_gang": "直杠"}
 
 
 def _money(value: float) -> str:
-    return f"{value:+.2f}".replace("-", "−")
+    return figure(value, 2, signed=True)
 
 
 def _wait_parts(wait: list[Any] | dict[str, Any]) -> tuple[str, int, int, int, list[str]]:
@@ -91,7 +92,7 @@ def _called(view: SeatView | None, verb: str) -> str:
 
 
 def _row_sentence(kind: str, row: dict[str, Any], view: SeatView | None) -> str:
-    names = {"choice": choice_text(kind, row, view), "mean": _money(row["mean"]), "se": f"{row['se']:.2f}"}
+    names = {"choice": choice_text(kind, row, view), "mean": _money(row["mean"]), "se": figure(row["se"])}
     if row.get("dangerous"):
         return _("%(choice)s deals into the 亮倒 hand (包胡): %(mean)s") % names
     shape = shape_text(row)
@@ -113,9 +114,9 @@ def table_explanation(puzzle: Any) -> list[str]:
     se = margin["se"] or 0.0
     names = {
         "best": choice_text(puzzle.kind, best, view),
-        "diff": f"{margin['diff']:.2f}",
+        "diff": figure(margin["diff"]),
         "worlds": margin["worlds"],
-        "sigmas": f"{margin['diff'] / se:.1f}" if se else "∞",
+        "sigmas": figure(margin["diff"] / se, 1) if se else "∞",
     }
     second = _("%(best)s is ahead by %(diff)s base stakes a hand over the same %(worlds)d deals played out, %(sigmas)s standard errors of the paired difference.") % names
     return [first, str(second)]
@@ -148,4 +149,7 @@ def choice_buttons(puzzle: Any) -> list[dict[str, Any]]:
 
 def choice_rows(puzzle: Any) -> list[dict[str, Any]]:
     """A table drill's choices best first, each with its words, mean and the hand it leaves (the answer's table)."""
-    return [{**r, "label": choice_text(puzzle.kind, r, puzzle.view), "mean_text": _money(r["mean"]), "shape": _("deals in (包胡)") if r.get("dangerous") else shape_text(r)} for r in puzzle.options]
+    return [
+        {**r, "label": choice_text(puzzle.kind, r, puzzle.view), "mean_text": _money(r["mean"]), "se_text": figure(r["se"]), "shape": _("deals in (包胡)") if r.get("dangerous") else shape_text(r)}
+        for r in puzzle.options
+    ]

@@ -178,3 +178,38 @@ def test_the_api_poses_and_answers_a_table_drill():
     r = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", json.dumps({"choice": puzzle.accepted[0], "attempt": aid("api-table")}), content_type="application/json")
     assert r.status_code == 200 and r.json()["correct"] and r.json()["best"] == puzzle.accepted and r.json()["verdict"]["margin"]
     assert client.get("/api/v1/puzzles/next/", {"kind": "nope"}).status_code == 400
+
+
+def _page_figures(html: str) -> tuple[list[str], list[str]]:
+    """The "mean ± se" pairs of a table drill's explanation and of its table, as the page writes them."""
+    why = re.search(r'<div class="why" role="note">(.*?)</div>', html, re.S).group(1)
+    table = html[html.index("table-choices") :]
+    said = re.findall(r"([+−]?\d+\.\d\d) ± (\d+\.\d\d)", why)
+    shown = re.findall(r"<strong>([+−]?\d+\.\d\d)</strong> <small class=\"muted\">± (\d+\.\d\d)</small>", table)
+    return said, shown
+
+
+def test_the_explanation_and_its_table_write_each_figure_the_same_way():
+    """p00143 said −0.57 ± 0.57 beside −0.57 ± 0.58 (two roundings of 0.575): every drill page now writes each figure once."""
+    from puzzles.explain import choice_rows, table_explanation
+
+    ensure_bank("table_bank")
+    puzzle = Puzzle.objects.get(key="p00143")
+    client = Client()
+    html = client.get(f"/drills/{puzzle.pk}/").content.decode()
+    answered = client.post(f"/drills/{puzzle.pk}/", {"choice": puzzle.accepted[0], "attempt": _attempt(html), "mode": "rated"}).content.decode()
+    said, shown = _page_figures(answered)
+    assert said and set(said) <= set(shown), (said, shown)
+    checked = 0
+    for puzzle in Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).order_by("key"):
+        with translation.override("en"):
+            rows = {r["label"]: f"{r['mean_text']} ± {r['se_text']}" for r in choice_rows(puzzle)}
+            sentences = table_explanation(puzzle)
+        for sentence in sentences:
+            assert not re.search(r"−0\.0+(?![0-9])", sentence), sentence  # a figure that rounds to nothing has no sign
+            for label, figures in rows.items():
+                if f"{label}: " in sentence and " ± " in sentence.split(f"{label}: ", 1)[1][:20]:
+                    assert sentence.split(f"{label}: ", 1)[1].startswith(figures), (puzzle.key, sentence, figures)
+                    checked += 1
+        assert not any(re.fullmatch(r"[+−]0\.0+", r["mean_text"]) for r in choice_rows(puzzle)), puzzle.key
+    assert checked > 1000
