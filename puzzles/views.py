@@ -110,7 +110,7 @@ def _feedback(result: Any) -> dict[str, Any]:
         context["choice_rows"] = rows
         context["best_label"] = " / ".join(r["label"] for r in rows if r["right"])
         context["answer_label"] = next((r["label"] for r in rows if r["answer"] == result.attempt.answer), result.attempt.answer)
-        context["explanation"] = table_explanation(puzzle)
+        context["explanation"] = table_explanation(puzzle, result.attempt.answer)
     elif puzzle.kind == Puzzle.DISCARD:
         answer = result.attempt.answer
         if puzzle.is_ev:
@@ -120,7 +120,7 @@ def _feedback(result: Any) -> dict[str, Any]:
             context["ev_explanation"] = ev_explanation(puzzle)
         else:
             context["discard_rows"] = from_bank(puzzle.options, accepted=puzzle.accepted, mine=answer)
-            context["explanation"] = discard_explanation(puzzle)
+            context["explanation"] = discard_explanation(puzzle, answer)
     else:
         context["breakdown"] = [{"fan": fan(f["key"]), **f} for f in puzzle.options["fans"]]
     return context

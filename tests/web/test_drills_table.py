@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from kwx.hand.tiles import TILE_IDS, kinds_of
 from kwx_site.text import tile_label
-from puzzles.explain import shape_text
+from puzzles.explain import shape_text, table_explanation
 from puzzles.models import Attempt, Puzzle
 from tests.puzzles.factories import ensure_bank, table_drill
 
@@ -213,3 +213,58 @@ def test_the_explanation_and_its_table_write_each_figure_the_same_way():
                     checked += 1
         assert not any(re.fullmatch(r"[+−]0\.0+", r["mean_text"]) for r in choice_rows(puzzle)), puzzle.key
     assert checked > 1000
+
+
+def _answered(puzzle, choice: str, language: str = "en") -> str:
+    client = Client()
+    client.cookies["django_language"] = language
+    html = client.get(f"/drills/{puzzle.pk}/").content.decode()
+    field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
+    page = client.post(f"/drills/{puzzle.pk}/", {field: choice, "attempt": _attempt(html), "mode": "rated"}).content.decode()
+    return re.sub(r"\s+", " ", re.search(r'<div class="why" role="note">(.*?)</div>', page, re.S).group(1))
+
+
+def test_a_discard_drill_speaks_about_the_players_own_discard():
+    """A tied best pick is told it is one of the best (d01375 was told only about another tile); a pick that
+    steps back a shanten is told so (streak d00987 never was)."""
+    ensure_bank("bank")
+    drills = Puzzle.objects.filter(kind=Puzzle.DISCARD, key__startswith="h").order_by("key")
+    tied = next(p for p in drills if len(p.accepted) > 1)
+    second = tied.accepted[1]
+    why = _answered(tied, second)
+    assert f"Discard {tile_label(second)} is one of the best" in why and tile_label(tied.accepted[0]) in why, why
+    best = next(r for r in tied.options if r["discard"] == second)
+    back = next(p for p in drills if any(r["shanten"] > p.options[0]["shanten"] for r in p.options))
+    worse = next(r for r in back.options if r["shanten"] > back.options[0]["shanten"])
+    why = _answered(back, worse["discard"])
+    assert f"Your discard {tile_label(worse['discard'])} steps back a shanten" in why, why
+    level = next(p for p in drills if any(r["discard"] not in p.accepted and r["shanten"] == p.options[0]["shanten"] for r in p.options[2:]))
+    mine = [r for r in level.options if r["discard"] not in level.accepted and r["shanten"] == level.options[0]["shanten"]][-1]
+    assert f"Your discard {tile_label(mine['discard'])} leaves only" in _answered(level, mine["discard"])
+    assert "之一" in _answered(tied, second, "zh-hans") and best["shanten"] == tied.options[0]["shanten"]
+
+
+def test_kong_and_declare_drills_give_the_reason_not_only_the_numbers():
+    ensure_bank("table_bank")
+    with translation.override("en"):
+        for puzzle in Puzzle.objects.filter(kind="kong").order_by("key"):
+            why = " ".join(table_explanation(puzzle))
+            kong = next((r for r in puzzle.options if r["answer"] == "kong"), None)
+            if kong is not None:
+                money = {"an_gang": "2 by each other player", "ming_gang": "1 by each other player", "zhi_gang": "2 by the discarder"}[kong["kong_type"]]
+                assert money in why and "荒庄不荒杠" in why, (puzzle.key, why)
+        for puzzle in Puzzle.objects.filter(kind="declare").order_by("key"):
+            why = " ".join(table_explanation(puzzle))
+            assert "doubles every win" in why and "locked" in why and "荒庄" in why, (puzzle.key, why)
+            hidden = next(r for r in puzzle.options if r["answer"] == "hidden")
+            assert ("only 屁胡" in why) == any(w[3] == 0 for w in hidden.get("waits") or []), (puzzle.key, why)
+            declare = next(r for r in puzzle.options if r["answer"] == "declare")
+            assert ("what it gives is worth more" in why) == (declare["mean"] >= hidden["mean"]), (puzzle.key, why)
+
+
+def test_a_right_defence_answer_that_is_not_the_top_row_is_told_it_is_one_of_the_best():
+    ensure_bank("table_bank")
+    puzzle = next(p for p in Puzzle.objects.filter(kind="defence").order_by("key") if len(p.accepted) > 1)
+    mine = next(r for r in puzzle.options[1:] if r["right"])
+    why = _answered(puzzle, mine["answer"])
+    assert "is one of the best" in why and tile_label(mine["answer"]) in why.split("is one of the best")[0], why
