@@ -268,3 +268,41 @@ def test_a_right_defence_answer_that_is_not_the_top_row_is_told_it_is_one_of_the
     mine = next(r for r in puzzle.options[1:] if r["right"])
     why = _answered(puzzle, mine["answer"])
     assert "is one of the best" in why and tile_label(mine["answer"]) in why.split("is one of the best")[0], why
+
+
+def test_progress_counts_each_kind_apart_from_何切_and_due_reviews_agree_with_the_drills_page(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from play.models import ReviewItem
+    from puzzles.models import Player, ReviewCard
+    from tests.puzzles.factories import discard_puzzle
+    from tests.web.test_play import play_hand, start
+
+    pong, hequ = table_drill("pong"), discard_puzzle("34556p123789sZZZ")
+    for puzzle, field, answer in ((pong, "choice", next(c for c in pong.choices if c not in pong.accepted)), (hequ, "discard", "9s")):
+        html = client.get(f"/drills/{puzzle.pk}/").content.decode()
+        client.post(f"/drills/{puzzle.pk}/", {field: answer, "attempt": _attempt(html), "mode": "rated"})
+    game = start(client)
+    hand = play_hand(client, game)
+    player = Player.objects.get()
+    ReviewItem.objects.create(player=player, hand=hand, step=1, cost=1.0, card={}, due=timezone.now() - timedelta(minutes=1))
+    ReviewCard.objects.filter(player=player).update(due=timezone.now() - timedelta(minutes=1))
+    page = client.get("/progress/").content.decode()
+    kinds = page[page.index('data-testid="kinds"') :]
+    cells = lambda kind: re.findall(r"<td>(\d+)</td>", re.search(rf'<tr data-kind="{kind}">(.*?)</tr>', kinds, re.S).group(1))[0]
+    assert cells("discard") == "1" and cells("pong") == "1" and cells("kong") == "0" and cells("quiz") == "0"
+    due_progress = re.search(r'data-testid="due">(\d+)<', page).group(1)
+    drills = client.get(f"/drills/{hequ.pk}/").content.decode()
+    badge = re.search(r'<span id="due-count"[^>]*>(?:<span class="badge bad">(\d+)</span>)?</span>', drills).group(1)
+    assert badge == "3"  # two missed drills and one costly decision of a played hand
+    assert due_progress == badge  # one selector for both pages
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_nav_names_the_drills_the_same_on_desktop_and_phone(client, language):
+    client.cookies["django_language"] = language
+    page = client.get("/progress/").content.decode()
+    link = re.search(r'<a href="/drills/"[^>]*><span class="long">([^<]+)</span><span class="short">([^<]+)</span></a>', page)
+    assert link.group(1) == link.group(2) and "何切" not in link.group(1)  # the drills are not all 何切 any more
