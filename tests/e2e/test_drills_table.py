@@ -76,3 +76,20 @@ def test_explanations_speak_about_the_pick_and_give_reasons_at_390(page):
         assert mean in table and se in table
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "drill-kong-390-zh")
+
+
+def test_progress_shows_each_kind_in_its_own_row_at_390(page):
+    ensure_bank("table_bank")
+    pong = table_drill("pong", 0)
+    page.goto(f"{page.base}/drills/{pong.pk}/?mode=rated&kind=pong")
+    page.locator("button[name=choice]").first.click()
+    page.wait_for_selector(".feedback")
+    page.goto(f"{page.base}/progress/")
+    rows = page.get_by_test_id("kinds").locator("tbody tr")
+    expect(rows).to_have_count(2 + len(Puzzle.TABLE_KINDS))
+    expect(page.locator('tr[data-kind="pong"] td').first).to_have_text("1")
+    expect(page.locator('tr[data-kind="discard"] td').first).to_have_text("0")
+    nav = page.locator('.site-header a[href="/drills/"]')
+    expect(nav).to_contain_text("练习")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "progress-390-zh")

@@ -293,6 +293,8 @@ def test_progress_counts_each_kind_apart_from_何切_and_due_reviews_agree_with_
     kinds = page[page.index('data-testid="kinds"') :]
     cells = lambda kind: re.findall(r"<td>(\d+)</td>", re.search(rf'<tr data-kind="{kind}">(.*?)</tr>', kinds, re.S).group(1))[0]
     assert cells("discard") == "1" and cells("pong") == "1" and cells("kong") == "0" and cells("quiz") == "0"
+    assert "何切 2" not in page and "练习 2" in page  # the attempts card counts drills, not 何切
+    assert "何切？" not in client.get(f"/drills/{pong.pk}/").content.decode().split("</title>")[0]  # a 碰不碰 drill is not titled 何切
     due_progress = re.search(r'data-testid="due">(\d+)<', page).group(1)
     drills = client.get(f"/drills/{hequ.pk}/").content.decode()
     badge = re.search(r'<span id="due-count"[^>]*>(?:<span class="badge bad">(\d+)</span>)?</span>', drills).group(1)
