@@ -20,7 +20,7 @@ from kwx.hand.ev import Budget
 from kwx.hand.notation import parse_hand, parse_sequence, parse_tile, parse_tiles
 from kwx.hand.rules import OPTION_KEYS, PRESETS, make_rules
 from kwx.hand.tiles import TILE_IDS, Hand
-from kwx.table.advice import PASS, advise, deal_in_chances
+from kwx.table.advice import CLEAR_MARGIN, PASS, advise, deal_in_chances
 from kwx.table.position import Opponent, Position, view_of
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import WALL_AFTER_DEAL, Action
@@ -82,6 +82,8 @@ class ChoiceSerializer(serializers.Serializer):
     mean = serializers.FloatField(help_text="Expected net money of the hand, in base stakes.")
     stderr = serializers.FloatField()
     rollouts = serializers.IntegerField()
+    gap = serializers.FloatField(help_text="The best choice's mean minus this one's, world by world (0 for the best).")
+    gap_se = serializers.FloatField(help_text="The standard error of that paired difference.")
 
 
 class DealInSerializer(serializers.Serializer):
@@ -95,7 +97,7 @@ class AdviceResponseSerializer(serializers.Serializer):
     choices = ChoiceSerializer(many=True, help_text="Best first.")
     best = ChoiceActionSerializer()
     worlds = serializers.IntegerField()
-    clear = serializers.BooleanField(help_text="The best stood out by two standard errors before the budget ran out.")
+    clear = serializers.BooleanField(help_text="The best is ahead of every other choice by more than three standard errors of the paired difference.")
     cpu_seconds = serializers.FloatField()
     deal_in = DealInSerializer(many=True, help_text="Your turn: each tile you hold.")
     model = serializers.CharField()
@@ -197,12 +199,14 @@ def run_advice(request: Request, body: Any) -> dict[str, Any]:
         raise EVThrottled(exc) from exc
 
 
-def advice_json(view: SeatView, money: dict[str, Any], budget: Budget) -> dict[str, Any]:
+def advice_json(view: SeatView, money: dict[str, Any], budget: Budget, work: int = WORK_BUDGET) -> dict[str, Any]:
     """The advice answer of a checked position (``money``: seed, base, piao); the analyzer shows the same.
 
-    The work budget ``WORK_BUDGET`` decides how many rollouts are played whenever the request's
-    CPU ``budget`` (shared with whatever else the request computed first) does not run out; if it
-    ran out before one world was played, EVRefused (``time``).
+    The work budget ``work`` (actions played in all the rollouts) decides how many rollouts are played
+    whenever the request's CPU ``budget`` (shared with whatever else the request computed first) does
+    not run out; if it ran out before one world was played, EVRefused (``time``). The rollouts stop early
+    once the best is ahead of every other by ``CLEAR_MARGIN`` paired standard errors, and ``clear`` says
+    whether it is at the end (each choice's ``gap`` to the best and its ``gap_se`` are given).
     """
     strong = StrongBot()
     advice = advise(
@@ -210,10 +214,11 @@ def advice_json(view: SeatView, money: dict[str, Any], budget: Budget) -> dict[s
         lambda: [strong, strong, strong],
         seed=money["seed"],
         cpu_budget=math.inf,
-        max_actions=WORK_BUDGET,
+        max_actions=work,
         base=money["base"],
         piao=money["piao"],
         budget=budget,
+        margin=CLEAR_MARGIN,
     )
     if advice.worlds == 0 and len(advice.estimates) > 1:
         raise EVRefused("time", 1)
@@ -222,13 +227,16 @@ def advice_json(view: SeatView, money: dict[str, Any], budget: Budget) -> dict[s
         chances = deal_in_chances(view, DEAL_IN_WORLDS, money["seed"])
         revealed = {k for o in view.others() if view.seats[o].liang_dao for k in view.seats[o].waits}
         deal_in = [{"tile": TILE_IDS[k], "probability": round(chances[k], 4), "revealed": k in revealed} for k in range(len(TILE_IDS)) if view.concealed[k]]
-    choices = [{"action": _action_json(e.action), "mean": round(e.mean, 4), "stderr": round(e.stderr, 4), "rollouts": e.rollouts} for e in advice.estimates]
+    choices = [
+        {"action": _action_json(e.action), "mean": round(e.mean, 4), "stderr": round(e.stderr, 4), "rollouts": e.rollouts, "gap": round(gap, 4), "gap_se": round(se, 4)}
+        for e, (gap, se) in zip(advice.estimates, advice.gaps())
+    ]
     return {
         "phase": view.phase,
         "choices": choices,
         "best": choices[0]["action"] if choices else None,
         "worlds": advice.worlds,
-        "clear": advice.clear,
+        "clear": advice.ahead(CLEAR_MARGIN),
         "cpu_seconds": round(advice.cpu_seconds, 3),
         "deal_in": deal_in,
         "model": MODEL,

@@ -67,11 +67,16 @@ REQUEST_CPU = REQUEST_SECONDS
 estimate on one page share it), looked at before every rollout; tests that compare figures lift it (``tests/conftest.py``)."""
 
 
-def request_budget(request: HttpRequest) -> Budget:
-    """The request's one work and CPU budget, made at its first use (``REQUEST_CPU`` from then on) and shared by all its EV work."""
+LONGER = 4
+"""A "compute longer" table estimate (the analyzer's ``longer=1``) gets this many times a request's work and CPU,
+and counts as this many EV requests against the client's and the site's limits."""
+
+
+def request_budget(request: HttpRequest, scale: int = 1) -> Budget:
+    """The request's one work and CPU budget, made at its first use (``scale`` × ``REQUEST_CPU`` from then on) and shared by all its EV work."""
     budget = getattr(request, "kwx_ev_budget", None)
     if budget is None:
-        budget = Budget(seconds=REQUEST_CPU)
+        budget = Budget(seconds=REQUEST_CPU * scale)
         request.kwx_ev_budget = budget  # type: ignore[attr-defined]
     return budget
 
@@ -317,8 +322,10 @@ def early_refusal(request: HttpRequest) -> EVRefused | None:
 
 
 @contextmanager
-def ev_slot(request: HttpRequest) -> Iterator[Callable[..., Any]]:
-    """Hold one EV slot for ``request``'s client and yield ``run_low``, or raise ``EVRefused`` (see the module docstring)."""
+def ev_slot(request: HttpRequest, weight: int = 1) -> Iterator[Callable[..., Any]]:
+    """Hold one EV slot for ``request``'s client and yield ``run_low``, or raise ``EVRefused`` (see the module docstring).
+
+    ``weight``: how many EV requests this one counts as against the client's and the site's limits (``LONGER``)."""
     client = client_ip(request)
     _remembered("client", client)
     _remembered("site", "all")
@@ -330,8 +337,9 @@ def ev_slot(request: HttpRequest) -> Iterator[Callable[..., Any]]:
         release_slot(fd)
         raise EVRefused("busy", BUSY_WAIT)
     try:
-        _count("client", "ev", client, settings.EV_RATE_CLIENT)
-        _count("site", "ev-site", "all", settings.EV_RATE_SITE)
+        for _ in range(weight):
+            _count("client", "ev", client, settings.EV_RATE_CLIENT)
+            _count("site", "ev-site", "all", settings.EV_RATE_SITE)
         yield run_low
     finally:
         release_slot(fd)

@@ -16,10 +16,11 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from analysis.api_advice import advice_json
-from analysis.ev_limits import EVRefused, ev_slot, request_budget
+from analysis.api_advice import WORK_BUDGET, advice_json
+from analysis.ev_limits import LONGER, EVRefused, ev_slot, request_budget
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import TILE_IDS
+from kwx.table.advice import CLEAR_MARGIN
 from kwx.table.position import Position, view_of
 from kwx_site.text import tile_label
 
@@ -42,8 +43,22 @@ def choice_text(action: dict[str, Any]) -> str:
 
 
 def shaped(answer: dict[str, Any]) -> dict[str, Any]:
-    """The advice answer with what the page shows: each choice's words and whether it is the best, deal-in in percent."""
-    rows = [{**choice, "text": choice_text(choice["action"]), "best": index == 0, "tile": choice["action"].get("tile", "")} for index, choice in enumerate(answer["choices"])]
+    """The advice answer with what the page shows: each choice's words, the top row, the rows level with it, deal-in in percent.
+
+    The top row is marked best only when the answer is ``clear``; otherwise it is marked unclear, and
+    every row whose gap to it is within ``CLEAR_MARGIN`` paired standard errors is marked level with it.
+    """
+    rows = [
+        {
+            **choice,
+            "text": choice_text(choice["action"]),
+            "top": index == 0,
+            "best": index == 0 and answer["clear"],
+            "level": index > 0 and not answer["clear"] and choice["gap"] <= CLEAR_MARGIN * choice["gap_se"],
+            "tile": choice["action"].get("tile", ""),
+        }
+        for index, choice in enumerate(answer["choices"])
+    ]
     deal_in = sorted(
         ({**d, "percent": 100 * d["probability"]} for d in answer["deal_in"]),
         key=lambda d: (d["revealed"], d["probability"], TILE_IDS.index(d["tile"])),
@@ -51,12 +66,16 @@ def shaped(answer: dict[str, Any]) -> dict[str, Any]:
     return {**answer, "rows": rows, "deal_in": deal_in}
 
 
-def estimate(request: HttpRequest, position: Position, rules: Rules, base: int, piao: int, seed: int) -> dict[str, Any]:
-    """``{"advice": …}`` for a checked position, or ``{"refused": message, "retry": seconds}`` when the limits say no."""
+def estimate(request: HttpRequest, position: Position, rules: Rules, base: int, piao: int, seed: int, longer: bool = False) -> dict[str, Any]:
+    """``{"advice": …}`` for a checked position, or ``{"refused": message, "retry": seconds}`` when the limits say no.
+
+    ``longer``: ``LONGER`` times the work and CPU, counted as that many EV requests (one bounded step, asked for by the page).
+    """
     view = view_of(position, rules)
+    scale = LONGER if longer else 1
     try:
-        with ev_slot(request) as run:
-            answer = run(advice_json, view, {"seed": seed, "base": base, "piao": (piao, piao, piao)}, request_budget(request))
+        with ev_slot(request, weight=scale) as run:
+            answer = run(advice_json, view, {"seed": seed, "base": base, "piao": (piao, piao, piao)}, request_budget(request, scale), WORK_BUDGET * scale)
     except EVRefused as refused:
         return {"refused": refused.message, "retry": refused.wait}
     return {"advice": shaped(answer)}

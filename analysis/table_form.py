@@ -60,21 +60,21 @@ TARGETS = ("r1", "r2", "r0", "m1", "m2", "l1", "l2", "offer", "drawn")
 MAX_TEXT = 120
 """A river holds at most 45 tiles: a longer text is refused before it is parsed."""
 LABELS: dict[str, str] = {
-    "r0": gettext_noop("Your river (r0)"),
-    "r1": gettext_noop("下家's river (r1)"),
-    "r2": gettext_noop("上家's river (r2)"),
-    "m1": gettext_noop("下家's melds (m1)"),
-    "m2": gettext_noop("上家's melds (m2)"),
-    "l1": gettext_noop("下家's 亮倒 tiles (l1)"),
-    "l2": gettext_noop("上家's 亮倒 tiles (l2)"),
-    "wall": gettext_noop("Wall (wall)"),
-    "offer": gettext_noop("Offered tile (offer)"),
-    "by": gettext_noop("Offered by (by)"),
-    "kind": gettext_noop("Offered as (kind)"),
-    "drawn": gettext_noop("Drawn tile (drawn)"),
+    "r0": gettext_noop("Your river"),
+    "r1": gettext_noop("下家's river"),
+    "r2": gettext_noop("上家's river"),
+    "m1": gettext_noop("下家's melds (碰/杠)"),
+    "m2": gettext_noop("上家's melds (碰/杠)"),
+    "l1": gettext_noop("下家's 亮倒 tiles"),
+    "l2": gettext_noop("上家's 亮倒 tiles"),
+    "wall": gettext_noop("Tiles left in the wall"),
+    "offer": gettext_noop("Tile on offer (to 碰, 杠 or 胡)"),
+    "by": gettext_noop("Offered by"),
+    "kind": gettext_noop("Offered as"),
+    "drawn": gettext_noop("Drawn tile"),
     "table": gettext_noop("Table"),
 }
-"""What each key is called in a message (the key itself in brackets, as in the link)."""
+"""What each key is called on the form and in its messages (the player's words; the link keys stay in the link)."""
 POSITION_FIELDS = {"wall_left": "wall", "offered": "offer", "drawn": "drawn", "river": "r0"}
 """The engine's position fields and the link key each is shown by (the rest: ``table``)."""
 
@@ -404,13 +404,15 @@ MAX_SEED = 2**32 - 1
 
 @dataclass(frozen=True)
 class TableRequest:
-    """The table with the link's other estimate keys: the tap target ``tto``, ``seed`` and ``advice=1``."""
+    """The table with the link's other estimate keys: the tap target ``tto``, ``seed``, ``advice=1`` and ``longer=1``."""
 
     table: TableForm
     target: str = DEFAULT_TARGET
     seed: int = 0
     advice: bool = False
     notice: str = ""
+    longer: bool = False
+    """``longer=1``: the estimate computed with ``ev_limits.LONGER`` times the work (the "compute longer" button)."""
 
     def pairs(self) -> list[tuple[str, str]]:
         """This request's part of the canonical query (nothing at all when no table key, target, seed or estimate is given)."""
@@ -421,6 +423,8 @@ class TableRequest:
             pairs.append(("seed", str(self.seed)))
         if self.advice:
             pairs.append(("advice", "1"))
+            if self.longer:
+                pairs.append(("longer", "1"))
         return pairs
 
 
@@ -434,8 +438,10 @@ def read_request(query: QueryDict) -> TableRequest:
         if seed_text.isdecimal() and int(seed_text) <= MAX_SEED:
             seed = int(seed_text)
         else:
-            table = replace(table, errors={**table.errors, "seed": _("Seed (seed): must be a whole number from 0 to %(high)d.") % {"high": MAX_SEED}})
-    return TableRequest(table, target if target in ("hand", *TARGETS) else DEFAULT_TARGET, seed, query.get("advice", "") in ("1", "true", "on", "yes"))
+            table = replace(table, errors={**table.errors, "seed": _("Seed of the sampled worlds: must be a whole number from 0 to %(high)d.") % {"high": MAX_SEED}})
+    advice = query.get("advice", "") in ("1", "true", "on", "yes")
+    longer = advice and query.get("longer", "") in ("1", "true", "on", "yes")
+    return TableRequest(table, target if target in ("hand", *TARGETS) else DEFAULT_TARGET, seed, advice, longer=longer)
 
 
 def edit_table(request: TableRequest, query: QueryDict, seen: Counts) -> TableRequest:

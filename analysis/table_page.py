@@ -11,6 +11,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
+from analysis.ev_limits import LONGER
 from analysis.table_advice import estimate
 from analysis.table_form import TableRequest, check_position, display
 from kwx import EngineError
@@ -44,6 +45,8 @@ def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key
     out |= {
         "table_view": table_shown(view_of(position, rules), show_dealer=False) if position is not None and rules is not None else None,
         "advice_asked": treq.advice,
+        "advice_longer": treq.longer,
+        "advice_longer_factor": LONGER,
         "advice": None,
         "advice_pending": False,
         "advice_refused": "",
@@ -55,7 +58,7 @@ def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key
     if position is None:
         out["advice_errors"] = list(errors.values()) or [_("Give the table first: at least one river, and the offered tile with a 13-tile hand.")]
     elif with_estimate and rules is not None:
-        found = estimate(request, position, rules, base, piao, treq.seed)
+        found = estimate(request, position, rules, base, piao, treq.seed, treq.longer)
         out["advice"] = found.get("advice")
         out["advice_refused"] = found.get("refused", "")
     else:

@@ -14,13 +14,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from kwx.table.view import SeatView
+from kwx_site.figures import figure
 from kwx_site.text import english, fan_name, shanten_words, tile_label
 
 KONG_TYPES = {"an_gang": "暗杠", "ming_gang": "蓄杠", "zhi_gang": "直杠"}
 
 
 def _money(value: float) -> str:
-    return f"{value:+.2f}".replace("-", "−")
+    return figure(value, 2, signed=True)
 
 
 def _wait_parts(wait: list[Any] | dict[str, Any]) -> tuple[str, int, int, int, list[str]]:
@@ -51,16 +52,50 @@ def shape_text(row: dict[str, Any]) -> str:
     return _("%(shanten)s, %(count)d effective tiles") % {"shanten": shanten_words(row["shanten"]), "count": row["ukeire"]}
 
 
-def discard_explanation(puzzle: Any) -> list[str]:
-    """Why the accepted discard of a 何切 puzzle beats the best wrong one, from the option table's figures."""
+def _tiles_text(tiles: list[str]) -> str:
+    return str(_(" or ")).join(tile_label(t) for t in tiles)
+
+
+def discard_explanation(puzzle: Any, answer: str | None = None) -> list[str]:
+    """Why the accepted discard of a 何切 puzzle is best, said about the player's own ``answer`` when given.
+
+    A right answer tied with another is told it is one of the best; a wrong one is told what it
+    leaves, and that it steps back a shanten when it does; without an answer the best wrong
+    discard is the comparison.
+    """
     rows = puzzle.options
-    best = next(r for r in rows if r["discard"] in puzzle.accepted)
-    other = next((r for r in rows if r["discard"] not in puzzle.accepted), None)
-    first = _("Discard %(tile)s: %(shape)s.") % {"tile": tile_label(best["discard"]), "shape": shape_text(best)}
+    by_tile = {r["discard"]: r for r in rows}
+    mine = by_tile.get(answer) if answer else None
+    if mine is not None and mine["discard"] in puzzle.accepted:
+        best = mine
+        others = [t for t in puzzle.accepted if t != answer]
+        if others:
+            first = _("Discard %(tile)s is one of the best: %(shape)s, as good as discarding %(others)s.") % {
+                "tile": tile_label(answer),
+                "shape": shape_text(mine),
+                "others": _tiles_text(others),
+            }
+        else:
+            first = _("Discard %(tile)s is the best: %(shape)s.") % {"tile": tile_label(answer), "shape": shape_text(mine)}
+        other = next((r for r in rows if r["discard"] not in puzzle.accepted), None)
+    else:
+        best = next(r for r in rows if r["discard"] in puzzle.accepted)
+        tied = [t for t in puzzle.accepted if t != best["discard"]]
+        if tied:
+            first = _("Discard %(tile)s (or %(others)s, just as good): %(shape)s.") % {"tile": tile_label(best["discard"]), "others": _tiles_text(tied), "shape": shape_text(best)}
+        else:
+            first = _("Discard %(tile)s: %(shape)s.") % {"tile": tile_label(best["discard"]), "shape": shape_text(best)}
+        other = mine if mine is not None else next((r for r in rows if r["discard"] not in puzzle.accepted), None)
     if other is None:
         return [str(first)]
     if other["shanten"] > best["shanten"]:
-        second = _("Discard %(tile)s steps back to %(shanten)s.") % {"tile": tile_label(other["discard"]), "shanten": shanten_words(other["shanten"])}
+        words = {"tile": tile_label(other["discard"]), "shanten": shanten_words(other["shanten"]), "from": shanten_words(best["shanten"]), "shape": shape_text(other)}
+        if other is mine:
+            second = _("Your discard %(tile)s steps back a shanten: from %(from)s to %(shanten)s (%(shape)s).") % words
+        else:
+            second = _("Discard %(tile)s steps back to %(shanten)s.") % words
+    elif other is mine:
+        second = _("Your discard %(tile)s leaves only %(shape)s.") % {"tile": tile_label(other["discard"]), "shape": shape_text(other)}
     else:
         second = _("Discard %(tile)s: only %(shape)s.") % {"tile": tile_label(other["discard"]), "shape": shape_text(other)}
     return [str(first), str(second)]
@@ -91,7 +126,7 @@ def _called(view: SeatView | None, verb: str) -> str:
 
 
 def _row_sentence(kind: str, row: dict[str, Any], view: SeatView | None) -> str:
-    names = {"choice": choice_text(kind, row, view), "mean": _money(row["mean"]), "se": f"{row['se']:.2f}"}
+    names = {"choice": choice_text(kind, row, view), "mean": _money(row["mean"]), "se": figure(row["se"])}
     if row.get("dangerous"):
         return _("%(choice)s deals into the 亮倒 hand (包胡): %(mean)s") % names
     shape = shape_text(row)
@@ -100,25 +135,93 @@ def _row_sentence(kind: str, row: dict[str, Any], view: SeatView | None) -> str:
     return _("%(choice)s: %(mean)s ± %(se)s (%(shape)s)") % (names | {"shape": shape})
 
 
-def table_explanation(puzzle: Any) -> list[str]:
-    """Why a table drill's answer is right: the mean net of each choice with its standard error and the hand it leaves, and the margin."""
+KONG_MONEY = {
+    "an_gang": gettext_lazy("a 暗杠 is paid 2 by each other player, 4 base stakes in all"),
+    "ming_gang": gettext_lazy("a 蓄杠 is paid 1 by each other player, 2 base stakes in all"),
+    "zhi_gang": gettext_lazy("a 直杠 is paid 2 by the discarder"),
+}
+"""Kong money (喜钱, kwx-rules §6), paid at once whatever the end of the hand and never doubled by 亮倒."""
+
+
+def _kong_reason(kind: str, rows: list[dict[str, Any]], view: SeatView | None) -> str:
+    """What separates konging from not: the kong money it collects, and what each leaves of the hand."""
+    kong = next((r for r in rows if r["answer"] == "kong"), None)
+    other = next((r for r in rows if r["answer"] != "kong"), None)
+    if kong is None or other is None:
+        return ""
+    names = {
+        "money": KONG_MONEY.get(kong.get("kong_type", ""), KONG_MONEY["zhi_gang"]),
+        "kong": choice_text(kind, kong, view),
+        "other": choice_text(kind, other, view),
+        "kshape": shape_text(kong),
+        "oshape": shape_text(other),
+    }
+    if names["kshape"] == names["oshape"]:
+        return str(
+            _("Both leave the same hand (%(kshape)s): what separates them is the kong money — %(money)s, at once and whatever the end of the hand (荒庄不荒杠) — and the replacement draw.") % names
+        )
+    return str(_("The kong money: %(money)s, at once and whatever the end of the hand (荒庄不荒杠); against it, the hand: %(kong)s leaves %(kshape)s, %(other)s leaves %(oshape)s.") % names)
+
+
+def _declare_reason(kind: str, rows: list[dict[str, Any]], view: SeatView | None) -> str:
+    """What declaring 亮倒 gives (every win doubled, a discard win for a 屁胡) and what it costs, and which weighs more here."""
+    declare = next((r for r in rows if r["answer"] == "declare"), None)
+    hidden = next((r for r in rows if r["answer"] == "hidden"), None)
+    if declare is None or hidden is None:
+        return ""
+    gives = _("Declaring 亮倒 doubles every win (%(d)s against %(h)s hidden)") % {"d": shape_text(declare), "h": shape_text(hidden)}
+    if any(_wait_parts(w)[3] == 0 for w in hidden.get("waits") or []):
+        gives = _("%(gives)s and lets a wait that is only 屁胡 win on a discard (hidden it must be self-drawn)") % {"gives": gives}
+    costs = _(
+        "it costs the hand's freedom (locked: only the drawn tile may be discarded), the others see your waits and hold them back, and at a drawn hand (荒庄) you pay each player who did not declare 1"
+    )
+    declare_best = declare["mean"] >= hidden["mean"]
+    verdict = _("Here what it gives is worth more: declare %(d)s against stay hidden %(h)s.") if declare_best else _("Here what it costs weighs more: stay hidden %(h)s against declare %(d)s.")
+    sep = ", " if english() else "；"
+    return str(gives) + sep + str(costs) + (". " if english() else "。") + str(verdict % {"d": _money(declare["mean"]), "h": _money(hidden["mean"])})
+
+
+def table_explanation(puzzle: Any, answer: str | None = None) -> list[str]:
+    """Why a table drill's answer is right: the player's own choice (``answer``) and the best with their figures, the reason, the margin.
+
+    Each choice's mean net with its standard error and the hand it leaves; a right answer that is
+    not the top row is told it is one of the best; a kong drill names the kong money, a 亮倒 drill
+    what declaring gives and costs.
+    """
     rows, view, margin = puzzle.options, puzzle.view, puzzle.verdict.get("margin", {})
     best = rows[0]
-    shown = [best] + [r for r in rows[1:] if not r["right"]][:1]
+    mine = next((r for r in rows if r["answer"] == answer), None) if answer else None
+    if mine is not None and mine is not best:
+        shown = [best, mine]
+    else:
+        shown = [best] + [r for r in rows[1:] if not r["right"]][:1]
     shown += [r for r in rows if r.get("dangerous") and r not in shown][:1]
     sep, end = ("; ", ".") if english() else ("；", "。")
-    first = sep.join(_row_sentence(puzzle.kind, r, view) for r in shown) + end
+    sentences = []
+    if mine is not None and mine["right"] and mine is not best:
+        sentences.append(
+            str(
+                _("%(choice)s is one of the best: over the deals played out it is not clearly behind %(best)s.")
+                % {"choice": choice_text(puzzle.kind, mine, view), "best": choice_text(puzzle.kind, best, view)}
+            )
+        )
+    elif mine is not None and mine["right"] and len([r for r in rows if r["right"]]) > 1:
+        sentences.append(str(_("%(choice)s is one of the best: the other right answers are not clearly behind it.") % {"choice": choice_text(puzzle.kind, mine, view)}))
+    sentences.append(sep.join(_row_sentence(puzzle.kind, r, view) for r in shown) + end)
+    reason = _kong_reason(puzzle.kind, shown, view) if puzzle.kind == "kong" else _declare_reason(puzzle.kind, shown, view) if puzzle.kind == "declare" else ""
+    if reason:
+        sentences.append(reason)
     if not margin:
-        return [first]
+        return sentences
     se = margin["se"] or 0.0
     names = {
         "best": choice_text(puzzle.kind, best, view),
-        "diff": f"{margin['diff']:.2f}",
+        "diff": figure(margin["diff"]),
         "worlds": margin["worlds"],
-        "sigmas": f"{margin['diff'] / se:.1f}" if se else "∞",
+        "sigmas": figure(margin["diff"] / se, 1) if se else "∞",
     }
-    second = _("%(best)s is ahead by %(diff)s base stakes a hand over the same %(worlds)d deals played out, %(sigmas)s standard errors of the paired difference.") % names
-    return [first, str(second)]
+    sentences.append(str(_("%(best)s is ahead by %(diff)s base stakes a hand over the same %(worlds)d deals played out, %(sigmas)s standard errors of the paired difference.") % names))
+    return sentences
 
 
 KIND_NAMES = {
@@ -148,4 +251,7 @@ def choice_buttons(puzzle: Any) -> list[dict[str, Any]]:
 
 def choice_rows(puzzle: Any) -> list[dict[str, Any]]:
     """A table drill's choices best first, each with its words, mean and the hand it leaves (the answer's table)."""
-    return [{**r, "label": choice_text(puzzle.kind, r, puzzle.view), "mean_text": _money(r["mean"]), "shape": _("deals in (包胡)") if r.get("dangerous") else shape_text(r)} for r in puzzle.options]
+    return [
+        {**r, "label": choice_text(puzzle.kind, r, puzzle.view), "mean_text": _money(r["mean"]), "se_text": figure(r["se"]), "shape": _("deals in (包胡)") if r.get("dangerous") else shape_text(r)}
+        for r in puzzle.options
+    ]

@@ -51,6 +51,13 @@ def _near(qs: QuerySet[Puzzle], rating: float, rng: random.Random) -> Puzzle | N
     return None
 
 
+def due_count(player: Player | None) -> int:
+    """Everything due for review: missed drills and costly decisions of played hands (the one count /drills/ and /progress/ show)."""
+    if player is None:
+        return 0
+    return due_reviews(player).count() + play_selectors.due_items(player).count()
+
+
 def due_reviews(player: Player | None, now: datetime | None = None) -> QuerySet[ReviewCard]:
     """The player's review cards that are due, soonest first."""
     if player is None:
@@ -138,6 +145,9 @@ class Progress:
     quiz_deviation: float = 350.0
     total: Tally = field(default_factory=Tally)
     drills: Tally = field(default_factory=Tally)
+    """Every drill kind together (何切 and the table decisions: they move one rating, ``Player.track_of``)."""
+    discard: Tally = field(default_factory=Tally)
+    """何切 puzzles alone (期望值 ones included), apart from the table drills of ``kinds``."""
     quiz: Tally = field(default_factory=Tally)
     themes: dict[str, Tally] = field(default_factory=dict)
     kinds: dict[str, Tally] = field(default_factory=dict)
@@ -168,6 +178,7 @@ class Progress:
             "accuracy": self.total.accuracy,
             "rating": {"value": round(self.rating), "deviation": round(self.deviation), "provisional": self.provisional},
             "drills": {"attempts": self.drills.attempts, "accuracy": self.drills.accuracy},
+            "discard": {"attempts": self.discard.attempts, "accuracy": self.discard.accuracy},
             "quiz": {
                 "attempts": self.quiz.attempts,
                 "accuracy": self.quiz.accuracy,
@@ -190,8 +201,8 @@ def progress(player: Player | None) -> Progress:
     result.rating, result.deviation = player.rating, player.rating_deviation
     result.quiz_rating, result.quiz_deviation = player.quiz_rating, player.quiz_rating_deviation
     result.best_streak, result.streak = player.best_streak, player.streak
-    result.due = due_reviews(player).count()
-    result.scheduled = ReviewCard.objects.filter(player=player, puzzle__retired=False).count()
+    result.due = due_count(player)
+    result.scheduled = ReviewCard.objects.filter(player=player, puzzle__retired=False).count() + ReviewItem.objects.filter(player=player).count()
     attempts = list(Attempt.objects.filter(player=player).select_related("puzzle").order_by("created", "pk"))
     for a in attempts:
         result.total.add(a.correct)
@@ -201,6 +212,8 @@ def progress(player: Player | None) -> Progress:
                 result.themes[key].add(a.correct)
         if a.puzzle.kind in result.kinds:
             result.kinds[a.puzzle.kind].add(a.correct)
+        elif a.puzzle.kind == Puzzle.DISCARD:
+            result.discard.add(a.correct)
         if a.rated and a.rating_after is not None and a.puzzle.kind in Puzzle.DRILL_KINDS:
             result.history.append((a.created, a.rating_after))
     result.recent = attempts[-10:][::-1]

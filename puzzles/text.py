@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from kwx.hand.fans import FANS, PRESET_KEYS
 from kwx.hand.tiles import KIND_OF_ID
+from kwx_site.figures import figure
 from kwx_site.text import tile_label
 
 from .generation.themes import THEME_KEYS
@@ -120,7 +121,7 @@ SIDES: dict[str, Promise] = {"self_draw": _("Self-draw (自摸)"), "discard": _(
 
 
 def _percent(p: float) -> str:
-    return f"{100 * p:.0f}%"
+    return figure(100 * p, 1) + "%"  # as the EV table writes it (partials/ev_cells.html)
 
 
 def _tiles(ids: list[str]) -> str:
@@ -144,7 +145,7 @@ def ev_explanation(puzzle: Any) -> list[str]:
     else:
         plain = _("By the plain ranking %(plain)s is best: it keeps %(pu)d effective tiles against %(eu)d for %(ev)s.")
         names |= {"pu": pb["ukeire"], "eu": pa["ukeire"]}
-    names |= {"aw": _percent(a["win"]), "bw": _percent(b["win"]), "as": f"{a['score']:.2f}", "bs": f"{b['score']:.2f}"}
+    names |= {"aw": _percent(a["win"]), "bw": _percent(b["win"]), "as": figure(a["score"]), "bs": figure(b["score"])}
     if a["win"] > b["win"] + 0.005:
         why = _("With the draws you have left (%(draws)d), discarding %(ev)s wins more often: %(aw)s against %(bw)s, for an expected %(as)s base stakes against %(bs)s.")
     else:

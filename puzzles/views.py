@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.services import player_for
@@ -112,7 +113,7 @@ def _feedback(result: Any) -> dict[str, Any]:
         context["choice_rows"] = rows
         context["best_label"] = " / ".join(r["label"] for r in rows if r["right"])
         context["answer_label"] = next((r["label"] for r in rows if r["answer"] == result.attempt.answer), result.attempt.answer)
-        context["explanation"] = table_explanation(puzzle)
+        context["explanation"] = table_explanation(puzzle, result.attempt.answer)
     elif puzzle.kind == Puzzle.DISCARD:
         answer = result.attempt.answer
         if puzzle.is_ev:
@@ -122,7 +123,7 @@ def _feedback(result: Any) -> dict[str, Any]:
             context["ev_explanation"] = ev_explanation(puzzle)
         else:
             context["discard_rows"] = from_bank(puzzle.options, accepted=puzzle.accepted, mine=answer)
-            context["explanation"] = discard_explanation(puzzle)
+            context["explanation"] = discard_explanation(puzzle, answer)
     else:
         context["breakdown"] = [{"fan": fan(f["key"]), **f} for f in puzzle.options["fans"]]
     return context
@@ -193,6 +194,16 @@ def quiz(request: HttpRequest, pk: int) -> HttpResponse:
     return _answer_page(request, get_object_or_404(Puzzle, pk=pk, kind=Puzzle.QUIZ), "puzzles/quiz.html")
 
 
+def _kind_rows(figures: selectors.Progress) -> list[tuple[str, str, str, selectors.Tally, str]]:
+    """/progress/'s rows by kind: 何切, each table decision, 算番; each with its link, its tally and the rating it moves (``Player.track_of``)."""
+    drill_rating = _("Drill rating %(rating)s") % {"rating": round(figures.rating)}
+    quiz_rating = _("算番 rating %(rating)s") % {"rating": round(figures.quiz_rating)}
+    rows = [(Puzzle.DISCARD, str(_("何切 (what to discard)")), reverse("drills") + "?mode=rated", figures.discard, drill_rating)]
+    rows += [(k, str(KIND_NAMES[k]), reverse("drills") + f"?mode=rated&kind={k}", figures.kinds[k], drill_rating) for k in Puzzle.TABLE_KINDS]
+    rows.append((Puzzle.QUIZ, str(_("算番 (count the fans)")), reverse("quiz-next"), figures.quiz, quiz_rating))
+    return rows
+
+
 @require_http_methods(["GET"])
 def progress(request: HttpRequest) -> HttpResponse:
     """/progress/: the request's own player only: attempts, accuracy, rating chart, themes, streak, reviews."""
@@ -202,7 +213,7 @@ def progress(request: HttpRequest) -> HttpResponse:
         "progress": figures,
         "chart": selectors.rating_chart(figures.history),
         "theme_rows": [(THEMES[k], figures.themes[k]) for k in THEME_KEYS],
-        "kind_rows": [(k, KIND_NAMES[k], figures.kinds[k]) for k in Puzzle.TABLE_KINDS],
+        "kind_rows": _kind_rows(figures),
         "modes": MODES,
         "play": play_selectors.play_summary(player),
         "play_due": play_selectors.due_items(player).count(),

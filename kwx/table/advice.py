@@ -31,6 +31,8 @@ from kwx.table.view import SeatView
 
 PASS = None
 """The choice of not claiming a discard (过)."""
+CLEAR_MARGIN = 3.0
+"""A best choice is clearly ahead only when it beats every other by more than this many standard errors of the paired difference."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,18 @@ class Advice:
         """Mean and standard error of choice ``a``'s result minus ``b``'s, world by world."""
         found = dict(self.results)
         return paired(list(found[a]), list(found[b]))
+
+    def gaps(self) -> tuple[tuple[float, float], ...]:
+        """Each estimate's gap to the best (best minus it, world by world) and that gap's standard error, best first."""
+        if not self.results or self.worlds == 0:
+            return tuple((0.0, 0.0) for _ in self.estimates)
+        return tuple(self.difference(self.best, e.action) for e in self.estimates)
+
+    def ahead(self, margin: float = CLEAR_MARGIN) -> bool:
+        """Whether the best beats every other choice by more than ``margin`` standard errors of the paired difference."""
+        if len(self.estimates) <= 1:
+            return True
+        return self.worlds >= 2 and all(gap > 0 and gap > margin * se for gap, se in self.gaps()[1:])
 
 
 KEPT_DRAWS = 12
@@ -233,6 +247,7 @@ def advise(
     max_actions: int | None = None,
     progress: bool = False,
     budget: Budget | None = None,
+    margin: float = 2.0,
 ) -> Advice:
     """Estimate each of the view's choices by rollouts on sampled worlds (see the module docstring).
 
@@ -242,7 +257,7 @@ def advise(
     ``max_worlds`` are played, when the work budget ``max_actions`` (actions played in all rollouts:
     the same answer for the same seed on any machine) or the CPU budget is spent — both checked
     before each rollout once two worlds are complete; a world cut short is dropped —, or,
-    after ``min_worlds``, when the best choice's mean exceeds every other's by more than two
+    after ``min_worlds``, when the best choice's mean exceeds every other's by more than ``margin``
     standard errors of the difference. ``budget`` (a request's one CPU budget, shared with whatever else
     the request computes) is looked at before every rollout, the first ones included: once it has run
     out nothing more is played, so the answer may have fewer than two worlds, or none.
@@ -273,7 +288,7 @@ def advise(
         for i, value in enumerate(played):
             values[i].append(value)
         worlds += 1
-        if worlds >= min_worlds and _separated(values):
+        if worlds >= min_worlds and _separated(values, margin):
             clear = True
             break
     estimates = sorted((_estimate(a, v) for a, v in zip(options, values)), key=lambda e: -e.mean)
@@ -294,13 +309,13 @@ def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     return mean_se([x - y for x, y in zip(a, b)])
 
 
-def _separated(values: list[list[float]]) -> bool:
-    """Whether the best choice beats each other by more than two standard errors of the paired difference."""
+def _separated(values: list[list[float]], margin: float) -> bool:
+    """Whether the best choice beats each other by more than ``margin`` standard errors of the paired difference."""
     means = [sum(v) / len(v) for v in values]
     best = max(range(len(values)), key=means.__getitem__)
     for i, other in enumerate(values):
         if i != best:
             mean, se = paired(values[best], other)
-            if mean <= 2 * se:
+            if mean <= margin * se:
                 return False
     return True

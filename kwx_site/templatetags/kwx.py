@@ -15,6 +15,7 @@ from kwx.hand.fans import FAN_BY_KEY
 from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import KIND_OF_ID, Hand, Meld
 from kwx_site.drawing import BACK, DrawnHand, DrawnMeld, drawn_hand, drawn_meld
+from kwx_site.figures import figure as figure_text
 from kwx_site.text import (
     english,
     fan_label,
@@ -31,6 +32,20 @@ from kwx_site.text import (
 )
 
 register = template.Library()
+
+
+@register.filter
+def figure(value: float | None, places: int = 2) -> str:
+    """A figure as every page writes it (``kwx_site.figures.figure``): ``{{ x|figure }}``, ``{{ p|figure:1 }}``."""
+    return figure_text(value, int(places))
+
+
+@register.filter
+def signed_figure(value: float | None, places: int = 2) -> str:
+    """The same with its sign: +1.25, −0.57, 0.00."""
+    return figure_text(value, int(places), signed=True)
+
+
 MELD_NAMES = {"pong": gettext_noop("碰"), "kong": gettext_noop("明杠"), "concealed_kong": gettext_noop("暗杠")}
 """A meld's name as players say it (its title; the analyzer labels its melds the same way)."""
 

@@ -37,7 +37,7 @@ def test_enter_a_position_by_tapping_and_see_the_estimate(page):
     assert estimate.value.ok
     rows = page.locator(".az-advice-table tbody tr")
     expect(rows).to_have_count(2)
-    expect(rows.first.locator(".az-best-badge")).to_be_visible()
+    expect(rows.first.locator(".az-best-badge, .az-unclear-badge")).to_be_visible()  # best only when clearly ahead
     expect(rows.first).to_contain_text("±")
     expect(page.locator("#advice-clear")).to_be_visible()
     assert page.url.endswith(LINK.replace("&advice=1", "&tto=offer&advice=1")), page.url
@@ -80,3 +80,21 @@ def test_a_table_tapped_in_at_once_keeps_every_river_in_order(page):
     expect(page).to_have_url(re.compile(r"r0=ZB9p&r1=F9p1s5p&r2=BF"))
     expect(page.locator("#az-busy")).to_be_hidden()
     expect(page.locator("#table-input .az-river").first.locator(".tile-button")).to_have_count(4)  # 下家: F 9p 1s 5p
+
+
+def test_tied_rows_get_no_best_badge_and_compute_longer_plays_more(page, monkeypatch):
+    from analysis import table_advice
+    from tests.web.test_analyzer_table import DEFEND
+
+    monkeypatch.setattr(table_advice, "WORK_BUDGET", 600)  # a few worlds: the top rows cannot be told apart yet
+    page.goto(page.base + DEFEND + "&advice=1")
+    top = page.locator(".az-advice-table tbody tr").first
+    expect(top.locator(".az-unclear-badge")).to_be_visible()
+    expect(page.locator(".az-advice-table .az-best-badge")).to_have_count(0)
+    expect(page.locator(".az-advice-table .az-level-badge").first).to_be_visible()
+    rollouts = int(top.locator("td").last.inner_text())
+    page.locator("#advice-longer").click()
+    expect(page).to_have_url(re.compile(r"longer=1"))
+    expect(page.locator("#advice-longer-done, .az-advice-table .az-best-badge").first).to_be_visible()
+    assert int(page.locator(".az-advice-table tbody tr").first.locator("td").last.inner_text()) > rollouts
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
+from playwright.sync_api import expect
 
 from puzzles.models import Puzzle
+from tests.e2e.conftest import shot
 from tests.puzzles.factories import ensure_bank, table_drill
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -53,3 +56,40 @@ def test_an_old_puzzle_shows_its_rivers_and_drawn_tile_on_desktop(desktop_page):
     page.locator("button.tile-button.drawn").click()
     page.wait_for_selector(".feedback")
     assert page.locator(".why").is_visible()
+
+
+def test_explanations_speak_about_the_pick_and_give_reasons_at_390(page):
+    """A tied best 何切 pick is told it is one of the best; a kong drill names its kong money; the figures of the
+    text are the table's (issue 25 items 7, 8, 16)."""
+    ensure_bank("bank", "table_bank")
+    tied = next(p for p in Puzzle.objects.filter(kind=Puzzle.DISCARD, key__startswith="h").order_by("key") if len(p.accepted) > 1)
+    page.goto(f"{page.base}/drills/{tied.pk}/?mode=rated")
+    page.locator(f'button.tile-button[value="{tied.accepted[1]}"]').first.click()
+    expect(page.locator(".why")).to_contain_text("最佳之一")
+    shot(page, "drill-tied-390-zh")
+    kong = table_drill("kong", 0)
+    page.goto(f"{page.base}/drills/{kong.pk}/?mode=rated")
+    page.locator('button[name=choice][value="pass"]').click()
+    expect(page.locator(".why")).to_contain_text("暗杠每家付 2")
+    why, table = page.locator(".why").inner_text(), page.locator("table.table-choices").inner_text()
+    for mean, se in re.findall(r"([+−]\d+\.\d\d) ± (\d+\.\d\d)", why):
+        assert mean in table and se in table
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "drill-kong-390-zh")
+
+
+def test_progress_shows_each_kind_in_its_own_row_at_390(page):
+    ensure_bank("table_bank")
+    pong = table_drill("pong", 0)
+    page.goto(f"{page.base}/drills/{pong.pk}/?mode=rated&kind=pong")
+    page.locator("button[name=choice]").first.click()
+    page.wait_for_selector(".feedback")
+    page.goto(f"{page.base}/progress/")
+    rows = page.get_by_test_id("kinds").locator("tbody tr")
+    expect(rows).to_have_count(2 + len(Puzzle.TABLE_KINDS))
+    expect(page.locator('tr[data-kind="pong"] td').first).to_have_text("1")
+    expect(page.locator('tr[data-kind="discard"] td').first).to_have_text("0")
+    nav = page.locator('.site-header a[href="/drills/"]')
+    expect(nav).to_contain_text("练习")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "progress-390-zh")

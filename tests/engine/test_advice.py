@@ -156,3 +156,21 @@ def test_a_world_in_the_rob_phase_holds_nothing_of_the_kong_adders_real_hand():
         dealt = world.seats[adder]
         assert dealt.concealed[state.tile] >= 1  # the tile being added is shown, so it is in every world
         assert dealt.ready_on == Hand(with_tile(dealt.concealed, state.tile, -1), dealt.melds).winning_kinds()
+
+
+def test_ahead_only_when_the_best_beats_every_other_by_three_paired_standard_errors():
+    from kwx.table.advice import Advice, ChoiceWorth, mean_se
+
+    def advice(results):
+        estimates = sorted((ChoiceWorth(a, *mean_se(v), len(v)) for a, v in results), key=lambda e: -e.mean)
+        return Advice(0, tuple(estimates), len(results[0][1]), False, 0.0, tuple((a, tuple(v)) for a, v in results))
+
+    noise = [4.0, -4.0, 0.0, 2.0, -2.0, 1.0, -1.0]  # 7 worlds, five choices level at 0.00 ± 1.51
+    tied = advice([(f"c{i}", noise[i:] + noise[:i]) for i in range(5)])  # the same results, in other worlds
+    assert not tied.ahead() and tied.gaps()[0] == (0.0, 0.0)
+    assert all(gap == 0 and se > 1 for gap, se in tied.gaps()[1:])
+    ahead = advice([("a", [x + 3.0 for x in noise]), ("b", [x + 0.1 * (n % 2) for n, x in enumerate(noise)])])
+    gap, se = ahead.gaps()[1]
+    assert gap > 3 * se and ahead.ahead()  # the same worlds: the spread of the means does not hide a steady gap
+    near = advice([("a", [x + 0.2 * (n % 2) for n, x in enumerate(noise)]), ("b", noise)])
+    assert not near.ahead() and near.ahead(margin=0.5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -71,8 +72,8 @@ def test_a_table_link_is_canonical_and_round_trips(client):
 def test_the_estimate_shows_each_choice_with_its_figures(client):
     page = html(client.get(PONG + "&advice=1"))
     advice = section(page, "advice")
-    rows = re.findall(r'<tr class="(az-best)?" data-verb="(\w+)"', advice)
-    assert {verb for _best, verb in rows} == {"pong", "pass"} and rows[0][0] == "az-best"
+    rows = re.findall(r'<tr class="(az-best|az-level)?" data-verb="(\w+)"', advice)
+    assert {verb for _best, verb in rows} == {"pong", "pass"} and rows[0][0] in ("az-best", "az-level")
     assert re.search(r"<strong>-?\d+\.\d\d</strong><small class=\"pm\">±\d+\.\d\d</small>", advice)
     assert 'id="advice-clear"' in advice
     # the plain analysis of the 13 tiles is still there
@@ -146,13 +147,13 @@ def test_when_the_ev_figures_spent_the_requests_budget_the_page_says_the_estimat
 @pytest.mark.parametrize(
     "key, value, words",
     [
-        ("r1", "F9p1x", "(r1)"),
-        ("m2", "55p", "(m2)"),
-        ("l1", "4w", "(l1)"),
-        ("wall", "70", "(wall)"),
-        ("offer", "56p", "(offer)"),
-        ("by", "7", "(by)"),
-        ("seed", "x", "(seed)"),
+        ("r1", "F9p1x", "下家牌河："),
+        ("m2", "55p", "上家的碰、杠："),
+        ("l1", "4w", "下家亮倒的牌："),
+        ("wall", "70", "牌墙剩余张数："),
+        ("offer", "56p", "别家出的牌（可碰、杠、胡）："),
+        ("by", "7", "出牌的人："),
+        ("seed", "x", "随机种子："),
     ],
 )
 def test_bad_table_input_is_named_and_the_plain_analysis_stays(client, key, value, words):
@@ -165,7 +166,7 @@ def test_bad_table_input_is_named_and_the_plain_analysis_stays(client, key, valu
 
 def test_a_table_that_does_not_fit_says_so_in_the_estimate(client):
     advice = section(html(client.get(PONG + "&wall=30&advice=1")), "advice")
-    assert "37" in text(advice) and "(wall)" in text(advice) and "data-verb" not in advice
+    assert "37" in text(advice) and "牌墙剩余张数" in text(advice) and "data-verb" not in advice
 
 
 def test_a_refused_estimate_says_when_to_retry_and_the_analysis_stays(client, settings, tmp_path, stopped_clock):
@@ -245,6 +246,50 @@ def test_kong_or_not_and_liang_dao_now_or_not_are_choices(client):
 def test_the_table_and_the_estimate_in_english(client):
     client.cookies["django_language"] = "en"
     page = html(client.get(PONG + "&advice=1&r1=F9p1x5p"))
-    assert "下家&#x27;s river (r1)" in page and "Unknown character &quot;x&quot;" in page
+    assert "下家&#x27;s river: " in page and "Unknown character &quot;x&quot;" in page
     advice = section(html(client.get(PONG + "&advice=1")), "advice")
     assert "Net money" in advice and "Pass (过)" in advice and "±" in advice
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_table_form_names_its_fields_in_words_not_link_keys(client, language):
+    client.cookies["django_language"] = language
+    page = html(client.get(PONG + "&r1=F9p1x"))
+    shown = unescape(text(page[page.index('id="table-input"') : page.index("</details>", page.index('id="table-input"'))]))
+    assert not re.search(r"\((r\d|m\d|l\d|offer|by|kind|wall|drawn|seed)\)", shown), re.findall(r"\([a-z]+\d?\)", shown)
+    assert "吃" not in shown  # 卡五星 has no 吃: the offered tile is for 碰, 杠 or 胡
+    assert ("别家出的牌（可碰、杠、胡）" if language == "zh-hans" else "Tile on offer (to 碰, 杠 or 胡)") in shown
+    assert ("下家牌河：" if language == "zh-hans" else "下家's river: ") in shown  # the error names the field as the form does
+
+
+def _badges(advice: str) -> list[tuple[str, str]]:
+    """Each row's verb and the badge class it carries ("" for none)."""
+    rows = re.findall(r'<tr class="[^"]*" data-verb="(\w+)" data-tile="(\w*)">(.*?)</tr>', advice, re.S)
+    return [(verb + tile, (re.findall(r'badge[^"]*(az-\w+-badge)', cells) or [""])[0]) for verb, tile, cells in rows]
+
+
+def test_a_best_badge_only_when_the_top_row_is_clearly_ahead_else_unclear_and_compute_longer(client, monkeypatch, settings, tmp_path):
+    from analysis import table_advice
+
+    monkeypatch.setattr(table_advice, "WORK_BUDGET", 600)  # a few worlds: the rows cannot be told apart yet
+    short = section(html(client.get(DEFEND + "&advice=1")), "advice")
+    badges = _badges(short)
+    assert len(badges) > 2 and "az-best-badge" not in short, badges
+    assert badges[0][1] == "az-unclear-badge" and any(b == "az-level-badge" for _c, b in badges[1:])
+    assert 'id="advice-longer"' in short and 'name="longer"' in short
+    worlds = int(re.search(r'<td class="az-num">(\d+)</td>', short).group(1))  # the top row's rollouts: one a world
+    longer = section(html(client.get(DEFEND + "&advice=1&longer=1")), "advice")
+    assert int(re.search(r'<td class="az-num">(\d+)</td>', longer).group(1)) > worlds  # four times the work played more worlds
+    assert 'id="advice-longer"' not in longer and 'id="advice-longer-done"' in longer or "az-best-badge" in longer
+
+
+def test_compute_longer_counts_as_four_ev_requests(client, monkeypatch, settings, tmp_path):
+    low_ev_limits(settings, tmp_path, "5/min", "50/min")
+    assert "az-advice-refused" not in section(html(client.get(PONG + "&advice=1&longer=1")), "advice")  # 4 of 5
+    assert "az-advice-refused" in section(html(client.get(PONG + "&advice=1&longer=1&seed=2")), "advice")  # 8 > 5: refused
+
+
+def test_the_canonical_link_keeps_longer_only_with_the_estimate(client):
+    response = client.get(PONG + "&longer=1")
+    assert response.status_code == 302 and "longer" not in response["Location"]
+    assert client.get(PONG + "&advice=1&longer=1").status_code == 200  # canonical as it is

@@ -10,6 +10,7 @@ from django.utils import translation
 from django.utils.html import escape
 
 from analysis.board import analyzer_url
+from kwx_site.figures import figure
 from puzzles.models import Puzzle
 from puzzles.text import ev_explanation
 from tests.puzzles.factories import aid, ensure_bank, ev_puzzle
@@ -105,6 +106,7 @@ def test_every_shipped_ev_puzzle_has_an_explanation_that_fits_its_figures():
             rows = {o["discard"]: o for o in p.ev["options"]}
             a, b = rows[p.accepted[0]], rows[p.ev["plain_best"][0]]
             assert ("wins more often" in why) == (a["win"] > b["win"] + 0.005), p.key
-            assert f"{a['score']:.2f}" in why and f"{b['score']:.2f}" in why, p.key
+            assert figure(a["score"]) in why and figure(b["score"]) in why, p.key  # as the EV table writes them
+            assert figure(100 * a["win"], 1) + "%" in why, p.key
             ready = p.options[0]["shanten"] == 0
             assert ("wall never ran out" in model) == ready and ("next draw" in model) != ready, p.key

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from kwx.hand.tiles import TILE_IDS, kinds_of
 from kwx_site.text import tile_label
-from puzzles.explain import shape_text
+from puzzles.explain import shape_text, table_explanation
 from puzzles.models import Attempt, Puzzle
 from tests.puzzles.factories import ensure_bank, table_drill
 
@@ -178,3 +178,133 @@ def test_the_api_poses_and_answers_a_table_drill():
     r = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", json.dumps({"choice": puzzle.accepted[0], "attempt": aid("api-table")}), content_type="application/json")
     assert r.status_code == 200 and r.json()["correct"] and r.json()["best"] == puzzle.accepted and r.json()["verdict"]["margin"]
     assert client.get("/api/v1/puzzles/next/", {"kind": "nope"}).status_code == 400
+
+
+def _page_figures(html: str) -> tuple[list[str], list[str]]:
+    """The "mean ± se" pairs of a table drill's explanation and of its table, as the page writes them."""
+    why = re.search(r'<div class="why" role="note">(.*?)</div>', html, re.S).group(1)
+    table = html[html.index("table-choices") :]
+    said = re.findall(r"([+−]?\d+\.\d\d) ± (\d+\.\d\d)", why)
+    shown = re.findall(r"<strong>([+−]?\d+\.\d\d)</strong> <small class=\"muted\">± (\d+\.\d\d)</small>", table)
+    return said, shown
+
+
+def test_the_explanation_and_its_table_write_each_figure_the_same_way():
+    """p00143 said −0.57 ± 0.57 beside −0.57 ± 0.58 (two roundings of 0.575): every drill page now writes each figure once."""
+    from puzzles.explain import choice_rows, table_explanation
+
+    ensure_bank("table_bank")
+    puzzle = Puzzle.objects.get(key="p00143")
+    client = Client()
+    html = client.get(f"/drills/{puzzle.pk}/").content.decode()
+    answered = client.post(f"/drills/{puzzle.pk}/", {"choice": puzzle.accepted[0], "attempt": _attempt(html), "mode": "rated"}).content.decode()
+    said, shown = _page_figures(answered)
+    assert said and set(said) <= set(shown), (said, shown)
+    checked = 0
+    for puzzle in Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).order_by("key"):
+        with translation.override("en"):
+            rows = {r["label"]: f"{r['mean_text']} ± {r['se_text']}" for r in choice_rows(puzzle)}
+            sentences = table_explanation(puzzle)
+        for sentence in sentences:
+            assert not re.search(r"−0\.0+(?![0-9])", sentence), sentence  # a figure that rounds to nothing has no sign
+            for label, figures in rows.items():
+                if f"{label}: " in sentence and " ± " in sentence.split(f"{label}: ", 1)[1][:20]:
+                    assert sentence.split(f"{label}: ", 1)[1].startswith(figures), (puzzle.key, sentence, figures)
+                    checked += 1
+        assert not any(re.fullmatch(r"[+−]0\.0+", r["mean_text"]) for r in choice_rows(puzzle)), puzzle.key
+    assert checked > 1000
+
+
+def _answered(puzzle, choice: str, language: str = "en") -> str:
+    client = Client()
+    client.cookies["django_language"] = language
+    html = client.get(f"/drills/{puzzle.pk}/").content.decode()
+    field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
+    page = client.post(f"/drills/{puzzle.pk}/", {field: choice, "attempt": _attempt(html), "mode": "rated"}).content.decode()
+    return re.sub(r"\s+", " ", re.search(r'<div class="why" role="note">(.*?)</div>', page, re.S).group(1))
+
+
+def test_a_discard_drill_speaks_about_the_players_own_discard():
+    """A tied best pick is told it is one of the best (d01375 was told only about another tile); a pick that
+    steps back a shanten is told so (streak d00987 never was)."""
+    ensure_bank("bank")
+    drills = Puzzle.objects.filter(kind=Puzzle.DISCARD, key__startswith="h").order_by("key")
+    tied = next(p for p in drills if len(p.accepted) > 1)
+    second = tied.accepted[1]
+    why = _answered(tied, second)
+    assert f"Discard {tile_label(second)} is one of the best" in why and tile_label(tied.accepted[0]) in why, why
+    best = next(r for r in tied.options if r["discard"] == second)
+    back = next(p for p in drills if any(r["shanten"] > p.options[0]["shanten"] for r in p.options))
+    worse = next(r for r in back.options if r["shanten"] > back.options[0]["shanten"])
+    why = _answered(back, worse["discard"])
+    assert f"Your discard {tile_label(worse['discard'])} steps back a shanten" in why, why
+    level = next(p for p in drills if any(r["discard"] not in p.accepted and r["shanten"] == p.options[0]["shanten"] for r in p.options[2:]))
+    mine = [r for r in level.options if r["discard"] not in level.accepted and r["shanten"] == level.options[0]["shanten"]][-1]
+    assert f"Your discard {tile_label(mine['discard'])} leaves only" in _answered(level, mine["discard"])
+    assert "之一" in _answered(tied, second, "zh-hans") and best["shanten"] == tied.options[0]["shanten"]
+
+
+def test_kong_and_declare_drills_give_the_reason_not_only_the_numbers():
+    ensure_bank("table_bank")
+    with translation.override("en"):
+        for puzzle in Puzzle.objects.filter(kind="kong").order_by("key"):
+            why = " ".join(table_explanation(puzzle))
+            kong = next((r for r in puzzle.options if r["answer"] == "kong"), None)
+            if kong is not None:
+                money = {"an_gang": "2 by each other player", "ming_gang": "1 by each other player", "zhi_gang": "2 by the discarder"}[kong["kong_type"]]
+                assert money in why and "荒庄不荒杠" in why, (puzzle.key, why)
+        for puzzle in Puzzle.objects.filter(kind="declare").order_by("key"):
+            why = " ".join(table_explanation(puzzle))
+            assert "doubles every win" in why and "locked" in why and "荒庄" in why, (puzzle.key, why)
+            hidden = next(r for r in puzzle.options if r["answer"] == "hidden")
+            assert ("only 屁胡" in why) == any(w[3] == 0 for w in hidden.get("waits") or []), (puzzle.key, why)
+            declare = next(r for r in puzzle.options if r["answer"] == "declare")
+            assert ("what it gives is worth more" in why) == (declare["mean"] >= hidden["mean"]), (puzzle.key, why)
+
+
+def test_a_right_defence_answer_that_is_not_the_top_row_is_told_it_is_one_of_the_best():
+    ensure_bank("table_bank")
+    puzzle = next(p for p in Puzzle.objects.filter(kind="defence").order_by("key") if len(p.accepted) > 1)
+    mine = next(r for r in puzzle.options[1:] if r["right"])
+    why = _answered(puzzle, mine["answer"])
+    assert "is one of the best" in why and tile_label(mine["answer"]) in why.split("is one of the best")[0], why
+
+
+def test_progress_counts_each_kind_apart_from_何切_and_due_reviews_agree_with_the_drills_page(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from play.models import ReviewItem
+    from puzzles.models import Player, ReviewCard
+    from tests.puzzles.factories import discard_puzzle
+    from tests.web.test_play import play_hand, start
+
+    pong, hequ = table_drill("pong"), discard_puzzle("34556p123789sZZZ")
+    for puzzle, field, answer in ((pong, "choice", next(c for c in pong.choices if c not in pong.accepted)), (hequ, "discard", "9s")):
+        html = client.get(f"/drills/{puzzle.pk}/").content.decode()
+        client.post(f"/drills/{puzzle.pk}/", {field: answer, "attempt": _attempt(html), "mode": "rated"})
+    game = start(client)
+    hand = play_hand(client, game)
+    player = Player.objects.get()
+    ReviewItem.objects.create(player=player, hand=hand, step=1, cost=1.0, card={}, due=timezone.now() - timedelta(minutes=1))
+    ReviewCard.objects.filter(player=player).update(due=timezone.now() - timedelta(minutes=1))
+    page = client.get("/progress/").content.decode()
+    kinds = page[page.index('data-testid="kinds"') :]
+    cells = lambda kind: re.findall(r"<td>(\d+)</td>", re.search(rf'<tr data-kind="{kind}">(.*?)</tr>', kinds, re.S).group(1))[0]
+    assert cells("discard") == "1" and cells("pong") == "1" and cells("kong") == "0" and cells("quiz") == "0"
+    assert "何切 2" not in page and "练习 2" in page  # the attempts card counts drills, not 何切
+    assert "何切？" not in client.get(f"/drills/{pong.pk}/").content.decode().split("</title>")[0]  # a 碰不碰 drill is not titled 何切
+    due_progress = re.search(r'data-testid="due">(\d+)<', page).group(1)
+    drills = client.get(f"/drills/{hequ.pk}/").content.decode()
+    badge = re.search(r'<span id="due-count"[^>]*>(?:<span class="badge bad">(\d+)</span>)?</span>', drills).group(1)
+    assert badge == "3"  # two missed drills and one costly decision of a played hand
+    assert due_progress == badge  # one selector for both pages
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_nav_names_the_drills_the_same_on_desktop_and_phone(client, language):
+    client.cookies["django_language"] = language
+    page = client.get("/progress/").content.decode()
+    link = re.search(r'<a href="/drills/"[^>]*><span class="long">([^<]+)</span><span class="short">([^<]+)</span></a>', page)
+    assert link.group(1) == link.group(2) and "何切" not in link.group(1)  # the drills are not all 何切 any more

@@ -37,7 +37,7 @@ def test_the_page_shows_the_apis_figures_for_the_same_position():
     checked, money = read_position(body)
     answer = advice_json(view_of(checked, money["rules"]), money, Budget(seconds=None))
     assert [(r["action"], r["mean"], r["stderr"], r["rollouts"]) for r in shown["rows"]] == [(c["action"], c["mean"], c["stderr"], c["rollouts"]) for c in answer["choices"]]
-    assert shown["rows"][0]["best"] and not any(r["best"] for r in shown["rows"][1:])
+    assert shown["rows"][0]["best"] == answer["clear"] and not any(r["best"] for r in shown["rows"][1:])  # the badge only when clear
 
 
 def test_deal_in_lists_each_held_tile_and_marks_the_revealed_wait():

@@ -16,6 +16,7 @@ from analysis.table_form import (
     check_position,
     edit_table,
     format_sequence,
+    label,
     position_of,
     read_request,
     read_table,
@@ -69,13 +70,13 @@ def test_rivers_round_trip_through_the_link(first, second):
     "query, key, words",
     [
         ("r1=5px", "r1", "x"),
-        ("r2=5p[555p]", "r2", "(r2)"),
+        ("r2=5p[555p]", "r2", "上家牌河"),
         ("r0=0p", "r0", "0"),
         ("m1=55p", "m1", "[555p]"),
-        ("m2=[55p]", "m2", "(m2)"),
+        ("m2=[55p]", "m2", "上家的碰、杠"),
         ("l1=4w", "l1", "w"),
         ("wall=99", "wall", "45"),
-        ("wall=-1", "wall", "(wall)"),
+        ("wall=-1", "wall", "牌墙剩余张数"),
         ("offer=5p6p", "offer", "5p6p"),
         ("offer=5p&by=3", "by", "3"),
         ("offer=5p&kind=steal", "kind", "steal"),
@@ -86,7 +87,7 @@ def test_rivers_round_trip_through_the_link(first, second):
 def test_bad_input_names_the_key_and_what_is_wrong(query, key, words):
     t = table(query)
     assert key in t.errors and words in t.errors[key]
-    assert f"({key})" in t.errors[key]
+    assert t.errors[key].startswith(label(key)) and f"({key})" not in t.errors[key]  # named as the form names it, not by its link key
 
 
 def test_a_bad_seed_is_named():
@@ -103,7 +104,7 @@ def test_the_wall_follows_from_the_tiles_when_not_given():
 
 def test_a_wrong_wall_names_wall_with_the_count_expected():
     position, errors = check_position(parse_hand(PONG_HAND), table(PONG + "&wall=30"), RULES)
-    assert position is None and "37" in errors["wall"] and "(wall)" in errors["wall"]
+    assert position is None and "37" in errors["wall"] and "牌墙剩余张数" in errors["wall"]
 
 
 def test_an_offer_not_ending_the_river_names_offer():
