@@ -74,11 +74,6 @@ def next_in_review(player: Player | None, now: datetime | None = None) -> Review
     return card
 
 
-def due_count(player: Player | None) -> int:
-    """How many entries of the review queue are due: missed puzzles' cards and played hands' costly decisions."""
-    return due_reviews(player).count() + play_selectors.due_items(player).count() if player is not None else 0
-
-
 def next_puzzle(
     player: Player | None,
     mode: str = "rated",
