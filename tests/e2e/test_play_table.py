@@ -1,0 +1,85 @@
+"""In Chromium at 390 px: a whole hand played by keyboard alone (counted presses), focus kept on the hand after every
+htmx swap and full-page load, and the table's new parts (turn order, waits, the log newest first) passing axe."""
+
+from __future__ import annotations
+
+import pytest
+
+from play.models import Hand
+from tests.e2e.axe import assert_no_violations
+from tests.e2e.conftest import open_page, shot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+MAX_PRESSES = 60
+FOCUS_ON_HAND = "() => { const a = document.activeElement; return !!a && (!!a.closest('.pl-hand-form') || a.id === 'next-hand') }"
+SWAPPED = "seen => { const s = document.querySelector('input[name=seen]'); return !s || s.value !== seen }"
+
+
+def focused(page) -> dict:
+    return page.evaluate("() => { const a = document.activeElement; return {tag: a.tagName, id: a.id, value: a.value || '', cls: a.className} }")
+
+
+def sit_down(page) -> None:
+    page.goto(f"{page.base}/play/")
+    page.locator('input[name="level"][value="strong"]').check()
+    page.locator("#start-game").click()
+    page.wait_for_selector("#table")
+
+
+def key_for(page) -> str:
+    """The one key a keyboard player presses now: 胡 when offered, 过 on a claim, else Enter on the focused (drawn) tile."""
+    if page.locator(".pl-actions .pl-win").count():
+        return "h"
+    if page.locator(".pl-actions .pl-pass").count():
+        return "g"
+    return "Enter"
+
+
+def play_by_keyboard(page) -> int:
+    """Play the current hand to its settlement with the keyboard only; the presses it took."""
+    presses = 0
+    first = True
+    while not page.locator("#next-hand").count():
+        page.wait_for_function(FOCUS_ON_HAND)  # focus is on the hand, never on <body>
+        seen = page.locator('input[name="seen"]').get_attribute("value")
+        if first and page.locator(".pl-hand button.tile-button").count() > 1:  # ← moves along the hand, one tab stop for it all
+            before = focused(page)
+            page.keyboard.press("ArrowLeft")
+            presses += 1
+            after = focused(page)
+            assert after["value"].startswith("discard ") and after != before
+            assert page.locator('.pl-hand button.tile-button[tabindex="0"]').count() == 1
+            first = False
+        page.keyboard.press(key_for(page))
+        presses += 1
+        page.wait_for_function(SWAPPED, arg=seen)
+        assert presses <= MAX_PRESSES
+    return presses
+
+
+def test_a_whole_hand_by_keyboard_alone_in_at_most_60_presses_focus_on_the_hand_throughout(browser, live_server):
+    with open_page(browser, live_server, 390, 844, bypass_csp=True) as page:
+        sit_down(page)
+        assert page.locator("#play-keys").inner_text().count("胡") == 1 and "Enter" in page.locator("#play-keys").inner_text()
+        shot(page, "keyboard-table-zh-390")
+        assert_no_violations(page)
+        counts = []
+        for _ in range(2):  # the second hand begins with a full-page load (the next-hand form is a plain post)
+            page.wait_for_function(FOCUS_ON_HAND)
+            counts.append(play_by_keyboard(page))
+            hand = Hand.objects.order_by("-id").first()
+            assert hand.over
+            page.wait_for_function("() => document.activeElement && document.activeElement.id === 'next-hand'")
+            page.keyboard.press("Enter")  # deals the next hand
+            page.wait_for_function("n => !document.querySelector('input[name=number][value=\"' + n + '\"]')", arg=hand.number)
+        assert max(counts) <= MAX_PRESSES
+        print(f"keyboard hands: {counts} presses")
+
+
+def test_the_table_at_desktop_width_in_english_shows_the_order_waits_log_and_keys(browser, live_server):
+    with open_page(browser, live_server, 1280, 900, bypass_csp=True, language="en") as page:
+        sit_down(page)
+        assert page.locator("#turn-order [aria-current=true]").count() == 1
+        shot(page, "keyboard-table-en-1280")
+        assert "Enter" in page.locator("#play-keys").inner_text()
+        assert_no_violations(page)
