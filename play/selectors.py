@@ -56,6 +56,16 @@ def game_for(player: Player | None, game_id: int) -> Game | None:
     return Game.objects.filter(pk=game_id, player=player).first() if player else None
 
 
+def game_has_account(game_id: int) -> bool:
+    """Whether the game exists and belongs to an account (not to an anonymous session)."""
+    return Game.objects.filter(pk=game_id, player__user__isnull=False).exists()
+
+
+def hand_has_account(hand_id: int) -> bool:
+    """Whether the hand exists and belongs to an account."""
+    return Hand.objects.filter(pk=hand_id, player__user__isnull=False).exists()
+
+
 def current_hand(game: Game) -> Hand:
     """The game's latest hand."""
     hand = game.hands.order_by("-number").first()

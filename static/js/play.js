@@ -6,6 +6,7 @@
 // over. ← → (and Home / End) move along the hand, one tab stop for the whole hand. One key per
 // choice: H 胡, K 杠, P 碰, G 过, L 亮倒 (the focused tile's declare button; else the first one).
 // A key that names several buttons (two kongs) focuses the next of them; Enter presses it.
+// A refused move's answer (409, 400) is swapped in like any other, so its message shows.
 (function () {
   "use strict";
   var KEYS = { h: ".pl-win", k: ".pl-kong", p: ".pl-pong", g: ".pl-pass", l: ".pl-declare" };
@@ -76,6 +77,20 @@
     var index = choices.indexOf(document.activeElement);
     focus(choices[(index + 1) % choices.length]);
   });
+
+  // A refused move (409: a stale tab or a repeat; 400: not a choice now) answers with the table and the reason: show it.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    if ((status === 409 || status === 400) && event.detail.target && event.detail.target.id === "table") {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
+  // The message of a move that changed nothing is said once: a reload does not say it again.
+  if (window.location.search.indexOf("stale=1") >= 0 && window.history.replaceState) {
+    window.history.replaceState(null, "", window.location.pathname + window.location.search.replace(/[?&]stale=1/, "").replace(/^&/, "?"));
+  }
 
   document.addEventListener("htmx:afterSettle", settle);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", settle);

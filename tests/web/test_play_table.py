@@ -14,6 +14,7 @@ from kwx.hand.tiles import KIND_OF_ID
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record
 from kwx.table.table import Action
 from play.models import Game, Hand
+from tests.play.helpers import move_for
 from tests.web.test_play import current, play_hand, start
 
 pytestmark = pytest.mark.django_db
@@ -112,3 +113,58 @@ def test_the_hint_stays_on_for_the_next_hand(client):
     assert '<input type="hidden" name="hint" value="1">' in form
     response = client.post(f"/play/{game.pk}/next/", {"number": hand.number, "piao": "0", "hint": "1"})
     assert response.status_code == 302 and response["Location"].endswith("?hint=1")
+
+
+STALE_WORDS = "Nothing was played: the table had moved on since that page was shown"
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+def test_a_move_from_a_stale_tab_says_nothing_was_played_and_changes_nothing(client, htmx):
+    game = start(client)
+    hand = current(game)
+    body = {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)}
+    client.post(f"/play/{game.pk}/", body)
+    after = current(game).record
+    headers = {**EN, "HTTP_HX_REQUEST": "true"} if htmx else EN
+    again = client.post(f"/play/{game.pk}/", body, **headers)  # the other tab, still at the old count
+    assert current(game).record == after
+    if htmx:
+        assert again.status_code == 409 and STALE_WORDS in again.content.decode() and 'id="table"' in again.content.decode()
+    else:
+        assert again.status_code == 302 and again["Location"] == f"/play/{game.pk}/?stale=1"
+        page = client.get(again["Location"], **EN).content.decode()
+        assert STALE_WORDS in page and 'role="alert"' in page
+    assert STALE_WORDS not in client.get(f"/play/{game.pk}/", **EN).content.decode()
+
+
+def test_a_logged_out_visitor_on_their_games_page_is_asked_to_log_in_and_log_out_says_so(client, django_user_model):
+    django_user_model.objects.create_user("kim", password="a long enough password 25")
+    assert client.post("/accounts/login/", {"username": "kim", "password": "a long enough password 25"}).status_code == 302
+    game = start(client)
+    hand = current(game)
+    out = client.post("/accounts/logout/", **EN)
+    assert out.status_code == 302
+    confirmation = client.get(out["Location"], **EN)
+    assert confirmation.status_code == 200 and "You are logged out" in confirmation.content.decode()
+    for url in (f"/play/{game.pk}/", f"/play/{hand.pk}/review/"):
+        page = client.get(url, **EN)
+        assert page.status_code == 403
+        text = page.content.decode()
+        assert "Log in to continue" in text and f'href="/accounts/login/?next={url}"' in text
+    posted = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "pass"}, **EN)
+    assert posted.status_code == 403 and current(game).record == hand.record
+    back = client.post(f"/accounts/login/?next=/play/{game.pk}/", {"username": "kim", "password": "a long enough password 25", "next": f"/play/{game.pk}/"})
+    assert back["Location"] == f"/play/{game.pk}/" and client.get(back["Location"]).status_code == 200
+
+
+def test_an_anonymous_game_and_another_accounts_game_stay_not_found(client, django_user_model):
+    anonymous = start(Client())
+    assert client.get(f"/play/{anonymous.pk}/").status_code == 404  # a session's game: nobody to log in as
+    django_user_model.objects.create_user("lee", password="a long enough password 25")
+    owner = Client()
+    owner.post("/accounts/login/", {"username": "lee", "password": "a long enough password 25"})
+    theirs = start(owner)
+    django_user_model.objects.create_user("max", password="a long enough password 25")
+    client.post("/accounts/login/", {"username": "max", "password": "a long enough password 25"})
+    assert client.get(f"/play/{theirs.pk}/").status_code == 404  # logged in as someone else
+    assert client.get("/play/999999/").status_code == 404
