@@ -83,3 +83,48 @@ def test_the_table_at_desktop_width_in_english_shows_the_order_waits_log_and_key
         shot(page, "keyboard-table-en-1280")
         assert "Enter" in page.locator("#play-keys").inner_text()
         assert_no_violations(page)
+
+
+SHEET_LINK_SHOWN = """() => {
+  const link = document.querySelector('.pl-sheet tbody a');
+  const box = link.getBoundingClientRect(), frame = link.closest('.table-scroll').getBoundingClientRect();
+  return {right: box.right, frame: frame.right, width: window.innerWidth, text: link.innerText, scrolls: link.closest('.table-scroll').scrollWidth > link.closest('.table-scroll').clientWidth};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_score_sheets_review_link_is_whole_at_390_px(browser, live_server, language):
+    with open_page(browser, live_server, 390, 844, bypass_csp=True, language=language) as page:
+        sit_down(page)
+        play_by_keyboard(page)
+        shot(page, f"settlement-{language}-390")
+        shown = page.evaluate(SHEET_LINK_SHOWN)
+        assert not shown["scrolls"] and shown["right"] <= shown["frame"] <= shown["width"], shown
+        assert_no_violations(page)
+
+
+BADGES_CLEAR = """() => {
+  const items = [...document.querySelectorAll('.pl-declist li')];
+  const out = [];
+  items.forEach((li, i) => {
+    const box = li.getBoundingClientRect();
+    li.querySelectorAll('.badge, a').forEach(el => { const b = el.getBoundingClientRect(); if (b.right > box.right + 0.5) out.push({i, what: el.className || 'a', right: b.right, li: box.right}); });
+    const next = items[i + 1];
+    if (next) { const n = next.getBoundingClientRect(); if (Math.abs(n.top - box.top) < 2 && n.left - box.right < 32) out.push({i, gap: n.left - box.right}); }
+  });
+  return {problems: out, count: items.length};
+}"""
+
+
+def test_the_desktop_decision_lists_cost_badges_keep_clear_of_the_next_number(browser, live_server):
+    from tests.e2e.test_review_page import paste_a_hand
+    from tests.play.helpers import run_queued_tasks
+
+    with open_page(browser, live_server, 1280, 900, bypass_csp=True, language="en") as page:
+        paste_a_hand(page)
+        run_queued_tasks()
+        page.reload()
+        page.locator(".pl-declist").wait_for()
+        shot(page, "review-declist-en-1280")
+        found = page.evaluate(BADGES_CLEAR)
+        assert found["count"] > 3 and not found["problems"], found
