@@ -31,6 +31,7 @@ from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import Action
+from kwx.table.view import view_for
 from puzzles.models import Player
 from puzzles.review import review as fsrs_review
 
@@ -117,7 +118,7 @@ def _new_hand(game: Game, number: int, dealer: int, piao: int) -> Hand:
     seed = secrets.randbits(62)
     dealt = seeded_deal(seed, dealer)
     record = Record(Header(game.rules, (), game.base, (piao, 0, 0), PLAYERS, dealer, dealt.hands))
-    done, over = seats.play_on(record.replay(dealt.wall), game.level, None)
+    done, over = seats.play_on(record.replay(dealt.wall), game.level, None, auto=game.auto)
     hand = Hand(player=game.player, game=game, number=number, seed=seed, record=done.record.to_json())
     if over:
         _finish(hand, done)
@@ -196,12 +197,39 @@ def act(player: Player, game_id: int, seen: Any, choice: Choice, *, hand_id: Any
             done = seats.replayed(hand.record, hand.seed)
             if not seats.check_choice(done.final, choice):
                 raise PlayError("verb", _("That is not one of your choices now."))
-            done, over = seats.play_on(done, hand.game.level, choice)
+            done, over = seats.play_on(done, hand.game.level, choice, auto=hand.game.auto)
             hand.record = done.record.to_json()
             if over:
                 _finish(hand, done)
             hand.save()
             return hand, True, done
+
+    return _retrying(job)
+
+
+def set_auto(player: Player, game_id: int, *, win: bool, passes: bool) -> Hand:
+    """Turn the game's 自动胡 / 自动过 switches on or off, and let them answer the decision on the table now if they cover it; the current hand.
+
+    Kept with the game, so they hold for every later hand (Game.DoesNotExist unless the game is the player's).
+    """
+
+    def job() -> Hand:
+        with transaction.atomic():
+            hand = _current(player, game_id)
+            game = hand.game
+            game.auto_win, game.auto_pass = win, passes
+            game.save(update_fields=["auto_win", "auto_pass"])
+            if hand.over:
+                return hand
+            done = seats.replayed(hand.record, hand.seed)
+            choice = seats.auto_choice(view_for(done.final, hand.seat), game.auto)
+            if choice is not None:
+                done, over = seats.play_on(done, game.level, choice, auto=game.auto)
+                hand.record = done.record.to_json()
+                if over:
+                    _finish(hand, done)
+                hand.save()
+            return hand
 
     return _retrying(job)
 

@@ -151,6 +151,21 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_POST
+def auto(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Save the game's 自动胡 / 自动过 switches (checkboxes ``auto_win``, ``auto_pass``); they may answer the decision on the table at once."""
+    game = _game_or_log_in(request, game_id)
+    if isinstance(game, HttpResponse):
+        return game
+    try:
+        hand = services.set_auto(game.player, game.pk, win=request.POST.get("auto_win") == "1", passes=request.POST.get("auto_pass") == "1")
+    except Game.DoesNotExist:
+        raise Http404("no such game") from None
+    if wants_fragment(request):
+        return _render_table(request, hand)
+    return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
+
+
+@require_POST
 def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     """Deal the next hand (with the 漂 chosen for it) once the current one is over."""
     game = found(selectors.game_for(_player(request), game_id), "no such game")

@@ -168,3 +168,42 @@ def test_an_anonymous_game_and_another_accounts_game_stay_not_found(client, djan
     client.post("/accounts/login/", {"username": "max", "password": "a long enough password 25"})
     assert client.get(f"/play/{theirs.pk}/").status_code == 404  # logged in as someone else
     assert client.get("/play/999999/").status_code == 404
+
+
+def test_the_auto_switches_are_kept_with_the_game_and_answer_what_they_cover(client):
+    from kwx.table.view import view_for
+    from play import seats
+
+    both = seats.Auto(win=True, passes=True)
+    covered = None
+    for _ in range(12):  # find a decision the switches cover, playing as the basic bot would
+        game = start(client)
+        hand = current(game)
+        while not hand.over:
+            if seats.auto_choice(view_for(seats.replayed(hand.record).final, 0), both) is not None:
+                covered = hand
+                break
+            client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)})
+            hand = current(game)
+        if covered:
+            break
+    assert covered is not None
+    response = client.post(f"/play/{game.pk}/auto/", {"auto_win": "1", "auto_pass": "1"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.auto_win and game.auto_pass
+    after = current(game)
+    assert after.action_count > covered.action_count  # the switches answered the decision on the table at once
+    page = client.get(f"/play/{game.pk}/", **EN).content.decode()
+    assert 'id="auto-win" checked' in page and 'id="auto-pass" checked' in page
+    hand = after
+    while not hand.over:  # from now on the table never asks what the switches answer
+        view = view_for(seats.replayed(hand.record).final, 0)
+        assert seats.auto_choice(view, both) is None
+        client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)})
+        hand = current(game)
+    client.post(f"/play/{game.pk}/next/", {"number": hand.number, "piao": "0"})
+    assert 'id="auto-win" checked' in client.get(f"/play/{game.pk}/").content.decode()  # kept for the next hand
+    client.post(f"/play/{game.pk}/auto/", {"auto_win": "1"})
+    game.refresh_from_db()
+    assert game.auto_win and not game.auto_pass
