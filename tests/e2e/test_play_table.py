@@ -128,3 +128,87 @@ def test_the_desktop_decision_lists_cost_badges_keep_clear_of_the_next_number(br
         shot(page, "review-declist-en-1280")
         found = page.evaluate(BADGES_CLEAR)
         assert found["count"] > 3 and not found["problems"], found
+
+
+def crafted_table(page) -> int:
+    """Sit down, then give the hand the record of tests/web/test_play_table.py (shown, not played on): the game's id."""
+    from kwx.hand.notation import parse_tiles
+    from kwx.hand.tiles import KIND_OF_ID
+    from kwx.table.record import DEFAULT_PLAYERS, Header, Record
+    from kwx.table.table import Action
+    from tests.web.test_play_table import ACTIONS, HANDS
+
+    sit_down(page)
+    hand = Hand.objects.order_by("-id").first()
+    record = Record(Header("standard", (), 1, (0, 0, 0), DEFAULT_PLAYERS, 2, tuple(parse_tiles(h, "h") for h in HANDS)), tuple(Action(s, v, KIND_OF_ID[t]) for s, v, t in ACTIONS))
+    Hand.objects.filter(pk=hand.pk).update(record=record.to_json(), seed=None)
+    return hand.game_id
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_table_shows_your_waits_the_newest_actions_and_kong_money_without_sideways_scroll(browser, live_server, width, language):
+    with open_page(browser, live_server, width, 844 if width == 390 else 900, bypass_csp=True, language=language) as page:
+        game = crafted_table(page)
+        page.goto(f"{page.base}/play/{game}/")
+        page.locator("#own-waits").wait_for()
+        assert page.locator("#own-waits .pl-wait").count() == 2 and page.locator("#own-waits .pl-dead").count() == 1
+        assert page.locator("#action-log li").first.inner_text().startswith(("你", "You"))
+        assert page.locator("#kong-money").is_visible() and page.locator("#turn-order [aria-current=true]").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"table-{language}-{width}")
+        assert_no_violations(page)
+        page.goto(f"{page.base}/play/{game}/?hint=1")
+        page.locator(".pl-hint").wait_for()
+        assert page.locator(".pl-hint a.discard-link").count() == 0 and page.locator("#ev-assumptions").get_attribute("href").startswith("/analyze/")
+        shot(page, f"table-hint-{language}-{width}")
+        assert_no_violations(page)
+
+
+def test_a_click_in_a_stale_tab_says_nothing_was_played(browser, live_server):
+    with open_page(browser, live_server, 390, 844, language="en") as page:
+        sit_down(page)
+        page.wait_for_function(FOCUS_ON_HAND)
+        other = page.context.new_page()  # the same player's second tab
+        other.goto(page.url)
+        other.wait_for_selector("#table")
+        seen = page.locator('input[name="seen"]').get_attribute("value")
+        page.keyboard.press(key_for(page))
+        page.wait_for_function(SWAPPED, arg=seen)
+        for selector in (".pl-actions .pl-pass", ".pl-actions .pl-win", ".pl-hand button.tile-button"):
+            if other.locator(selector).count():
+                other.locator(selector).first.click()
+                break
+        other.locator("#table .pl-error[role=alert]").wait_for()
+        assert "Nothing was played" in other.locator("#table .pl-error").inner_text()
+        assert other.locator('input[name="seen"]').count() == 0 or other.locator('input[name="seen"]').get_attribute("value") == page.locator('input[name="seen"]').get_attribute("value")
+        shot(other, "stale-tab-en-390")
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_after_log_out_the_games_page_asks_to_log_in_and_comes_back(browser, live_server, django_user_model, language):
+    django_user_model.objects.create_user("ann", password="a long enough password 25")
+    with open_page(browser, live_server, 390, 844, bypass_csp=True, language=language) as page:
+        page.goto(f"{page.base}/accounts/login/")
+        page.locator("#id_username").fill("ann")
+        page.locator("#id_password").fill("a long enough password 25")
+        page.locator("form[action='/accounts/login/'] button").click()
+        page.wait_for_load_state()
+        sit_down(page)
+        table = page.url
+        page.goto(f"{page.base}/progress/")
+        page.locator("summary").click()  # the phone menu holds the account
+        page.locator(".menu-panel form[action='/accounts/logout/'] button").click()
+        page.locator("#logged-out").wait_for()
+        shot(page, f"logged-out-{language}-390")
+        assert_no_violations(page)
+        page.goto(table)
+        page.locator("#log-in-to-continue").wait_for()
+        shot(page, f"log-in-to-continue-{language}-390")
+        assert_no_violations(page)
+        page.locator("#log-in-link").click()
+        page.locator("#id_username").fill("ann")
+        page.locator("#id_password").fill("a long enough password 25")
+        page.locator("form[action='/accounts/login/'] button").click()
+        page.wait_for_selector("#table")
+        assert page.url == table
