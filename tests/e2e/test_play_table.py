@@ -156,6 +156,8 @@ def test_the_table_shows_your_waits_the_newest_actions_and_kong_money_without_si
         assert page.locator("#action-log li").first.inner_text().startswith(("你", "You"))
         assert page.locator("#kong-money").is_visible() and page.locator("#turn-order [aria-current=true]").count() == 1
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+        newest = page.locator("#action-log li").first.bounding_box()
+        assert newest["y"] + newest["height"] <= page.viewport_size["height"]  # what was just played is on the first screen
         shot(page, f"table-{language}-{width}")
         assert_no_violations(page)
         page.goto(f"{page.base}/play/{game}/?hint=1")
