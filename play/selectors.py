@@ -233,8 +233,8 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
         "log": action_log(done, actions, me, over),
         "piao": hand.record.get("piao", [0, 0, 0]),
         "order": turn_order(view, over),
-        "own_waits": own_waits(view) if not over else [],
-        "offer_note": missed_win(state, me) if not over else "",
+        "own_waits": own_waits(view) if not over and step is None else [],  # the play table's (a review's step shows its own figures)
+        "offer_note": missed_win(state, me) if not over and step is None else "",
         "kong_money": [payment_line(p, me) for p in done.settlement.payments] if not over and step is None else [],
     }
     if over:
