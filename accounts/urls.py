@@ -8,7 +8,8 @@ from . import views
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="logged_out"), name="logout"),
+    path("accounts/logged-out/", views.logged_out, name="logged_out"),
     path("accounts/password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/email/", views.email, name="account_email"),
     path("accounts/password/reset/", views.PasswordResetView.as_view(), name="password_reset"),

@@ -25,7 +25,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from kwx_site.limits import client_ip, hit, over_until
 
@@ -91,6 +91,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Welcome, %(name)s: your drills are saved to your account.") % {"name": user.get_username()})
         return redirect(_safe_next(request) or "progress")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+@require_safe
+def logged_out(request: HttpRequest) -> HttpResponse:
+    """/accounts/logged-out/: where log-out lands, saying so (what stays in the account, how to log in again)."""
+    return render(request, "accounts/logged_out.html")
 
 
 def _safe_next(request: HttpRequest) -> str | None:

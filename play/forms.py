@@ -133,6 +133,13 @@ class NextHandForm(PlayForm):
         return check_piao(self.cleaned_data["piao"])
 
 
+class AutoForm(PlayForm):
+    """The game's 自动胡 / 自动过 switches: a checkbox each (ticked sends 1; absent is off)."""
+
+    auto_win = forms.BooleanField(required=False)
+    auto_pass = forms.BooleanField(required=False)
+
+
 class UploadForm(PlayForm):
     """A pasted (``record``) or uploaded (``file``) kwx-hand/1 record and the seat to review it from; the record is read and replayed once, here.
 

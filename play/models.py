@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 
 from accounts.models import Player
@@ -15,9 +17,18 @@ class Game(models.Model):
     rules = models.CharField(max_length=12, default="standard")
     base = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
+    auto_win = models.BooleanField(default=False, help_text="自动胡: every win offered to the person is taken (play.seats.auto_choice).")
+    auto_pass = models.BooleanField(default=False, help_text="自动过: a claim offering only pongs that do not lower the shanten is passed.")
 
     class Meta:
         ordering = ["-created", "-id"]
+
+    @property
+    def auto(self) -> Any:
+        """The person's switches as play.seats.Auto."""
+        from .seats import Auto
+
+        return Auto(win=self.auto_win, passes=self.auto_pass)
 
     @property
     def level_name(self) -> str:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kwx.bots.registry import policy_factory
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import NUM_KINDS
 from kwx.table.record import Record, Replay, finish
 from kwx.table.selfplay import Policy, Waiting, advance, seeded_deal
 from kwx.table.table import Action, Table
@@ -31,14 +33,53 @@ class Choice:
         return self.action is None
 
 
-class Person:
-    """The person's policy: it answers once with the choice it was given, then waits (raises Waiting)."""
+@dataclass(frozen=True, slots=True)
+class Auto:
+    """The person's switches: ``win`` takes every win offered (自动胡); ``passes`` passes every claim that offers no win
+    and no kong, only pongs that would not bring the hand nearer to ready (自动过)."""
 
-    def __init__(self, choice: Choice | None = None) -> None:
+    win: bool = False
+    passes: bool = False
+
+
+def pong_helps(view: SeatView, kind: int) -> bool:
+    """Whether ponging ``kind`` lowers the shanten: the best discard after the pong against the 13 tiles now."""
+    hand = view.hand
+    now = shanten(hand.concealed, len(hand.melds))
+    after = hand.after_pong(kind)
+    melds = len(after.melds)
+    best = min(shanten(after.with_tile(k, -1).concealed, melds) for k in range(NUM_KINDS) if after.concealed[k])
+    return best < now
+
+
+def auto_choice(view: SeatView, auto: Auto) -> Choice | None:
+    """What the switches answer for the person at this decision, or None when the person chooses.
+
+    自动胡: a win offered (self-draw, a discard or a robbed kong) is taken. 自动过: a claim whose only
+    choices are pongs that do not lower the shanten (and 过) is passed; a win or a kong is never passed.
+    """
+    options = view.options
+    if auto.win:
+        win = next((a for a in options if a.verb == "win"), None)
+        if win is not None:
+            return Choice(win)
+    if auto.passes and view.decision.may_pass and options and all(a.verb == "pong" and not pong_helps(view, a.kind) for a in options):
+        return Choice(None)
+    return None
+
+
+class Person:
+    """The person's policy: it answers once with the choice it was given, then what the switches answer (``auto``), else waits (raises Waiting)."""
+
+    def __init__(self, choice: Choice | None = None, auto: Auto | None = None) -> None:
         self.choice = choice
+        self.auto = auto or Auto()
 
     def _answer(self, view: SeatView) -> Action | None:
         if self.choice is None:
+            switched = auto_choice(view, self.auto)
+            if switched is not None:
+                return switched.action
             raise Waiting(view.seat, view.options)
         choice, self.choice = self.choice, None
         return choice.action
@@ -66,13 +107,13 @@ def replayed(record: dict[str, Any], seed: int | None = None) -> Replay:
     return rec.replay(seeded_deal(seed, rec.header.dealer).wall if seed is not None else None)
 
 
-def play_on(done: Replay, level: str, choice: Choice | None, seat: int = PERSON) -> tuple[Replay, bool]:
+def play_on(done: Replay, level: str, choice: Choice | None, seat: int = PERSON, auto: Auto | None = None) -> tuple[Replay, bool]:
     """Apply the person's choice (if any) to a replayed hand (its states knowing the wall), then let the bots play until the person must choose again or the hand is over.
 
-    The replay of the longer record, and whether the hand is over.
+    ``auto``: the person's switches answer the decisions they cover on the way. The replay of the longer record, and whether the hand is over.
     """
     trail: list[Table] = []
-    _state, actions, over = advance(done.final, bot_policies(level, Person(choice), seat), trail)
+    _state, actions, over = advance(done.final, bot_policies(level, Person(choice, auto), seat), trail)
     return finish(done.record.append(*actions), done.states + tuple(trail)), over
 
 

@@ -16,15 +16,17 @@ from django.utils.translation import gettext_noop
 from accounts.models import Player
 from analysis.board import Board, canonical_query
 from analysis.presenter import page_context
+from kwx.hand.efficiency import efficiency
 from kwx.hand.ev_analysis import MAX_REVEALED
 from kwx.hand.notation import format_hand
 from kwx.hand.tiles import TILE_IDS
 from kwx.numbers import read_whole
 from kwx.table.record import Replay
-from kwx.table.table import Action, Table
+from kwx.table.settlement import KONG_TYPES, Payment
+from kwx.table.table import Action, Table, win_on
 from kwx.table.view import SeatView, decision_for, view_for
 from kwx_site.table import seat_name, table_shown
-from kwx_site.text import tile_label
+from kwx_site.text import refusal_words, tile_label
 from settlement.text import part_text, settlement_json
 
 from . import review as reviewing
@@ -39,7 +41,8 @@ VERB_WORDS = {
     "kong": gettext_noop("kong (杠)"),
     "win": gettext_noop("win (胡)"),
 }
-LOG_LENGTH = 8
+LOG_LENGTH = 12
+"""How many of the latest actions the table lists (newest first: the bots' last moves at hand, older ones below in the scroll box)."""
 LEVEL_NAMES = {"basic": gettext_noop("basic"), "strong": gettext_noop("strong")}
 
 
@@ -51,6 +54,16 @@ def level_name(level: str) -> str:
 def game_for(player: Player | None, game_id: int) -> Game | None:
     """The player's game (None for anyone else's, or an unknown id)."""
     return Game.objects.filter(pk=game_id, player=player).first() if player else None
+
+
+def game_has_account(game_id: int) -> bool:
+    """Whether the game exists and belongs to an account (not to an anonymous session)."""
+    return Game.objects.filter(pk=game_id, player__user__isnull=False).exists()
+
+
+def hand_has_account(hand_id: int) -> bool:
+    """Whether the hand exists and belongs to an account."""
+    return Hand.objects.filter(pk=hand_id, player__user__isnull=False).exists()
 
 
 def current_hand(game: Game) -> Hand:
@@ -128,6 +141,56 @@ def last_discard(actions: tuple[Action, ...]) -> int | None:
     return None
 
 
+def missed_win(state: Table, me: int = PERSON) -> str:
+    """Why ``me`` may not win on the tile another seat offers in ``state`` though it completes the hand (屁胡 on a discard, 漏胡); empty otherwise."""
+    if state.phase not in ("claim", "rob") or state.turn == me:
+        return ""
+    win = win_on(state, me)
+    if win is None or any(a.verb == "win" for a in decision_for(state, me).options):
+        return ""
+    name = tile_label(TILE_IDS[win.kind])
+    if not win.value.allowed:
+        return _("%(tile)s is your winning tile, but you cannot win on it: %(why)s.") % {"tile": name, "why": refusal_words(win.value.reason)}
+    return _("%(tile)s is your winning tile, but you cannot win on it: 漏胡 — you let a win go since your last draw, so until you draw again a discard wins only if it is worth more.") % {"tile": name}
+
+
+def payment_line(payment: Payment, me: int = PERSON) -> str:
+    """One payment as ``下家 → 你 2``, from ``me``'s chair."""
+    return f"{seat_name(payment.payer, me)} → {seat_name(payment.payee, me)} {payment.amount}"
+
+
+def kong_payments(done: Replay, kind: int) -> list[Payment]:
+    """The kong money (喜钱) paid for the kong of ``kind`` in the hand so far (none for a robbed kong)."""
+    return [p for p in done.settlement.payments if any(part.key in KONG_TYPES and part.number("tile") == kind for part in p.parts)]
+
+
+def action_log(done: Replay, actions: tuple[Action, ...], me: int, over: bool) -> list[dict[str, Any]]:
+    """The table's last actions, newest first: each in words, the kong money it made paid, and why a discard of your winning tile could not be won on."""
+    lines = []
+    for index in range(max(0, len(actions) - LOG_LENGTH), len(actions)):
+        action = actions[index]
+        money = " · ".join(payment_line(p, me) for p in kong_payments(done, action.kind)) if action.verb == "kong" else ""
+        lines.append({"text": action_text(action, me, hide_draws=not over), "money": money, "note": missed_win(done.states[index + 1], me)})
+    return lines[::-1]
+
+
+def own_waits(view: SeatView) -> list[dict[str, Any]]:
+    """The viewer's winning tiles while its 13 tiles are ready (the drawn tile set apart), each with the copies it has not seen and whether a discard may be won on it."""
+    hand = view.hand if view.drawn_tile is None else view.hand.with_tile(view.drawn_tile, -1)
+    if hand.tile_count != 13:
+        return []
+    result = efficiency(hand, view.seen, view.rules)
+    if result.shanten != 0:
+        return []
+    return [{"tile": TILE_IDS[w.kind], "left": w.remaining, "self_draw_only": not w.discard.allowed, "why": refusal_words(w.discard.reason)} for w in result.waits]
+
+
+def turn_order(view: SeatView, over: bool) -> list[dict[str, Any]]:
+    """The seats in the order they play, from the viewer (你 → 下家 → 上家), the one to play marked."""
+    playing = view.turn if not over else None
+    return [{"name": seat_name(seat, view.seat), "turn": seat == playing} for seat in (view.seat, (view.seat + 1) % 3, (view.seat + 2) % 3)]
+
+
 def score_sheet(game: Game) -> dict[str, Any]:
     """The game's running score: one row per finished hand (nets) and the totals per seat."""
     rows = []
@@ -154,7 +217,10 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
     if sheet is None and hand.game and step is None:
         sheet = score_sheet(hand.game)
     scores = sheet["totals"] if sheet is not None and step is None else None
-    shown = table_shown(view_for(state, me, open_hands=over), over=over, scores=scores, last_discard=last_discard(actions))
+    if scores is not None and not over:  # kong money is paid when the kong is made: it reaches the scores at once
+        scores = [total + paid for total, paid in zip(scores, done.settlement.nets)]
+    view = view_for(state, me, open_hands=over)
+    shown = table_shown(view, over=over, scores=scores, last_discard=last_discard(actions))
     out: dict[str, Any] = {
         "hand": hand,
         "game": hand.game,
@@ -164,8 +230,12 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
         "state": state,
         "shown": shown,
         "choices": choices(state, me) if not over and step is None else choices_none(),
-        "log": [action_text(a, me, hide_draws=not over) for a in actions[-LOG_LENGTH:]],
+        "log": action_log(done, actions, me, over),
         "piao": hand.record.get("piao", [0, 0, 0]),
+        "order": turn_order(view, over),
+        "own_waits": own_waits(view) if not over and step is None else [],  # the play table's (a review's step shows its own figures)
+        "offer_note": missed_win(state, me) if not over and step is None else "",
+        "kong_money": [payment_line(p, me) for p in done.settlement.payments] if not over and step is None else [],
     }
     if over:
         out["settlement"] = settlement_json(done.settlement, done.next_dealer)
@@ -299,8 +369,8 @@ def hint(view: SeatView) -> dict[str, Any] | None:
     # the EV controls submit to the analyzer, which computes them for this position
     context["fields"] = [(k, v) for k, v in parse_qsl(canonical_query(board)) if k not in ("draws", "ev", "ldwr")]
     context["analyzer_url"] = base
-    # no row is chosen yet, and a row's link opens the analyzer page itself
-    context["rows"] = [replace(row, chosen=False) for row in context["rows"]]
+    # no row is chosen yet, and no tile is a link: the hint never takes the player away from the table
+    context["rows"] = [replace(row, chosen=False, link="") for row in context["rows"]]
     context["rows_target"] = ""
     return context
 

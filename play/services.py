@@ -25,6 +25,7 @@ from kwx.bots.registry import policy_factory
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
+from kwx.table.view import view_for
 from puzzles.review import review as fsrs_review
 
 from . import review, seats
@@ -85,7 +86,7 @@ def _new_hand(game: Game, number: int, dealer: int, piao: int) -> Hand:
     seed = secrets.randbits(62)
     dealt = seeded_deal(seed, dealer)
     record = Record(Header(game.rules, (), game.base, (piao, 0, 0), PLAYERS, dealer, dealt.hands))
-    done, over = seats.play_on(record.replay(dealt.wall), game.level, None)
+    done, over = seats.play_on(record.replay(dealt.wall), game.level, None, auto=game.auto)
     hand = Hand(player=game.player, game=game, number=number, seed=seed, record=done.record.to_json())
     if over:
         _finish(hand, done)
@@ -151,12 +152,39 @@ def act(*, player: Player, game_id: int, seen: int | None, choice: Choice, hand_
             done = seats.replayed(hand.record, hand.seed)
             if not seats.check_choice(done.final, choice):
                 raise PlayError("verb", _("That is not one of your choices now."))
-            done, over = seats.play_on(done, hand.game.level, choice)
+            done, over = seats.play_on(done, hand.game.level, choice, auto=hand.game.auto)
             hand.record = done.record.to_json()
             if over:
                 _finish(hand, done)
             hand.save()
             return hand, True, done
+
+    return _retrying(job)
+
+
+def set_auto(*, player: Player, game_id: int, win: bool, passes: bool) -> Hand:
+    """Turn the game's 自动胡 / 自动过 switches on or off, and let them answer the decision on the table now if they cover it; the current hand.
+
+    Kept with the game, so they hold for every later hand (Game.DoesNotExist unless the game is the player's).
+    """
+
+    def job() -> Hand:
+        with transaction.atomic():
+            hand = _current(player, game_id)
+            game = hand.game
+            game.auto_win, game.auto_pass = win, passes
+            game.save(update_fields=["auto_win", "auto_pass"])
+            if hand.over:
+                return hand
+            done = seats.replayed(hand.record, hand.seed)
+            choice = seats.auto_choice(view_for(done.final, hand.seat), game.auto)
+            if choice is not None:
+                done, over = seats.play_on(done, game.level, choice, auto=game.auto)
+                hand.record = done.record.to_json()
+                if over:
+                    _finish(hand, done)
+                hand.save()
+            return hand
 
     return _retrying(job)
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.services import player_for
@@ -70,18 +71,45 @@ def _too_many(request: HttpRequest, refused: limits.TooMany, field: str, values:
     return response
 
 
+STALE = "stale"
+"""The query flag of a table shown after a move that changed nothing (post, redirect, get keeps the message)."""
+
+
+def _stale_message() -> str:
+    return str(_("Nothing was played: the table had moved on since that page was shown (a move made in another tab, or the same move sent twice). This is the table as it is now."))
+
+
+def _game_or_log_in(request: HttpRequest, game_id: int) -> Game | HttpResponse:
+    """The visitor's game; for a logged-out visitor on a game of an account, a page asking to log in (and come back); else a 404."""
+    game = selectors.game_for(_player(request), game_id)
+    if game is not None:
+        return game
+    return _log_in_to_continue(request, selectors.game_has_account(game_id))
+
+
+def _log_in_to_continue(request: HttpRequest, owned_by_an_account: bool) -> HttpResponse:
+    """403 "log in to continue" with a log-in link back to this page, when a logged-out visitor asks for an account's page; else a 404."""
+    if request.user.is_authenticated or not owned_by_an_account:
+        raise Http404("not found")
+    here = request.get_full_path() if request.method == "GET" else request.path
+    return render(request, "play/log_in.html", {"here": here}, status=403)
+
+
 def _hint_on(request: HttpRequest) -> bool:
     return (request.POST.get("hint") or request.GET.get("hint")) == "1"
 
 
-def _table_url(game_id: int, hint: bool) -> str:
-    return reverse("play-table", args=[game_id]) + ("?hint=1" if hint else "")
+def _table_url(game_id: int, hint: bool, stale: bool = False) -> str:
+    query = "&".join(flag for flag, on in (("hint=1", hint), (f"{STALE}=1", stale)) if on)
+    return reverse("play-table", args=[game_id]) + ("?" + query if query else "")
 
 
 def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: str = "", done: Replay | None = None) -> HttpResponse:
     sheet = selectors.score_sheet(hand.game)
     context = selectors.table_view(hand, done, sheet=sheet)
     hint = _hint_on(request)
+    if not error and request.method == "GET" and request.GET.get(STALE) == "1":
+        error = _stale_message()
     context.update(
         {
             "hint": hint,
@@ -99,14 +127,16 @@ def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: st
 @require_http_methods(["GET", "POST"])
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     """/play/<game>/: the table; a POST is one action (verb, tile, liang_dao) with ``hand`` and ``seen``, the hand and the actions the page showed."""
-    game = found(selectors.game_for(_player(request), game_id), "no such game")
+    game = _game_or_log_in(request, game_id)
+    if isinstance(game, HttpResponse):
+        return game
     if request.method == "POST":
         form = forms.MoveForm(request.POST)
         if not form.is_valid():
             return _render_table(request, selectors.current_hand(game), status=400, error=next(iter(form.first_errors().values())))
         move = form.cleaned_data
         try:
-            hand, _changed, done = services.act(player=game.player, game_id=game.pk, seen=move["seen"], choice=move["move"], hand_id=move["hand"])
+            hand, changed, done = services.act(player=game.player, game_id=game.pk, seen=move["seen"], choice=move["move"], hand_id=move["hand"])
         except Game.DoesNotExist:
             raise Http404("no such game") from None
         except services.StaleHand as exc:
@@ -114,9 +144,28 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         except PlayError as exc:
             return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
         if not wants_fragment(request):
-            return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
+            return HttpResponseRedirect(_table_url(game.pk, _hint_on(request), stale=not changed))
+        if not changed:  # a stale tab or a repeat: the table as it is, and why nothing happened
+            return _render_table(request, hand, status=409, error=_stale_message())
         return _render_table(request, hand, done=done)
     return _render_table(request, selectors.current_hand(game))
+
+
+@require_POST
+def auto(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Save the game's 自动胡 / 自动过 switches (checkboxes ``auto_win``, ``auto_pass``); they may answer the decision on the table at once."""
+    game = _game_or_log_in(request, game_id)
+    if isinstance(game, HttpResponse):
+        return game
+    form = forms.AutoForm(request.POST)
+    form.is_valid()  # two checkboxes: any value is on or off, nothing to refuse
+    try:
+        hand = services.set_auto(player=game.player, game_id=game.pk, win=form.cleaned_data["auto_win"], passes=form.cleaned_data["auto_pass"])
+    except Game.DoesNotExist:
+        raise Http404("no such game") from None
+    if wants_fragment(request):
+        return _render_table(request, hand)
+    return HttpResponseRedirect(_table_url(game.pk, _hint_on(request)))
 
 
 @require_POST
@@ -148,7 +197,10 @@ def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse
 @require_safe
 def review(request: HttpRequest, hand_id: int) -> HttpResponse:
     """/play/<hand>/review/?step=N: the hand action by action, each decision judged by rollouts (or the review's progress while its task works)."""
-    return _review_page(request, found(selectors.hand_for(_player(request), hand_id), "no such hand"), shared=False)
+    hand = selectors.hand_for(_player(request), hand_id)
+    if hand is None:
+        return _log_in_to_continue(request, selectors.hand_has_account(hand_id))
+    return _review_page(request, hand, shared=False)
 
 
 @require_POST

@@ -28,6 +28,7 @@ RESULT_LABELS = {
     "draw": gettext_noop("荒庄 (drawn hand)"),
     "self_draw": gettext_noop("自摸 (self-draw)"),
     "discard": gettext_noop("点炮 (discard win)"),
+    "bao_hu": gettext_noop("包胡 (a discard won on a 亮倒 hand: the discarder pays double)"),
     "double": gettext_noop("一炮双响 (one discard, two winners)"),
     "rob_kong": gettext_noop("抢杠胡 (robbing a kong)"),
 }
@@ -73,11 +74,16 @@ def error_text(error: EngineError) -> str:
 
 
 def result_label(settlement: Settlement) -> str:
-    """荒庄 / 自摸 / 点炮 / 一炮双响 / 抢杠胡 in the active language."""
-    kind = settlement.input.result
+    """荒庄 / 自摸 / 点炮 / 包胡 / 一炮双响 / 抢杠胡 in the active language (包胡 named whenever a 亮倒 hand won on a discard)."""
+    inp = settlement.input
+    kind = inp.result
+    bao_hu = kind in ("discard", "rob_kong") and any(w.seat in inp.liang_dao for w in settlement.wins)
     if kind == "discard" and len(settlement.wins) == 2:
         kind = "double"
-    return _(RESULT_LABELS[kind])
+    elif kind == "discard" and bao_hu:
+        return _(RESULT_LABELS["bao_hu"])
+    label = _(RESULT_LABELS[kind])
+    return f"{label} · {_(RESULT_LABELS['bao_hu'])}" if bao_hu else label
 
 
 def payment_json(payment: Payment, names: tuple[str, ...]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ FIXED = [
     "/settle/sheets/",
     "/accounts/login/",
     "/accounts/signup/",
+    "/accounts/logged-out/",
     "/play/",
 ]
 
