@@ -30,6 +30,7 @@ from settlement.text import part_text, settlement_json
 from . import review as reviewing
 from . import seats
 from .models import Game, Hand, ReviewItem
+from .review_chart import worth_chart
 from .seats import PERSON
 
 VERB_WORDS = {
@@ -139,11 +140,12 @@ def score_sheet(game: Game) -> dict[str, Any]:
     return {"rows": rows, "totals": totals, "names": [seat_name(s, PERSON) for s in range(3)]}
 
 
-def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, sheet: dict[str, Any] | None = None) -> dict[str, Any]:
+def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, sheet: dict[str, Any] | None = None, open_hands: bool = False) -> dict[str, Any]:
     """Everything the table page shows of ``hand`` from the person's chair (no hidden tile, no wall, no seed).
 
     With ``step`` (a review), the table as it stood after that many actions; ``done`` the hand's
-    replay when the caller has it already, ``sheet`` the game's score sheet (for the running scores).
+    replay when the caller has it already, ``sheet`` the game's score sheet (for the running scores);
+    ``open_hands`` every seat's hand at every step (only for a hand that is over).
     """
     if done is None:
         done = seats.replayed(hand.record)
@@ -154,7 +156,7 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
     if sheet is None and hand.game and step is None:
         sheet = score_sheet(hand.game)
     scores = sheet["totals"] if sheet is not None and step is None else None
-    shown = table_shown(view_for(state, me, open_hands=over), over=over, scores=scores, last_discard=last_discard(actions))
+    shown = table_shown(view_for(state, me, open_hands=over or (open_hands and hand.over)), over=over, scores=scores, last_discard=last_discard(actions))
     out: dict[str, Any] = {
         "hand": hand,
         "game": hand.game,
@@ -206,38 +208,77 @@ def review_status(hand: Hand) -> dict[str, Any]:
     }
 
 
-def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: Replay | None = None) -> dict[str, Any]:
+MISTAKES = "costly"
+"""The review's ``only=`` that keeps only the clearly costly decisions (the mistakes-only view)."""
+
+
+def review_options(open_text: str, only_text: str, over: bool) -> dict[str, bool]:
+    """The review's two switches from its query: every hand shown (only once the hand is over) and mistakes only."""
+    return {"open": open_text == "1" and over, "mistakes": only_text == MISTAKES}
+
+
+def review_query(step: int, options: dict[str, bool], **changed: bool) -> str:
+    """The review's query for ``step`` with its switches (``changed`` overrides one of them)."""
+    now = {**options, **changed}
+    return f"?step={step}" + ("&open=1" if now["open"] else "") + (f"&only={MISTAKES}" if now["mistakes"] else "")
+
+
+def hand_totals(decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Decisions, how many were the best, the agreement rate (a whole percent), and the clearly costly ones with their cost in all (± from their paired errors)."""
+    costly = [d for d in decisions if d["costly"]]
+    agree = sum(1 for d in decisions if d["same"])
+    return {
+        "decisions": len(decisions),
+        "agree": agree,
+        "rate": round(100 * agree / len(decisions)) if decisions else None,
+        "costly": len(costly),
+        "cost": sum(d["cost"] for d in costly),
+        "cost_se": sum(d["cost_se"] ** 2 for d in costly) ** 0.5,
+    }
+
+
+def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: Replay | None = None, open_text: str = "", only_text: str = "") -> dict[str, Any]:
     """The review at one step: the table then, the action taken, the decision's figures, the way to the others.
 
     Before the review task has stored the figures (``hand.review_state`` not done) the page has
-    the hand step by step and the review's status instead of the figures. Reads only.
+    the hand step by step and the review's status instead of the figures. ``open_text`` "1" shows
+    every seat's hand (a hand over only); ``only_text`` "costly" keeps the decision list and the
+    decision steps to the clearly costly ones. An item asked again (``item_text``) shows nothing of
+    the old answer, whatever the review's state. Reads only.
     """
     figures = hand.review if hand.review_state == Hand.DONE else None
     last = hand.action_count
     step = _step(step_text.strip(), last)
-    decisions = figures["decisions"] if figures else []
-    at = next((d for d in decisions if d["step"] == step), None)
+    options = review_options(open_text, only_text, hand.over)
+    every = figures["decisions"] if figures else []
+    decisions = [d for d in every if d["costly"]] if options["mistakes"] else every
+    at = next((d for d in every if d["step"] == step), None)
     done = done or seats.replayed(hand.record)
-    view = table_view(hand, done, step=step)
+    view = table_view(hand, done, step=step, open_hands=options["open"])
     base = reverse("play-shared", args=[hand.share_token]) if shared else reverse("play-review", args=[hand.pk])
-    link = lambda n: f"{base}?step={n}"
+    link = lambda n: base + review_query(n, options)
     item = None
     item_id = read_whole(item_text)
-    if not shared and item_id is not None and at is not None:
+    asked = not shared and item_id is not None
+    if asked and at is not None:
         item = ReviewItem.objects.filter(pk=item_id, hand=hand, step=step).first()
-    taken = action_text(done.actions[step], hand.seat, hide_draws=False) if step < last and item is None else ""
+    hide = asked  # an item asked again: nothing of the old answer, even while its review is worked out again
+    taken = action_text(done.actions[step], hand.seat, hide_draws=False) if step < last and not hide else ""
     steps = [d["step"] for d in decisions]
     return {
         **view,
         "review": figures,
+        "totals": hand_totals(every),
         "review_status": review_status(hand),
         "step": step,
         "last": last,
         "taken": taken,
         "decision": at,
         "decisions": decisions,
-        "costly": [d for d in decisions if d["costly"]],
+        "every_decision": every,
+        "costly": [d for d in every if d["costly"]],
         "item": item,
+        "asked": hide,
         "item_choices": _in_table_order(at["options"]) if item and at else [],
         "policy_name": level_name(figures["method"]["policy"]) if figures else "",
         "costly_margin": f"{reviewing.COSTLY_MARGIN:g}",
@@ -245,6 +286,10 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
         "shared": shared,
         "share_url": reverse("play-shared", args=[hand.share_token]) if hand.share_token and not shared else "",
         "decision_links": [(d, link(d["step"])) for d in decisions],
+        "options": options,
+        "open_url": base + review_query(step, options, open=not options["open"]),
+        "mistakes_url": base + review_query(step, options, mistakes=not options["mistakes"]),
+        "chart": worth_chart(every, link) if every and not hide else None,
         "nav_links": [
             ("first", (_("« Start"), link(0))),
             ("prev-decision", (_("‹ Decision"), link(max([s for s in steps if s < step], default=0)))),

@@ -138,7 +138,8 @@ def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse
         if shared:
             raise Http404("the hand is not over")
         return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]))
-    context = selectors.review_view(hand, request.GET.get("step", ""), request.GET.get("item", ""), shared)
+    query = request.GET
+    context = selectors.review_view(hand, query.get("step", ""), query.get("item", ""), shared, open_text=query.get("open", ""), only_text=query.get("only", ""))
     context["here"] = request.get_full_path()
     return render_page(request, "play/review.html", "review", context)
 
