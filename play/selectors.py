@@ -301,6 +301,34 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
     }
 
 
+GAME_COSTLIEST = 30
+"""The game review lists at most this many decisions, costliest first."""
+
+
+def game_review(game: Game) -> dict[str, Any]:
+    """Every finished hand of a game in one review: each hand's figures, the game's in all, and its decisions costliest first (each with its link into its hand's review)."""
+    hands, everything, waiting = [], [], 0
+    for hand in game.hands.filter(over=True).order_by("number"):
+        figures = hand.review if hand.review_state == Hand.DONE and hand.review else None
+        decisions = figures["decisions"] if figures else []
+        url = reverse("play-review", args=[hand.pk])
+        everything += [{**d, "hand": hand, "url": f"{url}?step={d['step']}"} for d in decisions]
+        waiting += figures is None
+        net = (hand.nets or [0, 0, 0])[hand.seat]
+        hands.append({"hand": hand, "url": url, "net": net, "status": review_status(hand), "done": figures is not None, **hand_totals(decisions)})
+    worse = sorted((d for d in everything if not d["same"]), key=lambda d: (-d["cost"], d["hand"].number, d["step"]))
+    return {
+        "game": game,
+        "level_name": level_name(game.level),
+        "hands": hands,
+        "totals": hand_totals(everything),
+        "waiting": waiting,
+        "costliest": worse[:GAME_COSTLIEST],
+        "more": max(0, len(worse) - GAME_COSTLIEST),
+        "net": sum(h["net"] for h in hands),
+    }
+
+
 def item_for(player: Player | None, item_id: int) -> ReviewItem | None:
     """The player's review item (None for anyone else's)."""
     return ReviewItem.objects.filter(pk=item_id, player=player).select_related("hand").first() if player else None

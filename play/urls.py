@@ -9,6 +9,7 @@ urlpatterns = [
     path("play/upload/", views.upload, name="play-upload"),
     path("play/<int:game_id>/", views.table, name="play-table"),
     path("play/<int:game_id>/next/", views.next_hand, name="play-next"),
+    path("play/<int:game_id>/game-review/", views.game_review, name="play-game-review"),
     path("play/<int:hand_id>/review/", views.review, name="play-review"),
     path("play/<int:hand_id>/review/again/", views.review_again, name="play-review-again"),
     path("play/<int:hand_id>/share/", views.share, name="play-share"),

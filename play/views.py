@@ -150,6 +150,13 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
     return _review_page(request, found(selectors.hand_for(_player(request), hand_id), "no such hand"), shared=False)
 
 
+@require_safe
+def game_review(request: HttpRequest, game_id: int) -> HttpResponse:
+    """/play/<game>/game-review/: every finished hand of the game in one page, the costliest decisions first, each a link into its hand's review."""
+    game = found(selectors.game_for(_player(request), game_id), "no such game")
+    return render(request, "play/game_review.html", selectors.game_review(game))
+
+
 @require_POST
 def review_again(request: HttpRequest, hand_id: int) -> HttpResponse:
     """Queue the hand's review again (it failed, or was never worked out); then back to the review page, which shows its progress."""

@@ -35,3 +35,14 @@ def run_queued_tasks() -> None:
 
     with mock.patch("kwx_site.management.commands.db_worker.close_old_connections"):
         call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0)
+
+
+def finish_hand(player, game, capture) -> Hand:
+    """Answer the game's current hand through ``services.act`` with the basic bot's choices until it is over (``capture``: run what each commit leaves, the review's enqueue)."""
+    from play import services
+
+    hand = game.hands.order_by("-number").first()
+    while not hand.over:
+        with capture(execute=True):
+            hand, _changed, _done = services.act(player, game.pk, hand.action_count, services.parse_choice(move_for(hand)), hand_id=hand.pk)
+    return hand
