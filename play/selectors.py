@@ -290,6 +290,8 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
         "open_url": base + review_query(step, options, open=not options["open"]),
         "mistakes_url": base + review_query(step, options, mistakes=not options["mistakes"]),
         "chart": worth_chart(every, link) if every and not hide else None,
+        "can_play_on": not shared and not hide and hand.over and hand.seed is not None and at is not None,
+        "branches": list(hand.branches.filter(origin_step=step).order_by("pk")) if not shared and not hide else [],
         "nav_links": [
             ("first", (_("« Start"), link(0))),
             ("prev-decision", (_("‹ Decision"), link(max([s for s in steps if s < step], default=0)))),
@@ -327,6 +329,41 @@ def game_review(game: Game) -> dict[str, Any]:
         "more": max(0, len(worse) - GAME_COSTLIEST),
         "net": sum(h["net"] for h in hands),
     }
+
+
+def _choice_text(action: Action | None, seat: int) -> str:
+    return action_text(action, seat, hide_draws=False) if action is not None else _("过 Pass")
+
+
+def branch_for(player: Player | None, hand_id: int) -> Hand | None:
+    """The player's own branch (a hand played on from a step of another; None for anything else)."""
+    if player is None:
+        return None
+    return Hand.objects.filter(pk=hand_id, player=player, source=Hand.BRANCH).select_related("origin").first()
+
+
+def branch_view(hand: Hand, done: Replay | None = None) -> dict[str, Any]:
+    """A branch's table from the person's chair, with where it came from: the origin's step, what was played there then and now, and (once over) both hands' nets."""
+    origin = hand.origin
+    assert origin is not None and hand.origin_step is not None
+    step = hand.origin_step
+    done = done or seats.replayed(hand.record)
+    out = table_view(hand, done)
+    chosen = lambda replay: _choice_text(reviewing.chosen_at(replay, step, hand.seat), hand.seat) if step < len(replay.actions) else ""
+    out.update(
+        {
+            "origin": origin,
+            "origin_step": step,
+            "origin_url": reverse("play-review", args=[origin.pk]) + f"?step={step}",
+            "act_url": reverse("play-branch", args=[hand.pk]),
+            "then": chosen(seats.replayed(origin.record)),
+            "now": chosen(done),
+            "origin_net": (origin.nets or [0, 0, 0])[origin.seat],
+            "branch_net": (hand.nets or [0, 0, 0])[hand.seat] if hand.over else None,
+            "branches_url": reverse("play-review", args=[hand.pk]),
+        }
+    )
+    return out
 
 
 def item_for(player: Player | None, item_id: int) -> ReviewItem | None:

@@ -134,10 +134,10 @@ def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse:
-    if not hand.over and hand.game_id is not None:  # a hand still at the table (an unfinished upload is reviewed as far as it goes)
+    if not hand.over and hand.source != Hand.UPLOAD:  # a hand (or a branch) still at the table (an unfinished upload is reviewed as far as it goes)
         if shared:
             raise Http404("the hand is not over")
-        return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]))
+        return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]) if hand.game_id is not None else reverse("play-branch", args=[hand.pk]))
     query = request.GET
     context = selectors.review_view(hand, query.get("step", ""), query.get("item", ""), shared, open_text=query.get("open", ""), only_text=query.get("only", ""))
     context["here"] = request.get_full_path()
@@ -165,6 +165,41 @@ def review_again(request: HttpRequest, hand_id: int) -> HttpResponse:
     except Hand.DoesNotExist:
         raise Http404("no such hand") from None
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
+
+
+@require_POST
+def play_on(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Play on from a decision of a finished hand (``step``) with another choice (``move``): the branch is made and its table shown."""
+    player = _player(request)
+    origin = found(selectors.hand_for(player, hand_id), "no such hand")
+    data = request.POST
+    try:
+        branch = services.branch(player, origin.pk, data.get("step", ""), services.parse_choice(data.get("move")))
+    except PlayError as exc:
+        context = selectors.review_view(origin, data.get("step", ""), "", False)
+        context.update({"here": reverse("play-review", args=[origin.pk]), "play_on_error": str(exc.message)})
+        return render(request, "play/review.html", context, status=400)
+    return HttpResponseRedirect(reverse("play-branch", args=[branch.pk]))
+
+
+@require_http_methods(["GET", "POST"])
+def branch(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """/play/<hand>/branch/: a hand played on from a step of another; a POST is the person's next choice (or ``move=bot``: the strong bot plays the rest)."""
+    player = _player(request)
+    hand = found(selectors.branch_for(player, hand_id), "no such branch")
+    status, error, done = 200, "", None
+    if request.method == "POST":
+        data = request.POST
+        try:
+            hand, done = services.act_branch(player, hand.pk, data.get("seen", ""), data.get("move", ""))
+        except PlayError as exc:
+            status, error = 400, str(exc.message)
+        else:
+            if not wants_fragment(request):
+                return HttpResponseRedirect(reverse("play-branch", args=[hand.pk]))
+    context = selectors.branch_view(hand, done)
+    context["error"] = error
+    return render_page(request, "play/branch.html", "table", context, status)
 
 
 @require_safe
@@ -197,7 +232,7 @@ def unshare(request: HttpRequest, hand_id: int) -> HttpResponse:
 def record(request: HttpRequest, hand_id: int) -> HttpResponse:
     """The hand's kwx-hand/1 record as a JSON file (a played hand once it is over; an upload as it came)."""
     hand = found(selectors.hand_for(_player(request), hand_id), "no such hand")
-    if not hand.over and hand.game_id is not None:
+    if not hand.over and hand.source != Hand.UPLOAD:
         raise Http404("the hand is not over")
     response = JsonResponse(hand.record, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="kwx-hand-{hand.pk}.json"'
