@@ -331,8 +331,17 @@ def game_review(game: Game) -> dict[str, Any]:
     }
 
 
-def _choice_text(action: Action | None, seat: int) -> str:
-    return action_text(action, seat, hide_draws=False) if action is not None else _("过 Pass")
+def _signed(net: int) -> str:
+    """A net as the nets show it: a plus sign when above zero, a real minus sign below."""
+    return f"+{net}" if net > 0 else f"\u2212{-net}" if net < 0 else "0"
+
+
+def _choice_text(action: Action | None) -> str:
+    """A seat's choice in words, without the seat's name (过 for a claim not taken)."""
+    if action is None:
+        return _("过 Pass")
+    text = f"{_(VERB_WORDS[action.verb])} {tile_label(action.tile)}"
+    return text + " · " + _("亮倒 (reveals the hand)") if action.liang_dao else text
 
 
 def branch_for(player: Player | None, hand_id: int) -> Hand | None:
@@ -349,7 +358,7 @@ def branch_view(hand: Hand, done: Replay | None = None) -> dict[str, Any]:
     step = hand.origin_step
     done = done or seats.replayed(hand.record)
     out = table_view(hand, done)
-    chosen = lambda replay: _choice_text(reviewing.chosen_at(replay, step, hand.seat), hand.seat) if step < len(replay.actions) else ""
+    chosen = lambda replay: _choice_text(reviewing.chosen_at(replay, step, hand.seat)) if step < len(replay.actions) else ""
     out.update(
         {
             "origin": origin,
@@ -358,8 +367,8 @@ def branch_view(hand: Hand, done: Replay | None = None) -> dict[str, Any]:
             "act_url": reverse("play-branch", args=[hand.pk]),
             "then": chosen(seats.replayed(origin.record)),
             "now": chosen(done),
-            "origin_net": (origin.nets or [0, 0, 0])[origin.seat],
-            "branch_net": (hand.nets or [0, 0, 0])[hand.seat] if hand.over else None,
+            "origin_net": _signed((origin.nets or [0, 0, 0])[origin.seat]),
+            "branch_net": _signed((hand.nets or [0, 0, 0])[hand.seat]) if hand.over else None,
             "branches_url": reverse("play-review", args=[hand.pk]),
         }
     )

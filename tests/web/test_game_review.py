@@ -46,7 +46,7 @@ def test_the_game_review_lists_every_hand_and_the_costliest_decisions_first(clie
         agree = sum(1 for d in mine if d["same"])
         assert f'href="/play/{hand.pk}/review/"' in row and f"{agree} ({round(100 * agree / len(mine))} %)" in row
     agree = sum(1 for _, d in decisions if d["same"])
-    assert f"({round(100 * agree / len(decisions))} %)" in _text(re.search(r'<span id="game-agree">(.*?)</span>', page, re.S).group(1))
+    assert f"{round(100 * agree / len(decisions))} %" in _text(re.search(r'<span id="game-agree">(.*?)</span>', page, re.S).group(1))
     costly = [d for _, d in decisions if d["costly"]]
     if costly:
         total = cost(sum(d["cost"] for d in costly), sum(d["cost_se"] ** 2 for d in costly) ** 0.5)
@@ -69,7 +69,7 @@ def test_a_hand_whose_review_is_not_ready_is_named_and_left_out(client, game):
     page = get(client, f"/play/{game.pk}/game-review/")
     first = game.hands.get(number=1).review["decisions"]
     assert 'id="game-waiting"' in page and _text(page.split('id="game-totals">')[1].split("</p>")[0]).startswith("2 ")
-    assert f"({round(100 * sum(1 for d in first if d['same']) / len(first))} %)" in _text(re.search(r'<span id="game-agree">(.*?)</span>', page, re.S).group(1))
+    assert f"{round(100 * sum(1 for d in first if d['same']) / len(first))} %" in _text(re.search(r'<span id="game-agree">(.*?)</span>', page, re.S).group(1))
     assert f"/play/{hand.pk}/review/?step=" not in page.split('class="pl-game-hands"')[0]
 
 

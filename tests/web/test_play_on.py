@@ -82,7 +82,9 @@ def test_the_person_goes_on_choosing_in_a_branch_until_its_end(client, played):
     assert branch.over and branch.result and branch.review_state == Hand.NOT_ASKED
     page = get(client, f"/play/{branch.pk}/branch/")
     compare = re.sub(r"<[^>]+>", "", re.search(r'<p id="branch-compare">(.*?)</p>', page, re.S).group(1))
-    assert f"{branch.nets[0]:+d}" in compare and f"{played.nets[0]:+d}" in compare
+    signed = lambda n: f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "0"
+    figures = re.findall(r"[+\u2212]?\d+", compare)
+    assert figures == [signed(branch.nets[0]), signed(played.nets[0])]
     assert 'id="review-again"' in get(client, f"/play/{branch.pk}/review/")  # its review is worked out when asked
 
 

@@ -76,7 +76,7 @@ def test_the_summary_gives_the_agreement_rate_and_the_cost_in_all(client, review
     costly = [d for d in decisions if d["costly"]]
     page = get(client, f"/play/{reviewed.pk}/review/")
     rate = _text(re.search(r'<span id="agree-rate">(.*?)</span>', page, re.S).group(1))
-    assert rate.endswith(f"({round(100 * agree / len(decisions))} %)") and rate.startswith(str(agree))
+    assert re.fullmatch(rf"{agree}\D+[(（]{round(100 * agree / len(decisions))} %[)）]", rate)
     total = selectors.hand_totals(decisions)
     assert cost(total["cost"], total["cost_se"]) in _text(re.search(r'<strong id="total-cost">(.*?)</strong>', page, re.S).group(1))
     assert total["cost"] == pytest.approx(sum(d["cost"] for d in costly))
@@ -86,7 +86,7 @@ def test_the_chart_draws_each_decision_s_worth_and_its_figures_agree(client, rev
     decisions = reviewed.review["decisions"]
     page = get(client, f"/play/{reviewed.pk}/review/")
     svg = re.search(r'<svg class="chart pl-worth" id="worth-chart".*?</svg>', page, re.S).group(0)
-    assert 'role="img"' in svg and 'aria-labelledby="chart-h chart-caption"' in svg
+    assert 'role="group"' in svg and 'aria-labelledby="chart-h chart-caption"' in svg
     links = re.findall(r'<a href="([^"]+)" class="pt', svg)
     assert links == [f"/play/{reviewed.pk}/review/?step={d['step']}" for d in decisions]
     assert svg.count("mark mine") == len(decisions) and svg.count('class="pt costly') == sum(1 for d in decisions if d["costly"])
