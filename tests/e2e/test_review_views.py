@@ -71,6 +71,10 @@ def test_the_review_views_play_on_and_the_game_review_on_a_phone(browser, live_s
         page.locator("#play-on summary").click()
         buttons = page.locator("#play-on button[name=move]")
         assert buttons.count() == len(decisions[0]["options"])
+        if SHOTS:
+            page.locator(".pl-steps").scroll_into_view_if_needed()
+            page.screenshot(path=f"{SHOTS}/review-nav.png")
+            page.locator(".pl-decision").screenshot(path=f"{SHOTS}/review-decision.png")
         buttons.first.click()
         page.locator("#branch-origin").wait_for()
         fits(page)
