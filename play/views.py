@@ -173,12 +173,22 @@ def play_on(request: HttpRequest, hand_id: int) -> HttpResponse:
     player = _player(request)
     origin = found(selectors.hand_for(player, hand_id), "no such hand")
     data = request.POST
-    try:
-        branch = services.branch(player, origin.pk, data.get("step", ""), services.parse_choice(data.get("move")))
-    except PlayError as exc:
+
+    def refused(message: str, status: int) -> HttpResponse:
         context = selectors.review_view(origin, data.get("step", ""), "", False)
-        context.update({"here": reverse("play-review", args=[origin.pk]), "play_on_error": str(exc.message)})
-        return render(request, "play/review.html", context, status=400)
+        context.update({"here": reverse("play-review", args=[origin.pk]), "play_on_error": message})
+        return render(request, "play/review.html", context, status=status)
+
+    try:
+        choice = services.parse_choice(data.get("move"))
+        limits.counted_player(request, "branch", lambda: player)
+        branch = services.branch(player, origin.pk, data.get("step", ""), choice)
+    except PlayError as exc:
+        return refused(str(exc.message), 400)
+    except limits.TooMany as exc:
+        response = refused(exc.message, 429)
+        response["Retry-After"] = str(exc.wait)
+        return response
     return HttpResponseRedirect(reverse("play-branch", args=[branch.pk]))
 
 

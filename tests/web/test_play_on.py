@@ -140,3 +140,14 @@ def test_the_review_offers_to_play_on_only_for_a_played_hand_and_lists_the_branc
     upload.refresh_from_db()
     assert 'id="play-on"' not in get(client, f"/play/{upload.pk}/review/?step={upload.review['decisions'][0]['step']}")
     assert json.loads(client.get(f"/play/{played.pk}/record.json").content)["actions"] == played.record["actions"]
+
+
+def test_playing_on_is_limited_per_player(client, played):
+    from play import limits
+
+    step, move, _taken = other_choice(played)
+    codes = [client.post(f"/play/{played.pk}/play-on/", {"step": step, "move": move}).status_code for _ in range(limits.PER_PLAYER["branch"])]
+    assert codes == [302] * limits.PER_PLAYER["branch"]
+    refused = client.post(f"/play/{played.pk}/play-on/", {"step": step, "move": move}, HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0 and 'id="play-on-error"' in refused.content.decode()
+    assert Hand.objects.filter(source=Hand.BRANCH).count() == 1
