@@ -24,7 +24,7 @@ from kwx.table.table import Action
 
 from . import seats
 from .seats import PERSON, Choice
-from .services import LEVELS, MAX_UPLOAD
+from .services import BOT_PLAYS, LEVELS, MAX_UPLOAD
 
 
 class PlayForm(forms.Form):
@@ -118,6 +118,29 @@ class MoveForm(ChoiceForm):
 
     def clean_hand(self) -> int | None:
         return whole_or_none(self.cleaned_data["hand"])
+
+
+class PlayOnForm(ChoiceForm):
+    """Play on from a step of a finished hand: the step (a count that cannot be read is None: the service names the range) and the other choice."""
+
+    step = _text()
+
+    def clean_step(self) -> int | None:
+        return whole_or_none(self.cleaned_data["step"])
+
+
+class BranchMoveForm(PlayForm):
+    """The person's next choice in a branch (``move``, or ``bot``: the strong bot plays the rest) and how many actions the page showed."""
+
+    seen = _text()
+    move = _text()
+
+    def clean_seen(self) -> int | None:
+        return whole_or_none(self.cleaned_data["seen"])
+
+    def clean_move(self) -> Choice | None:
+        move = self.cleaned_data["move"]
+        return None if move.strip() == BOT_PLAYS else parse_choice(move)
 
 
 class NextHandForm(PlayForm):

@@ -20,9 +20,9 @@ from kwx_site.limits import client_ip, over_until
 
 WINDOW = 600
 """Seconds of each count."""
-PER_PLAYER = {"game": 10, "upload": 20}
-"""New games and uploads one player may make in ``WINDOW``."""
-PER_ADDRESS = {"game": 30, "upload": 60}
+PER_PLAYER = {"game": 10, "upload": 20, "branch": 30}
+"""New games, uploads and branches (play on from here) one player may make in ``WINDOW``."""
+PER_ADDRESS = {"game": 30, "upload": 60, "branch": 90}
 """And one client address, whatever its players (room for a shared network)."""
 
 
@@ -40,13 +40,15 @@ def _refusal(what: str, until: float) -> TooMany:
     minutes = math.ceil(wait / 60)
     if what == "game":
         text = _("Too many new games from you or your address in the last %(window)d minutes; try again in %(minutes)d minutes.")
+    elif what == "branch":
+        text = _("Too many hands played on from a step by you or your address in the last %(window)d minutes; try again in %(minutes)d minutes.")
     else:
         text = _("Too many uploaded records from you or your address in the last %(window)d minutes; try again in %(minutes)d minutes.")
     return TooMany(text % {"window": WINDOW // 60, "minutes": minutes}, wait)
 
 
 def counted_player(request: HttpRequest, what: str, player: Callable[[], Any]) -> Any:
-    """Count one ``what`` (game or upload) for the request's address, then for its player (``player()`` finds or makes it,
+    """Count one ``what`` (game, upload or branch) for the request's address, then for its player (``player()`` finds or makes it,
     only once the address is within its limit); the player, or TooMany once either is over its limit."""
     until = over_until(f"play-{what}-address", client_ip(request), PER_ADDRESS[what], WINDOW)
     if until is not None:

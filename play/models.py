@@ -46,17 +46,19 @@ class Hand(models.Model):
     once the hand is over (``play.tasks.review_hand``): ``review_state`` says where it is,
     ``review_done`` of ``review_total`` decisions are judged, and ``review`` holds the figures
     (complete only when the state is ``done``). ``bot_result`` is what a bot in the person's
-    seat made of the same wall.
+    seat made of the same wall. A **branch** ("play on from here") has no game: its ``origin`` is
+    the hand it was played on from, ``origin_step`` the actions of the origin it keeps; it has the
+    origin's seed (the same wall) and is played against the origin's bots.
     """
 
-    PLAY, UPLOAD = "play", "upload"
+    PLAY, UPLOAD, BRANCH = "play", "upload", "branch"
     NOT_ASKED, QUEUED, RUNNING, DONE, FAILED = "", "queued", "running", "done", "failed"
     REVIEW_STATES = [(NOT_ASKED, "not asked"), (QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hands")
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField(default=1, help_text="Its place in the game, from 1.")
-    source = models.CharField(max_length=8, default=PLAY, choices=[(PLAY, "played"), (UPLOAD, "uploaded")])
+    source = models.CharField(max_length=8, default=PLAY, choices=[(PLAY, "played"), (UPLOAD, "uploaded"), (BRANCH, "played on from a step")])
     seat = models.PositiveSmallIntegerField(default=0, help_text="The person's seat.")
     seed = models.BigIntegerField(null=True, blank=True)
     record = models.JSONField()
@@ -71,6 +73,8 @@ class Hand(models.Model):
     outcome = models.JSONField(null=True, blank=True, help_text="The person's figures: won, dealt_in, liang_dao, net.")
     bot_result = models.JSONField(null=True, blank=True)
     share_token = models.CharField(max_length=32, null=True, blank=True, unique=True)
+    origin = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="branches", help_text="The hand this one was played on from (a branch).")
+    origin_step = models.PositiveIntegerField(null=True, blank=True, help_text="The origin's actions this branch keeps; its own choice comes next.")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

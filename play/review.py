@@ -24,7 +24,7 @@ from kwx.bots.registry import policy_factory
 from kwx.bots.strong import danger
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import TILE_IDS
-from kwx.table.record import Record
+from kwx.table.record import Record, Replay
 from kwx.table.review import ChoiceReviewed, review_decision
 from kwx.table.selfplay import Policy
 from kwx.table.table import Action, Table
@@ -83,6 +83,11 @@ def _chosen(state: Table, action: Action, seat: int) -> Action | None:
     if state.phase in ("claim", "rob") and (action.seat != seat or action.verb == "draw"):
         return None  # another seat claimed, or everybody passed (the next draw may be this seat's own)
     return action
+
+
+def chosen_at(done: Replay, step: int, seat: int) -> Action | None:
+    """What ``seat`` chose at ``step`` of a replayed record (None: 过, a claim not taken)."""
+    return _chosen(done.states[step], done.actions[step], seat)
 
 
 def decision_points(record: dict[str, Any], seat: int) -> list[DecisionPoint]:

@@ -117,6 +117,13 @@ def play_on(done: Replay, level: str, choice: Choice | None, seat: int = PERSON,
     return finish(done.record.append(*actions), done.states + tuple(trail)), over
 
 
+def bot_plays_on(done: Replay, level: str, stand_in: str, seat: int = PERSON) -> Replay:
+    """Let the bot ``stand_in`` play the person's seat and bots of ``level`` the others, from a replayed hand (its states knowing the wall) to its end."""
+    trail: list[Table] = []
+    _state, actions, _over = advance(done.final, bot_policies(level, policy_factory(stand_in)(), seat), trail)
+    return finish(done.record.append(*actions), done.states + tuple(trail))
+
+
 def check_choice(state: Table, choice: Choice, seat: int = PERSON) -> bool:
     """Whether ``choice`` is one of the person's choices now."""
     return not state.is_over and decision_for(state, seat).allows(choice.action)

@@ -32,6 +32,7 @@ from settlement.text import part_text, settlement_json
 from . import review as reviewing
 from . import seats
 from .models import Game, Hand, ReviewItem
+from .review_chart import worth_chart
 from .seats import PERSON
 
 VERB_WORDS = {
@@ -202,11 +203,12 @@ def score_sheet(game: Game) -> dict[str, Any]:
     return {"rows": rows, "totals": totals, "names": [seat_name(s, PERSON) for s in range(3)]}
 
 
-def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, sheet: dict[str, Any] | None = None) -> dict[str, Any]:
+def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, sheet: dict[str, Any] | None = None, open_hands: bool = False) -> dict[str, Any]:
     """Everything the table page shows of ``hand`` from the person's chair (no hidden tile, no wall, no seed).
 
     With ``step`` (a review), the table as it stood after that many actions; ``done`` the hand's
-    replay when the caller has it already, ``sheet`` the game's score sheet (for the running scores).
+    replay when the caller has it already, ``sheet`` the game's score sheet (for the running scores);
+    ``open_hands`` every seat's hand at every step (only for a hand that is over).
     """
     if done is None:
         done = seats.replayed(hand.record)
@@ -219,7 +221,7 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
     scores = sheet["totals"] if sheet is not None and step is None else None
     if scores is not None and not over:  # kong money is paid when the kong is made: it reaches the scores at once
         scores = [total + paid for total, paid in zip(scores, done.settlement.nets)]
-    view = view_for(state, me, open_hands=over)
+    view = view_for(state, me, open_hands=over or (open_hands and hand.over))
     shown = table_shown(view, over=over, scores=scores, last_discard=last_discard(actions))
     out: dict[str, Any] = {
         "hand": hand,
@@ -276,38 +278,77 @@ def review_status(hand: Hand) -> dict[str, Any]:
     }
 
 
-def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: Replay | None = None) -> dict[str, Any]:
+MISTAKES = "costly"
+"""The review's ``only=`` that keeps only the clearly costly decisions (the mistakes-only view)."""
+
+
+def review_options(open_text: str, only_text: str, over: bool) -> dict[str, bool]:
+    """The review's two switches from its query: every hand shown (only once the hand is over) and mistakes only."""
+    return {"open": open_text == "1" and over, "mistakes": only_text == MISTAKES}
+
+
+def review_query(step: int, options: dict[str, bool], **changed: bool) -> str:
+    """The review's query for ``step`` with its switches (``changed`` overrides one of them)."""
+    now = {**options, **changed}
+    return f"?step={step}" + ("&open=1" if now["open"] else "") + (f"&only={MISTAKES}" if now["mistakes"] else "")
+
+
+def hand_totals(decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Decisions, how many were the best, the agreement rate (a whole percent), and the clearly costly ones with their cost in all (± from their paired errors)."""
+    costly = [d for d in decisions if d["costly"]]
+    agree = sum(1 for d in decisions if d["same"])
+    return {
+        "decisions": len(decisions),
+        "agree": agree,
+        "rate": round(100 * agree / len(decisions)) if decisions else None,
+        "costly": len(costly),
+        "cost": sum(d["cost"] for d in costly),
+        "cost_se": sum(d["cost_se"] ** 2 for d in costly) ** 0.5,
+    }
+
+
+def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: Replay | None = None, open_text: str = "", only_text: str = "") -> dict[str, Any]:
     """The review at one step: the table then, the action taken, the decision's figures, the way to the others.
 
     Before the review task has stored the figures (``hand.review_state`` not done) the page has
-    the hand step by step and the review's status instead of the figures. Reads only.
+    the hand step by step and the review's status instead of the figures. ``open_text`` "1" shows
+    every seat's hand (a hand over only); ``only_text`` "costly" keeps the decision list and the
+    decision steps to the clearly costly ones. An item asked again (``item_text``) shows nothing of
+    the old answer, whatever the review's state. Reads only.
     """
     figures = hand.review if hand.review_state == Hand.DONE else None
     last = hand.action_count
     step = _step(step_text.strip(), last)
-    decisions = figures["decisions"] if figures else []
-    at = next((d for d in decisions if d["step"] == step), None)
+    options = review_options(open_text, only_text, hand.over)
+    every = figures["decisions"] if figures else []
+    decisions = [d for d in every if d["costly"]] if options["mistakes"] else every
+    at = next((d for d in every if d["step"] == step), None)
     done = done or seats.replayed(hand.record)
-    view = table_view(hand, done, step=step)
+    view = table_view(hand, done, step=step, open_hands=options["open"])
     base = reverse("play-shared", args=[hand.share_token]) if shared else reverse("play-review", args=[hand.pk])
-    link = lambda n: f"{base}?step={n}"
+    link = lambda n: base + review_query(n, options)
     item = None
     item_id = read_whole(item_text)
-    if not shared and item_id is not None and at is not None:
+    asked = not shared and item_id is not None
+    if asked and at is not None:
         item = ReviewItem.objects.filter(pk=item_id, hand=hand, step=step).first()
-    taken = action_text(done.actions[step], hand.seat, hide_draws=False) if step < last and item is None else ""
+    hide = asked  # an item asked again: nothing of the old answer, even while its review is worked out again
+    taken = action_text(done.actions[step], hand.seat, hide_draws=False) if step < last and not hide else ""
     steps = [d["step"] for d in decisions]
     return {
         **view,
         "review": figures,
+        "totals": hand_totals(every),
         "review_status": review_status(hand),
         "step": step,
         "last": last,
         "taken": taken,
         "decision": at,
         "decisions": decisions,
-        "costly": [d for d in decisions if d["costly"]],
+        "every_decision": every,
+        "costly": [d for d in every if d["costly"]],
         "item": item,
+        "asked": hide,
         "item_choices": _in_table_order(at["options"]) if item and at else [],
         "policy_name": level_name(figures["method"]["policy"]) if figures else "",
         "costly_margin": f"{reviewing.COSTLY_MARGIN:g}",
@@ -315,6 +356,12 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
         "shared": shared,
         "share_url": reverse("play-shared", args=[hand.share_token]) if hand.share_token and not shared else "",
         "decision_links": [(d, link(d["step"])) for d in decisions],
+        "options": options,
+        "open_url": base + review_query(step, options, open=not options["open"]),
+        "mistakes_url": base + review_query(step, options, mistakes=not options["mistakes"]),
+        "chart": worth_chart(every, link) if every and not hide else None,
+        "can_play_on": not shared and not hide and hand.over and hand.seed is not None and at is not None,
+        "branches": list(hand.branches.filter(origin_step=step).order_by("pk")) if not shared and not hide else [],
         "nav_links": [
             ("first", (_("« Start"), link(0))),
             ("prev-decision", (_("‹ Decision"), link(max([s for s in steps if s < step], default=0)))),
@@ -324,6 +371,78 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
             ("last", (_("End »"), link(last))),
         ],
     }
+
+
+GAME_COSTLIEST = 30
+"""The game review lists at most this many decisions, costliest first."""
+
+
+def game_review(game: Game) -> dict[str, Any]:
+    """Every finished hand of a game in one review: each hand's figures, the game's in all, and its decisions costliest first (each with its link into its hand's review)."""
+    hands, everything, waiting = [], [], 0
+    for hand in game.hands.filter(over=True).order_by("number"):
+        figures = hand.review if hand.review_state == Hand.DONE and hand.review else None
+        decisions = figures["decisions"] if figures else []
+        url = reverse("play-review", args=[hand.pk])
+        everything += [{**d, "hand": hand, "url": f"{url}?step={d['step']}"} for d in decisions]
+        waiting += figures is None
+        net = (hand.nets or [0, 0, 0])[hand.seat]
+        hands.append({"hand": hand, "url": url, "net": net, "status": review_status(hand), "done": figures is not None, **hand_totals(decisions)})
+    worse = sorted((d for d in everything if not d["same"]), key=lambda d: (-d["cost"], d["hand"].number, d["step"]))
+    return {
+        "game": game,
+        "level_name": level_name(game.level),
+        "hands": hands,
+        "totals": hand_totals(everything),
+        "waiting": waiting,
+        "costliest": worse[:GAME_COSTLIEST],
+        "more": max(0, len(worse) - GAME_COSTLIEST),
+        "net": sum(h["net"] for h in hands),
+    }
+
+
+def _signed(net: int) -> str:
+    """A net as the nets show it: a plus sign when above zero, a real minus sign below."""
+    return f"+{net}" if net > 0 else f"\u2212{-net}" if net < 0 else "0"
+
+
+def _choice_text(action: Action | None) -> str:
+    """A seat's choice in words, without the seat's name (过 for a claim not taken)."""
+    if action is None:
+        return _("过 Pass")
+    text = f"{_(VERB_WORDS[action.verb])} {tile_label(action.tile)}"
+    return text + " · " + _("亮倒 (reveals the hand)") if action.liang_dao else text
+
+
+def branch_for(player: Player | None, hand_id: int) -> Hand | None:
+    """The player's own branch (a hand played on from a step of another; None for anything else)."""
+    if player is None:
+        return None
+    return Hand.objects.filter(pk=hand_id, player=player, source=Hand.BRANCH).select_related("origin").first()
+
+
+def branch_view(hand: Hand, done: Replay | None = None) -> dict[str, Any]:
+    """A branch's table from the person's chair, with where it came from: the origin's step, what was played there then and now, and (once over) both hands' nets."""
+    origin = hand.origin
+    assert origin is not None and hand.origin_step is not None
+    step = hand.origin_step
+    done = done or seats.replayed(hand.record)
+    out = table_view(hand, done)
+    chosen = lambda replay: _choice_text(reviewing.chosen_at(replay, step, hand.seat)) if step < len(replay.actions) else ""
+    out.update(
+        {
+            "origin": origin,
+            "origin_step": step,
+            "origin_url": reverse("play-review", args=[origin.pk]) + f"?step={step}",
+            "act_url": reverse("play-branch", args=[hand.pk]),
+            "then": chosen(seats.replayed(origin.record)),
+            "now": chosen(done),
+            "origin_net": _signed((origin.nets or [0, 0, 0])[origin.seat]),
+            "branch_net": _signed((hand.nets or [0, 0, 0])[hand.seat]) if hand.over else None,
+            "branches_url": reverse("play-review", args=[hand.pk]),
+        }
+    )
+    return out
 
 
 def item_for(player: Player | None, item_id: int) -> ReviewItem | None:

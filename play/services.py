@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Player
 from analysis import records
 from kwx.bots.registry import policy_factory
-from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay
+from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay, finish
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
@@ -103,7 +103,8 @@ def _finish(hand: Hand, done: Replay) -> None:
     hand.outcome = outcome(done, hand.seat)
     if hand.seed is not None and hand.game is not None:
         hand.bot_result = bot_outcome(hand.seed, done.header, hand.game.level)
-    queue_review(hand)
+    if hand.source != Hand.BRANCH:  # a branch's review is worked out when its player asks for it
+        queue_review(hand)
 
 
 def outcome(done: Replay, seat: int) -> dict[str, Any]:
@@ -207,6 +208,81 @@ def next_hand(*, player: Player, game_id: int, number: int | None, piao: int) ->
         return _retrying(job)
     except IntegrityError:  # another request dealt it first
         return Hand.objects.filter(game_id=game_id, game__player=player).order_by("-number").first()
+
+
+BOT_PLAYS = "bot"
+"""The branch form's ``move`` that lets the strong bot (SEAT_BOT) play the rest of the hand in the person's seat."""
+
+
+def bots_of(hand: Hand) -> str:
+    """The bots' level a hand was played against: its game's, or for a branch its origin's."""
+    while hand.game is None and hand.origin is not None:
+        hand = hand.origin
+    return hand.game.level if hand.game is not None else SEAT_BOT
+
+
+def branch(*, player: Player, hand_id: int, step: int | None, choice: Choice) -> Hand:
+    """Play on from a decision of the player's finished hand with ``choice``: the same wall and the same bots, a new hand linked to its origin.
+
+    The branch's kwx-hand/1 record is the origin's first ``step`` actions, then the choice, then
+    the bots' play up to the person's next decision (or the hand's end). Raises PlayError for a
+    hand whose wall is not known (an upload), a step that is not a decision, or a choice not
+    offered there. The same choice at the same step again (a double submit) gives the branch
+    already made: the bots play as they did, so its record starts the same way.
+    """
+    step_n = step
+
+    def job() -> Hand:
+        with transaction.atomic():
+            origin = _own_locked(player, hand_id)
+            if not origin.over or origin.seed is None:
+                raise PlayError("hand", _("Only a hand played here can be played on from a step, once it is over: an uploaded record does not say the wall."))
+            if step_n is None or not 0 <= step_n < origin.action_count:
+                raise PlayError("step", _("The step must be a whole number from 0 to %(last)d.") % {"last": origin.action_count - 1})
+            done = seats.replayed(origin.record, origin.seed)
+            state = done.states[step_n]
+            if not seats.check_choice(state, choice, origin.seat):
+                raise PlayError("move", _("That is not one of your choices at step %(step)d.") % {"step": step_n})
+            kept = Record(done.record.header, done.record.actions[:step_n])
+            played, over = seats.play_on(finish(kept, done.states[: step_n + 1]), bots_of(origin), choice, origin.seat)
+            record = played.record.to_json()
+            for made in origin.branches.filter(origin_step=step_n):
+                if made.record["actions"][: len(record["actions"])] == record["actions"]:
+                    return made
+            hand = Hand(player=player, source=Hand.BRANCH, seat=origin.seat, seed=origin.seed, number=origin.number, record=record, origin=origin, origin_step=step_n)
+            if over:
+                _finish(hand, played)
+            hand.save()
+            return hand
+
+    return _retrying(job)
+
+
+def act_branch(*, player: Player, hand_id: int, seen: int | None, choice: Choice | None) -> tuple[Hand, Replay | None]:
+    """One choice of the person in a branch (None: the strong bot plays the rest for them); a page that is not the branch as it is (``seen``) changes nothing."""
+    seen_n = seen
+
+    def job() -> tuple[Hand, Replay | None]:
+        with transaction.atomic():
+            hand = _own_locked(player, hand_id)
+            if hand.source != Hand.BRANCH:
+                raise Hand.DoesNotExist("no such branch")
+            if hand.over or seen_n != hand.action_count:
+                return hand, None
+            done = seats.replayed(hand.record, hand.seed)
+            if choice is None:
+                done, over = seats.bot_plays_on(done, bots_of(hand), SEAT_BOT, hand.seat), True
+            else:
+                if not seats.check_choice(done.final, choice, hand.seat):
+                    raise PlayError("verb", _("That is not one of your choices now."))
+                done, over = seats.play_on(done, bots_of(hand), choice, hand.seat)
+            hand.record = done.record.to_json()
+            if over:
+                _finish(hand, done)
+            hand.save()
+            return hand, done
+
+    return _retrying(job)
 
 
 def json_dealer(hand: Hand) -> int:

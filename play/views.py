@@ -185,11 +185,12 @@ def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse:
-    if not hand.over and hand.game_id is not None:  # a hand still at the table (an unfinished upload is reviewed as far as it goes)
+    if not hand.over and hand.source != Hand.UPLOAD:  # a hand (or a branch) still at the table (an unfinished upload is reviewed as far as it goes)
         if shared:
             raise Http404("the hand is not over")
-        return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]))
-    context = selectors.review_view(hand, request.GET.get("step", ""), request.GET.get("item", ""), shared)
+        return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]) if hand.game_id is not None else reverse("play-branch", args=[hand.pk]))
+    query = request.GET
+    context = selectors.review_view(hand, query.get("step", ""), query.get("item", ""), shared, open_text=query.get("open", ""), only_text=query.get("only", ""))
     context["here"] = request.get_full_path()
     return render_page(request, "play/review.html", "review", context)
 
@@ -203,6 +204,13 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
     return _review_page(request, hand, shared=False)
 
 
+@require_safe
+def game_review(request: HttpRequest, game_id: int) -> HttpResponse:
+    """/play/<game>/game-review/: every finished hand of the game in one page, the costliest decisions first, each a link into its hand's review."""
+    game = found(selectors.game_for(_player(request), game_id), "no such game")
+    return render(request, "play/game_review.html", selectors.game_review(game))
+
+
 @require_POST
 def review_again(request: HttpRequest, hand_id: int) -> HttpResponse:
     """Queue the hand's review again (it failed, or was never worked out); then back to the review page, which shows its progress."""
@@ -211,6 +219,55 @@ def review_again(request: HttpRequest, hand_id: int) -> HttpResponse:
     except Hand.DoesNotExist:
         raise Http404("no such hand") from None
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
+
+
+@require_POST
+def play_on(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Play on from a decision of a finished hand (``step``) with another choice (``move``): the branch is made and its table shown."""
+    player = _player(request)
+    origin = found(selectors.hand_for(player, hand_id), "no such hand")
+    data = request.POST
+
+    def refused(message: str, status: int) -> HttpResponse:
+        context = selectors.review_view(origin, data.get("step", ""), "", False)
+        context.update({"here": reverse("play-review", args=[origin.pk]), "play_on_error": message})
+        return render(request, "play/review.html", context, status=status)
+
+    form = forms.PlayOnForm(data)
+    if not form.is_valid():
+        return refused(next(iter(form.first_errors().values())), 400)
+    try:
+        limits.counted_player(request, "branch", lambda: player)
+        branch = services.branch(player=player, hand_id=origin.pk, step=form.cleaned_data["step"], choice=form.cleaned_data["move"])
+    except PlayError as exc:
+        return refused(str(exc.message), 400)
+    except limits.TooMany as exc:
+        response = refused(exc.message, 429)
+        response["Retry-After"] = str(exc.wait)
+        return response
+    return HttpResponseRedirect(reverse("play-branch", args=[branch.pk]))
+
+
+@require_http_methods(["GET", "POST"])
+def branch(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """/play/<hand>/branch/: a hand played on from a step of another; a POST is the person's next choice (or ``move=bot``: the strong bot plays the rest)."""
+    player = _player(request)
+    hand = found(selectors.branch_for(player, hand_id), "no such branch")
+    status, error, done = 200, "", None
+    if request.method == "POST":
+        form = forms.BranchMoveForm(request.POST)
+        try:
+            if not form.is_valid():
+                raise PlayError(*next(iter(form.first_errors().items())))
+            hand, done = services.act_branch(player=player, hand_id=hand.pk, seen=form.cleaned_data["seen"], choice=form.cleaned_data["move"])
+        except PlayError as exc:
+            status, error = 400, str(exc.message)
+        else:
+            if not wants_fragment(request):
+                return HttpResponseRedirect(reverse("play-branch", args=[hand.pk]))
+    context = selectors.branch_view(hand, done)
+    context["error"] = error
+    return render_page(request, "play/branch.html", "table", context, status)
 
 
 @require_safe
@@ -243,7 +300,7 @@ def unshare(request: HttpRequest, hand_id: int) -> HttpResponse:
 def record(request: HttpRequest, hand_id: int) -> HttpResponse:
     """The hand's kwx-hand/1 record as a JSON file (a played hand once it is over; an upload as it came)."""
     hand = found(selectors.hand_for(_player(request), hand_id), "no such hand")
-    if not hand.over and hand.game_id is not None:
+    if not hand.over and hand.source != Hand.UPLOAD:
         raise Http404("the hand is not over")
     response = JsonResponse(hand.record, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="kwx-hand-{hand.pk}.json"'

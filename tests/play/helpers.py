@@ -6,7 +6,7 @@ from accounts.models import Player
 from kwx.bots.basic import BasicBot
 from kwx.table.view import view_for
 from play import seats, services
-from play.forms import UploadForm
+from play.forms import UploadForm, parse_choice
 from play.models import Hand
 
 BOT = BasicBot()
@@ -44,3 +44,14 @@ def upload(player: Player, text: str, seat: int = 0) -> Hand:
     form = UploadForm({"record": text, "seat": str(seat)})
     assert form.is_valid(), form.errors
     return services.upload(player=player, data=form.cleaned_data["data"], replay=form.cleaned_data["replay"], seat=form.cleaned_data["seat"])
+
+
+def finish_hand(player, game, capture) -> Hand:
+    """Answer the game's current hand through ``services.act`` with the basic bot's choices until it is over (``capture``: run what each commit leaves, the review's enqueue)."""
+    from play import services
+
+    hand = game.hands.order_by("-number").first()
+    while not hand.over:
+        with capture(execute=True):
+            hand, _changed, _done = services.act(player=player, game_id=game.pk, seen=hand.action_count, choice=parse_choice(move_for(hand)), hand_id=hand.pk)
+    return hand

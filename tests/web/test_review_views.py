@@ -1,0 +1,110 @@
+"""The review's views of a hand (issue 25, items 15 and 20): every hand shown once it is over, mistakes only, the agreement rate and the cost in all, the chart of the hand's worth, and an item asked again that shows nothing of the old answer in any state."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from play import selectors, services
+from play.models import Hand, ReviewItem
+from play.templatetags.review_figures import cost, worth
+from tests.play.helpers import run_queued_tasks
+from tests.web.test_play_review import get, uploaded
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def reviewed(client, django_capture_on_commit_callbacks) -> Hand:
+    hand = uploaded(client, django_capture_on_commit_callbacks)
+    run_queued_tasks()
+    hand.refresh_from_db()
+    assert hand.review_state == Hand.DONE and any(d["costly"] for d in hand.review["decisions"]) and not all(d["costly"] for d in hand.review["decisions"])
+    return hand
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def test_an_item_asked_while_its_review_is_worked_out_again_shows_nothing_of_the_old_answer(client, reviewed):
+    decision = next(d for d in reviewed.review["decisions"] if d["costly"])
+    services.store_review(reviewed, reviewed.review)
+    item = ReviewItem.objects.get(hand=reviewed, step=decision["step"])
+    Hand.objects.filter(pk=reviewed.pk).update(review_state=Hand.QUEUED, review=None)  # worked out again (a new method)
+    page = get(client, f"/play/{reviewed.pk}/review/?step={item.step}&item={item.pk}")
+    assert 'hx-trigger="every 2s"' in page and "pl-taken" not in page and "Next:" not in _text(page) and "接着" not in _text(page)
+
+
+def test_an_item_of_another_step_shows_nothing_of_the_old_answer(client, reviewed):
+    first, second = [d for d in reviewed.review["decisions"] if not d["same"]][:2]
+    reviewed.review["decisions"][reviewed.review["decisions"].index(first)]["costly"] = True
+    services.store_review(reviewed, reviewed.review)
+    item = ReviewItem.objects.get(hand=reviewed, step=first["step"])
+    page = get(client, f"/play/{reviewed.pk}/review/?step={second['step']}&item={item.pk}")
+    assert "pl-taken" not in page and "pl-mine" not in page and "pl-compare" not in page and 'id="item-gone"' in page
+
+
+def test_every_hand_is_shown_at_every_step_only_when_asked_and_the_hand_is_over(client, reviewed):
+    step = reviewed.review["decisions"][1]["step"]
+    own = get(client, f"/play/{reviewed.pk}/review/?step={step}")
+    assert own.count('class="pl-hidden"') == 2 and 'id="open-switch" role="switch" aria-checked="false"' in own
+    switch = re.search(r'<a href="([^"]+)"[^>]*id="open-switch"', own).group(1).replace("&amp;", "&")
+    assert switch == f"/play/{reviewed.pk}/review/?step={step}&open=1"
+    every = get(client, switch)
+    assert every.count('class="pl-hidden"') == 0 and every.count('class="pl-revealed"') == 2 and 'aria-checked="true"' in every
+    assert f'href="/play/{reviewed.pk}/review/?step={step + 1}&amp;open=1"' in every  # the steps keep the switch
+    Hand.objects.filter(pk=reviewed.pk).update(over=False, source=Hand.UPLOAD)  # a record that stops before the end
+    assert get(client, switch).count('class="pl-hidden"') == 2
+
+
+def test_mistakes_only_lists_and_steps_through_the_clearly_costly_decisions(client, reviewed):
+    decisions = reviewed.review["decisions"]
+    costly = [d["step"] for d in decisions if d["costly"]]
+    page = get(client, f"/play/{reviewed.pk}/review/?step=0&only=costly")
+    listed = [int(n) for n in re.findall(r'<li value="(\d+)">', page.split('class="pl-declist"')[1])]
+    assert listed == costly and len(decisions) > len(costly)
+    nxt = re.search(r'href="([^"]+)"[^>]*id="step-next-decision"', page).group(1).replace("&amp;", "&")
+    assert nxt == f"/play/{reviewed.pk}/review/?step={costly[0]}&only=costly"
+    assert 'id="mistakes-switch" role="switch" aria-checked="true"' in page
+
+
+def test_the_summary_gives_the_agreement_rate_and_the_cost_in_all(client, reviewed):
+    decisions = reviewed.review["decisions"]
+    agree = sum(1 for d in decisions if d["same"])
+    costly = [d for d in decisions if d["costly"]]
+    page = get(client, f"/play/{reviewed.pk}/review/")
+    rate = _text(re.search(r'<span id="agree-rate">(.*?)</span>', page, re.S).group(1))
+    assert re.fullmatch(rf"{agree}\D+[(（]{round(100 * agree / len(decisions))} %[)）]", rate)
+    total = selectors.hand_totals(decisions)
+    assert cost(total["cost"], total["cost_se"]) in _text(re.search(r'<strong id="total-cost">(.*?)</strong>', page, re.S).group(1))
+    assert total["cost"] == pytest.approx(sum(d["cost"] for d in costly))
+
+
+def test_the_chart_draws_each_decision_s_worth_and_its_figures_agree(client, reviewed):
+    decisions = reviewed.review["decisions"]
+    page = get(client, f"/play/{reviewed.pk}/review/")
+    svg = re.search(r'<svg class="chart pl-worth" id="worth-chart".*?</svg>', page, re.S).group(0)
+    assert 'role="group"' in svg and 'aria-labelledby="chart-h chart-caption"' in svg
+    links = re.findall(r'<a href="([^"]+)" class="pt', svg)
+    assert links == [f"/play/{reviewed.pk}/review/?step={d['step']}" for d in decisions]
+    assert svg.count("mark mine") == len(decisions) and svg.count('class="pt costly') == sum(1 for d in decisions if d["costly"])
+    rows = re.findall(r"<tr><td>(.*?)</tr>", page.split('id="worth-figures"')[1].split("</table>")[0], re.S)
+    assert len(rows) == len(decisions)
+    for row, d in zip(rows, decisions):
+        mine = next(o for o in d["options"] if o["mine"])
+        best = next(o for o in d["options"] if o["best"])
+        assert worth(mine["mean"], mine["se"]) in row and worth(best["mean"], best["se"]) in row
+    ys = [float(y) for y in re.findall(r'cy="([-\d.]+)" r="[\d.]+" class="mark mine"', svg)]
+    means = [next(o for o in d["options"] if o["mine"])["mean"] for d in decisions]
+    for (y1, m1), (y2, m2) in zip(zip(ys, means), zip(ys[1:], means[1:])):
+        assert (y1 - y2) * (m2 - m1) >= -1e-9  # higher worth is drawn higher (smaller y)
+
+
+def test_an_item_asked_shows_no_chart_and_no_costliest_list(client, reviewed):
+    decision = next(d for d in reviewed.review["decisions"] if d["costly"])
+    services.store_review(reviewed, reviewed.review)
+    item = ReviewItem.objects.get(hand=reviewed, step=decision["step"])
+    page = get(client, f"/play/{reviewed.pk}/review/?step={item.step}&item={item.pk}")
+    assert "worth-chart" not in page and "Costliest" not in page and "损失最大" not in page and f"/play/items/{item.pk}/" in page
