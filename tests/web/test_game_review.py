@@ -29,7 +29,7 @@ def game(client, django_capture_on_commit_callbacks):
     for _ in (1, 2):
         hand = finish_hand(player, game, django_capture_on_commit_callbacks)
         with django_capture_on_commit_callbacks(execute=True):
-            services.next_hand(player, game.pk, hand.number, "0")
+            services.next_hand(player=player, game_id=game.pk, number=hand.number, piao=0)
     run_queued_tasks()
     assert game.hands.count() == 3 and game.hands.filter(over=True, review_state=Hand.DONE).count() == 2
     return game
