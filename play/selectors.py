@@ -39,7 +39,7 @@ VERB_WORDS = {
     "win": gettext_noop("win (胡)"),
 }
 LOG_LENGTH = 8
-LEVEL_NAMES = {"basic": gettext_noop("basic"), "strong": gettext_noop("strong")}
+LEVEL_NAMES = {"basic": gettext_noop("basic"), "companion": gettext_noop("companion"), "strong": gettext_noop("strong")}
 
 
 def level_name(level: str) -> str:

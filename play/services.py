@@ -34,9 +34,9 @@ from . import seats
 from .models import Game, Hand, ReviewItem
 from .seats import PERSON, Choice
 
-LEVELS = ("basic", "strong")
-"""The bots one can sit down with: keys of tournament.BOTS (the one registry of bots); ``advice`` rolls
-hands out and is too slow to answer inside a page's request."""
+LEVELS = ("basic", "companion", "strong")
+"""The bots one can sit down with: keys of registry.BOTS (the one registry of bots); ``advice`` and
+``judge`` roll hands out and are too slow to answer inside a page's request."""
 ADVICE_BOT = "strong"
 """The bot whose choices the review shows and whose play in the person's seat /progress/ compares."""
 PLAYERS = DEFAULT_PLAYERS
@@ -71,7 +71,7 @@ def _retrying(job: Callable[[], T]) -> T:
 def check_settings(level: Any, rules: Any, base: Any, piao: Any) -> tuple[str, str, int, int]:
     """The start form's values, checked (raises PlayError naming the field)."""
     if level not in LEVELS:
-        raise PlayError("level", _("Choose the bots' level: basic or strong."))
+        raise PlayError("level", _("Choose the bots' level: basic, companion or strong."))
     if rules not in PRESETS:
         raise PlayError("rules", _("Choose one of the rule presets."))
     return level, rules, check_base(base), check_piao(piao)

@@ -196,6 +196,48 @@ def _group_means(run_: Run, name: str) -> list[float]:
     return [statistics.fmean(v) for _, v in sorted(totals.items())]
 
 
+def entry_group_means(run_: Run, entry: int) -> dict[int, float]:
+    """Per wall group, the mean net of line-up entry ``entry`` over its seat-hands in that group (by entry, not by name)."""
+    totals: dict[int, list[int]] = {}
+    for o in run_.outcomes:
+        totals.setdefault(o.game.group, []).append(o.nets[o.game.entries.index(entry)])
+    return {g: statistics.fmean(v) for g, v in totals.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """Two runs on the same walls that differ only in line-up entry 0 (``first`` has the bot measured, ``second`` the bot it is compared with)."""
+
+    first: Run
+    second: Run
+
+    @property
+    def difference(self) -> Interval:
+        """Entry 0's points per hand in ``first`` minus in ``second``, wall group by wall group (the groups are the samples)."""
+        a, b = entry_group_means(self.first, 0), entry_group_means(self.second, 0)
+        return interval([a[g] - b[g] for g in sorted(a)])
+
+
+def paired_run(hands: int, seed: int, lineup: Sequence[str], other: str, rules: str = "standard", jobs: int = 1) -> Paired:
+    """The line-up, and the same line-up with ``other`` in entry 0's place, on the same walls and seats (each wall from every seat)."""
+    first = run(hands, seed, lineup, rules, jobs)
+    second = run(hands, seed, [other, *lineup[1:]], rules, jobs)
+    return Paired(first, second)
+
+
+def paired_lines(paired: Paired) -> list[str]:
+    """The paired report: both runs' figures, then entry 0's difference per wall group with its 95 % interval."""
+    a, b = paired.first, paired.second
+    lines = [f"run 1 of 2 — {line}" if i == 0 else line for i, line in enumerate(report(a, summarise(a)))]
+    lines += [f"run 2 of 2 — {line}" if i == 0 else line for i, line in enumerate(report(b, summarise(b)))]
+    d = paired.difference
+    lines.append(
+        f"paired: {a.lineup[0]} − {b.lineup[0]} in the same seat on the same walls: {d.mean:+.3f} points per hand, "
+        f"95 % interval [{d.low:+.3f}, {d.high:+.3f}] ({len(entry_group_means(a, 0))} walls, each from every seat)"
+    )
+    return lines
+
+
 def summarise(run_: Run) -> Summary:
     """The figures of a run (the intervals treat each wall group as one independent sample)."""
     names = list(dict.fromkeys(run_.lineup))
@@ -266,7 +308,7 @@ def _quantile(values: Sequence[float], q: float) -> float:
 
 
 def decision_lines(run_: Run) -> list[str]:
-    """Per bot that records its decisions: how many, of which kind, how many switched, and their CPU time (median, p95)."""
+    """Per bot that records its decisions: how many, of which kind, how many switched, and their CPU time (median, p95, p99, max)."""
     lines = []
     for name, made in run_.decisions:
         rolled = [d for d in made if d.kind != "plain"]
@@ -277,7 +319,8 @@ def decision_lines(run_: Run) -> list[str]:
         lines.append(
             f"{name} decisions: {len(made)}, rolled out {len(rolled)} ("
             + ", ".join(f"{k} {n}, {switched[k]} switched" for k, n in sorted(kinds.items()))
-            + f"); CPU per decision median {_quantile(every, 0.5):.1f} ms, p95 {_quantile(every, 0.95):.1f} ms; "
+            + f"); CPU per decision median {_quantile(every, 0.5):.1f} ms, p95 {_quantile(every, 0.95):.1f} ms, "
+            f"p99 {_quantile(every, 0.99):.1f} ms, max {max(every, default=0):.1f} ms; "
             f"rolled out median {_quantile(out, 0.5):.0f} ms, p95 {_quantile(out, 0.95):.0f} ms, "
             f"max {max(out, default=0):.0f} ms; rollout actions max {max((d.actions for d in rolled), default=0)}"
         )

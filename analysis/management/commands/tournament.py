@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from kwx.bots.registry import BOTS, UnknownBot, policy_factory
-from kwx.bots.tournament import report, run, summarise
+from kwx.bots.tournament import paired_lines, paired_run, report, run, summarise
 from kwx.hand.rules import PRESETS
 
 
@@ -25,6 +25,12 @@ class Command(BaseCommand):
         parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
         parser.add_argument("--records", default=None, help="write every hand's kwx-hand/1 record to this file, one JSON per line")
         parser.add_argument("--jobs", type=int, default=1, help="processes to play in (the figures do not depend on it)")
+        parser.add_argument(
+            "--paired",
+            default=None,
+            metavar="BOT",
+            help="also play the same walls with BOT in the first seat's place and print the first bot's gain over it per wall group (same seats, same walls)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         seats = [s.strip() for s in opts["seats"].split(",")]
@@ -39,6 +45,16 @@ class Command(BaseCommand):
             raise CommandError("--hands must be at least 1")
         if not 1 <= opts["jobs"] <= 64:
             raise CommandError("--jobs must be from 1 to 64")
+        if opts["paired"] is not None:
+            try:
+                policy_factory(opts["paired"])
+            except UnknownBot as exc:
+                raise CommandError(f"--paired: {exc}") from exc
+            if opts["records"]:
+                raise CommandError("--records cannot be used with --paired (two runs play the same walls)")
+            for line in paired_lines(paired_run(opts["hands"], opts["seed"], seats, opts["paired"], opts["rules"], opts["jobs"])):
+                self.stdout.write(line)
+            return
         result = run(opts["hands"], opts["seed"], seats, opts["rules"], opts["jobs"], keep_records=bool(opts["records"]))
         if opts["records"]:
             with open(opts["records"], "w", encoding="utf-8") as out:
