@@ -18,8 +18,9 @@ $(DEV): $(STAMP) requirements-dev.txt  ## and what the tests, benchmarks and che
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	rm -f $(VENV)/.installed-dev-* && touch $@
 
-setup: $(STAMP)  ## virtual environment, database tables and the puzzle bank
+setup: $(STAMP)  ## virtual environment, database tables (migrations: schema only) and the puzzle banks
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_banks
 	$(PY) manage.py createcachetable
 
 run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/
@@ -29,11 +30,15 @@ run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/
 # nor the page walks marked presentation (the same HTML whatever the database).
 PG_TESTS = --ignore=tests/engine -m "not presentation"
 
+# Both runs spread their tests over the cores that were free when `make test` started, before its own
+# lint loaded them (scripts/test-workers: `-n 2` on an idle 2-core machine, one process on a busy one);
+# every worker has its own database, live-server port and EV slot directory (tests/conftest.py).
 test: $(DEV)  ## every test: lint and types, then SQLite, then PostgreSQL, browsers included
 	scripts/system-deps.sh
-	$(MAKE) --no-print-directory lint
-	$(PY) -m pytest
-	scripts/with-postgres.sh $(PY) -m pytest $(PG_TESTS)
+	workers="$$(scripts/test-workers)"; echo "pytest workers: $${workers:-none (one process)}, load $$(cut -d' ' -f1-3 /proc/loadavg)" && \
+	$(MAKE) --no-print-directory lint && \
+	$(PY) -m pytest $$workers && \
+	scripts/with-postgres.sh $(PY) -m pytest $$workers $(PG_TESTS)
 
 lint: $(DEV)  ## ruff (pyproject.toml) lint and format check over the tree, mypy --strict over the engine
 	$(VENV)/bin/ruff check .
@@ -41,10 +46,10 @@ lint: $(DEV)  ## ruff (pyproject.toml) lint and format check over the tree, mypy
 	$(VENV)/bin/mypy
 
 test-sqlite: $(DEV)
-	$(PY) -m pytest
+	$(PY) -m pytest $$(scripts/test-workers)
 
 test-postgres: $(DEV)
-	scripts/with-postgres.sh $(PY) -m pytest $(PG_TESTS)
+	scripts/with-postgres.sh $(PY) -m pytest $$(scripts/test-workers) $(PG_TESTS)
 
 bench: $(DEV)  ## engine vs the mahjong-package peer, figures printed
 	$(PY) -m analysis.bench

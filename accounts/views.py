@@ -1,19 +1,23 @@
 """The account pages: sign-up, log-in and log-out, password change and reset by e-mail, the e-mail address.
 
 Django's auth views, in the site's templates (``accounts/templates/accounts``). Log-in,
-sign-up and reset asks are limited per client address (log-in also per username); a
+sign-up and reset asks are limited per client address (log-in also per account and address); a
 reset mail goes out through ``EMAIL_BACKEND`` (the console by default, see
-docs/deploy.md), in the language of the page that asked for it, is limited per e-mail
-address, and the page after asking says the same whether or not an account has that address.
+docs/deploy.md), in the language of the page that asked for it, is limited per (asking address,
+e-mail address) and per e-mail address, and the page after asking says the same whether or not
+an account has that address (a refused ask says it was refused, whoever the address belongs to).
 """
 
 from __future__ import annotations
 
+import math
+import time
+import unicodedata
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -23,28 +27,51 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from kwx_site.limits import client_ip, hit
+from kwx_site.limits import client_ip, hit, over_until
 
 from .forms import EmailForm, SignupForm
 
 AUTH_LIMIT = 10
-"""Log-in and sign-up posts allowed per client address, and log-in posts per username, in ``AUTH_WINDOW`` seconds."""
+"""Sign-up and reset-ask posts allowed per client address, and log-in posts per (account, address), in ``AUTH_WINDOW`` seconds."""
+LOGIN_ADDRESS_LIMIT = 30
+"""Log-in posts allowed per client address, whatever the accounts, in ``AUTH_WINDOW`` seconds."""
 AUTH_WINDOW = 300
 
 
-def too_many(request: HttpRequest, scope: str) -> HttpResponse | None:
-    """A 429 page once this client address (and, for log-in, this username) posted to ``scope`` more than ``AUTH_LIMIT`` times in the window.
+def login_account(username: Any) -> str:
+    """Whom a log-in post is for, as the log-in form reads it: the user id when the name is an account's, else the name.
 
-    Every post counts, atomically, in the limits table (``kwx_site.limits``), so concurrent
-    posts cannot all slip under the limit and nothing else written can evict a count.
+    The form strips the name and takes its NFKC form (``UsernameField``), and the backend looks
+    that up exactly: so a look-alike (fullwidth ``ａ``) is the same account. A name that is
+    no account is keyed by its casefolded NFKC form.
+    """
+    name = unicodedata.normalize("NFKC", username.strip()) if isinstance(username, str) else ""
+    model = get_user_model()
+    longest = model._meta.get_field(model.USERNAME_FIELD).max_length or 150
+    if name and "\x00" not in name and len(name) <= longest:
+        found = model._default_manager.filter(**{model.USERNAME_FIELD: name}).values_list("pk", flat=True).first()
+        if found is not None:
+            return f"user-{found}"
+    return "name-" + name.casefold()
+
+
+def too_many(request: HttpRequest, scope: str) -> HttpResponse | None:
+    """A 429 page once this client address posted to ``scope`` too often in the window (for log-in: ``LOGIN_ADDRESS_LIMIT``
+    in all, or ``AUTH_LIMIT`` for one account).
+
+    Log-in tries count per (account, address), never per account alone: wrong passwords sent
+    from elsewhere cannot lock the owner out (docs/deploy.md says why). Every post counts,
+    atomically, in the limits table (``kwx_site.limits``), so concurrent posts cannot all slip
+    under the limit and nothing else written can evict a count.
     """
     if request.method != "POST":
         return None
-    address_ok = hit(f"auth-{scope}", client_ip(request), AUTH_LIMIT, AUTH_WINDOW)
+    address = client_ip(request)
+    address_ok = hit(f"auth-{scope}", address, LOGIN_ADDRESS_LIMIT if scope == "login" else AUTH_LIMIT, AUTH_WINDOW)
     account_ok = True
     username = request.POST.get("username", "")
     if scope == "login" and isinstance(username, str) and username.strip():
-        account_ok = hit("auth-login-user", username.strip().casefold(), AUTH_LIMIT, AUTH_WINDOW)
+        account_ok = hit("auth-login-account", f"{login_account(username)}|{address}", AUTH_LIMIT, AUTH_WINDOW)
     if not (address_ok and account_ok):
         context = {"minutes": AUTH_WINDOW // 60, "for_account": address_ok}
         return render(request, "accounts/too_many.html", context, status=429)
@@ -96,8 +123,10 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return reverse("progress")
 
 
-MAILS_PER_ADDRESS = 3
-"""Reset mails to one e-mail address per ``MAIL_WINDOW`` seconds (more asks get the same page, no mail)."""
+MAILS_PER_ASKER = 3
+"""Reset mails one client address may ask for one e-mail address per ``MAIL_WINDOW`` seconds."""
+MAILS_PER_ADDRESS = 10
+"""Reset mails to one e-mail address per ``MAIL_WINDOW`` seconds from all client addresses together (no mail-bombing)."""
 MAIL_WINDOW = 3600
 
 
@@ -113,9 +142,18 @@ class PasswordResetView(auth_views.PasswordResetView):
         return too_many(request, "reset") or super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form: Any) -> HttpResponse:
+        """Send the mail unless a limit says no; then say so (the limits count every ask, account or not, so nothing tells what is known)."""
         address = form.cleaned_data["email"].strip().casefold()
-        if not hit("auth-reset-mail", address, MAILS_PER_ADDRESS, MAIL_WINDOW):
-            return redirect(self.get_success_url())  # the same page as a sent mail: nothing tells what is known
+        until = over_until("auth-reset-mail-asker", f"{client_ip(self.request)}|{address}", MAILS_PER_ASKER, MAIL_WINDOW)
+        mine = until is not None
+        if not mine:
+            until = over_until("auth-reset-mail", address, MAILS_PER_ADDRESS, MAIL_WINDOW)
+        if until is not None:
+            minutes = max(1, math.ceil((until - time.time()) / 60))
+            context = {"refused": True, "mine": mine, "minutes": minutes, "asks": MAILS_PER_ASKER, "timeout_hours": settings.PASSWORD_RESET_TIMEOUT // 3600}
+            response = render(self.request, "accounts/password_reset_done.html", context, status=429)
+            response["Retry-After"] = str(minutes * 60)
+            return response
         return super().form_valid(form)
 
 

@@ -19,8 +19,9 @@ from kwx.hand.ev_analysis import DEPTHS
 from kwx.hand.ev_analysis import FIELDS as EV_FIELDS
 from kwx.hand.fans import SITUATION_KEYS
 from kwx.hand.rules import OPTION_KEYS, PRESETS
+from kwx.numbers import read_whole
+from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 
-from .api_errors import refuse_nulls
 from .ev_limits import EVRefused, ev_slot
 from .renderers import ORJSONRenderer
 
@@ -148,15 +149,6 @@ class AnalyzeResponseSerializer(EVFieldsMixin):
     deals_in = serializers.ListField(child=serializers.CharField(), required=False, help_text="13 tiles with revealed: held tiles that deal in.")
 
 
-class ErrorDetailSerializer(serializers.Serializer):
-    field = serializers.CharField(allow_null=True)
-    message = serializers.CharField()
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = ErrorDetailSerializer()
-
-
 TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
 FALSE_WORDS = frozenset({"0", "false", "off", "no"})
 
@@ -186,7 +178,8 @@ def query_to_request(query: Any) -> dict[str, Any]:
         body["depth"] = query.get("depth")
     if "draws_left" in query:
         raw = query.get("draws_left")
-        body["draws_left"] = int(raw) if raw.isdecimal() else raw
+        number = read_whole(raw)
+        body["draws_left"] = raw if number is None else number
     if "liang_dao_when_ready" in query:
         body["liang_dao_when_ready"] = query_flag(query, "liang_dao_when_ready")
     revealed = [r for r in query.getlist("revealed") if r]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 from kwx import EngineError
 from kwx.bots.strong import StrongBot
 from kwx.hand.analysis import parse_melds
+from kwx.hand.ev import Budget
 from kwx.hand.notation import parse_hand, parse_sequence, parse_tile, parse_tiles
 from kwx.hand.rules import OPTION_KEYS, PRESETS, make_rules
 from kwx.hand.tiles import TILE_IDS, Hand
@@ -23,17 +25,15 @@ from kwx.table.position import Opponent, Position, view_of
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import WALL_AFTER_DEAL, Action
 from kwx.table.view import SeatView
+from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 
-from .api import ErrorSerializer, EVThrottled, MeldSerializer
-from .api_errors import refuse_nulls
-from .ev_limits import EVRefused, ev_slot
+from .api import EVThrottled, MeldSerializer
+from .ev_limits import EVRefused, ev_slot, request_budget
 
 WORK_BUDGET = 1500
-"""Actions played in all the rollouts of one request (about 0.15–0.3 s of CPU): the same seed gives the same answer."""
-CPU_BUDGET = 0.35
-"""And a CPU-time ceiling on the rollouts, for a slow or busy machine (the request stays under half a second);
-the analyzer's estimate has the same. Tests that compare figures lift it (``tests/conftest.py``), so that
-the work budget alone decides there."""
+"""Actions played in all the rollouts of one request (about 0.15–0.3 s of CPU): the same seed gives the same answer.
+The request's CPU budget (``ev_limits.request_budget``, looked at before every rollout) is the ceiling on a slow
+or busy machine."""
 DEAL_IN_WORLDS = 100
 MAX_TEXT = 200
 FIELDS = frozenset({"hand", "melds", "river", "opponents", "wall_left", "offered", "drawn", "rules", "options", "base", "piao", "seed"})
@@ -192,27 +192,31 @@ def run_advice(request: Request, body: Any) -> dict[str, Any]:
     view = view_of(position, money["rules"])
     try:
         with ev_slot(request) as run:
-            return run(advice_json, view, money)
+            return run(advice_json, view, money, request_budget(request))
     except EVRefused as exc:
         raise EVThrottled(exc) from exc
 
 
-def advice_json(view: SeatView, money: dict[str, Any]) -> dict[str, Any]:
+def advice_json(view: SeatView, money: dict[str, Any], budget: Budget) -> dict[str, Any]:
     """The advice answer of a checked position (``money``: seed, base, piao); the analyzer shows the same.
 
-    The work budget ``WORK_BUDGET`` decides how many rollouts are played whenever the CPU
-    backstop ``CPU_BUDGET`` is not reached.
+    The work budget ``WORK_BUDGET`` decides how many rollouts are played whenever the request's
+    CPU ``budget`` (shared with whatever else the request computed first) does not run out; if it
+    ran out before one world was played, EVRefused (``time``).
     """
     strong = StrongBot()
     advice = advise(
         view,
         lambda: [strong, strong, strong],
         seed=money["seed"],
-        cpu_budget=CPU_BUDGET,
+        cpu_budget=math.inf,
         max_actions=WORK_BUDGET,
         base=money["base"],
         piao=money["piao"],
+        budget=budget,
     )
+    if advice.worlds == 0 and len(advice.estimates) > 1:
+        raise EVRefused("time", 1)
     deal_in: list[dict[str, Any]] = []
     if view.phase == "act":
         chances = deal_in_chances(view, DEAL_IN_WORLDS, money["seed"])

@@ -1,10 +1,12 @@
-"""``/api/v1/hands/replay/``: check a whole-hand record (kwx-hand/1) and give its facts and money."""
+"""``/api/v1/hands/replay/``: check a whole-hand record (kwx-hand/1) and give its facts and money.
+
+The body is read by ``analysis.records.read_record``, the reader of ``/play/upload/`` too.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -15,13 +17,15 @@ from kwx.hand.fans import SITUATIONAL_FANS
 from kwx.hand.rules import OPTION_KEYS, PRESETS
 from kwx.hand.serial import fans_json
 from kwx.hand.tiles import TILE_IDS
-from kwx.table.record import FORMAT, RecordError, Replay, replay
+from kwx.table.record import FORMAT, Replay
 from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES
 from kwx.table.table import VERBS
+from kwx_site.api_errors import RawJSONParser
 from settlement.api import PaymentSerializer
 from settlement.text import payment_json
 
 from .api import FanSerializer
+from .records import RecordRefused, read_record
 
 RESULT_CHOICES = ["self_draw", "discard", "rob_kong", "draw"]
 
@@ -110,20 +114,12 @@ def replay_json(done: Replay) -> dict[str, Any]:
     }
 
 
-def error_json(exc: RecordError) -> dict[str, Any]:
-    """The 400 body for an illegal record: the field, the action's index when an action is at fault, the reason."""
-    detail: dict[str, Any] = {"field": exc.field}
-    if exc.action is not None:
-        detail["action"] = exc.action
-    detail["message"] = exc.translated(gettext)
-    return {"error": detail}
-
-
 class ReplayView(APIView):
     """Replay a whole-hand record: legality, the hand's facts and its settlement."""
 
     authentication_classes: list = []
     permission_classes: list = []
+    parser_classes = [RawJSONParser]  # the body is read by read_record, as an upload is
 
     @extend_schema(
         request=RecordSerializer,
@@ -131,8 +127,9 @@ class ReplayView(APIView):
         summary="Replay a hand record (kwx-hand/1)",
     )
     def post(self, request: Request) -> Response:
+        raw = request.data if isinstance(request.data, bytes) else b""  # DRF gives {} for an empty body
         try:
-            done = replay(request.data)
-        except RecordError as exc:
-            return Response(error_json(exc), status=400)
+            _data, done = read_record(raw, whole="body")
+        except RecordRefused as exc:
+            return Response(exc.as_json(), status=exc.status)
         return Response(replay_json(done))

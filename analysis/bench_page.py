@@ -48,24 +48,22 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     _setup()
     from django.http import QueryDict
-    from django.test import RequestFactory
     from django.utils import translation
 
     from analysis.bench import random_hand, ready_hand
-    from analysis.views import analyzer
+    from analysis.board import read_board
+    from analysis.presenter import page_context
     from kwx import analyze
     from kwx.hand.notation import format_counts
 
     rng = random.Random(args.seed)
     hands = [format_counts(random_hand(rng, 14)) for _ in range(args.hands)]
     hands += [format_counts(ready_hand(rng)) for _ in range(args.hands)]
-    factory = RequestFactory()
     translation.activate("zh-hans")
 
     def page(text: str) -> Callable[[], object]:
-        request = factory.get("/analyze/", {"hand": text})
         query = QueryDict("hand=" + text)
-        return lambda: analyzer.page_context(analyzer.read_board(query), request)
+        return lambda: page_context(read_board(query), base="/analyze/")
 
     for text in hands[:50]:  # warm the per-block caches, as a running server has them
         analyze(text)

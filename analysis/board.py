@@ -30,7 +30,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from analysis.table_form import TABLE_EDIT_KEYS, TableForm, TableRequest, edit_table, read_request
-from analysis.text import tile_label
 from kwx import EngineError
 from kwx.hand.analysis import check_text
 from kwx.hand.deal import practice_hand
@@ -40,7 +39,9 @@ from kwx.hand.fans import SITUATIONAL_FANS
 from kwx.hand.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
 from kwx.hand.rules import MAX_MELDS, MAX_TILES, OPTION_KEYS, RuleOptions, Rules, make_rules
 from kwx.hand.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from kwx.numbers import read_whole
 from kwx.table.settlement import check_stakes
+from kwx_site.text import tile_label
 
 DEFAULT_DRAWS = 12
 """Own draws assumed left when EV is first asked for: a few turns in, about a third of a 44-tile wall."""
@@ -233,9 +234,9 @@ def _edited(board: Board, query: QueryDict, rng: random.Random) -> Board:
     if hand is None or board.visible is None:
         return replace(board, notice=_("Correct the text first: it is not a hand yet."))
     if "remove_meld" in query:
-        index = query.get("remove_meld", "")
-        if index.isdecimal() and int(index) < len(hand.melds):
-            melds = hand.melds[: int(index)] + hand.melds[int(index) + 1 :]
+        index = read_whole(query.get("remove_meld", ""))
+        if index is not None and index < len(hand.melds):
+            melds = hand.melds[:index] + hand.melds[index + 1 :]
             return replace(board, hand=Hand(hand.concealed, melds), discard="")
         return board
     for key in ("add", "remove_tile", "add_visible", "remove_visible", "tadd"):

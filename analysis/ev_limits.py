@@ -18,6 +18,15 @@ about a millisecond. ``ev_slot`` lets one run only when
 The counts are ``kwx_site.limits.hit`` rows (atomic, not in the cache). A request refused
 for a busy host is not counted against its client.
 
+The slots are shared fairly (issue 26: one client looping within its own limit held the only
+slot, and a second got 1 request of 19): a client refused for a busy host is noted as waiting
+(in ``fair.json`` beside the slot files, for ``FAIR_WINDOW`` seconds; one write per client and
+process every ``NOTE_EVERY`` seconds at most, and ``NOTES_PER_SECOND`` in all, so a flood of
+refusals stays as cheap as before), and a client
+that finds a slot free leaves it, refused as if busy, while another client is waiting that was
+served less recently than it: the least recently served waiting client goes first. A client
+alone, or the first to come, is never held back.
+
 The work itself runs in one thread per worker process at ``EV_NICE`` (a Linux thread's own
 nice value), so under load the cheap requests of the other workers get the CPU first and
 the EV answer takes longer; on an idle host it runs at full speed. Its answer does not
@@ -28,6 +37,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import math
 import os
 import tempfile
@@ -45,16 +55,29 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from kwx.hand.ev import REQUEST_SECONDS, Budget
 from kwx_site.limits import client_ip, over_until, parse_rate
 
 T = TypeVar("T")
 
 BUSY_WAIT = 1
 """Seconds a client refused for a busy host is told to wait."""
+REQUEST_CPU = REQUEST_SECONDS
+"""CPU seconds all the expected-value work of one request may take together (the analyzer's EV figures and its table
+estimate on one page share it), looked at before every rollout; tests that compare figures lift it (``tests/conftest.py``)."""
+
+
+def request_budget(request: HttpRequest) -> Budget:
+    """The request's one work and CPU budget, made at its first use (``REQUEST_CPU`` from then on) and shared by all its EV work."""
+    budget = getattr(request, "kwx_ev_budget", None)
+    if budget is None:
+        budget = Budget(seconds=REQUEST_CPU)
+        request.kwx_ev_budget = budget  # type: ignore[attr-defined]
+    return budget
 
 
 class EVRefused(Exception):
-    """An EV request refused: ``reason`` is busy, client or site; ``wait`` the seconds to wait."""
+    """An EV request refused: ``reason`` is busy, client, site or time (the request's CPU budget was spent); ``wait`` the seconds to wait."""
 
     def __init__(self, reason: str, wait: int) -> None:
         super().__init__(reason)
@@ -68,6 +91,8 @@ class EVRefused(Exception):
             text = _("Expected values are being computed for others right now; try again in %(wait)d s.")
         elif self.reason == "client":
             text = _("Too many expected-value requests from you; try again in %(wait)d s.")
+        elif self.reason == "time":
+            text = _("This request's computing time went to the expected values before the table estimate could start; load the estimate again in %(wait)d s.")
         else:
             text = _("Too many expected-value requests on the site right now; try again in %(wait)d s.")
         return text % {"wait": self.wait}
@@ -102,6 +127,85 @@ def release_slot(fd: int) -> None:
     os.close(fd)
 
 
+FAIR_WINDOW = 5.0
+"""Seconds a client refused for a busy host counts as waiting for a slot: it was told to come back in ``BUSY_WAIT``, and a person
+ who clicks again a few seconds later still finds the slot kept for them."""
+NOTE_EVERY = 0.5
+"""Seconds between two notes of the same waiting client by one process."""
+MAX_FAIR = 32
+"""Clients ``fair.json`` remembers at most, the most recent kept."""
+NOTES_PER_SECOND = 20
+"""Waiting notes one process writes a second at most: a flood of refusals from ever new addresses stays as cheap as
+the refusals were (the clients past it wait without a note, as every client did before fair sharing)."""
+SERVED_KEEP = 600.0
+"""Seconds a client's last turn is remembered."""
+now = time.time
+"""The clock of the fair sharing (tests drive it)."""
+_noted: dict[str, float] = {}
+_notes = [0.0, 0]
+"""The second this process last wrote notes in, and how many it wrote in it."""
+
+
+@contextmanager
+def _fair_state() -> Iterator[dict[str, dict[str, float]]]:
+    """The host's fair-sharing state (``served``, ``waiting``: client → time), read and written back under an exclusive lock."""
+    folder = slot_dir()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(folder / "fair.json", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        raw = os.pread(fd, 1 << 20, 0)
+        try:
+            stored = json.loads(raw or b"{}")
+        except ValueError:
+            stored = {}
+        parts = {name: stored.get(name) if isinstance(stored, dict) else None for name in ("served", "waiting")}
+        state = {name: {str(k): float(v) for k, v in part.items() if isinstance(v, (int, float))} if isinstance(part, dict) else {} for name, part in parts.items()}
+        yield state
+        t = now()
+        state["waiting"] = {k: v for k, v in state["waiting"].items() if t - v <= FAIR_WINDOW}
+        state["served"] = {k: v for k, v in state["served"].items() if t - v <= SERVED_KEEP}
+        for name in ("served", "waiting"):
+            state[name] = dict(sorted(state[name].items(), key=lambda kv: -kv[1])[:MAX_FAIR])
+        data = json.dumps(state).encode()
+        os.pwrite(fd, data.ljust(len(raw)), 0)  # padded with spaces, never truncated: ftruncate costs milliseconds on ext4
+    finally:
+        os.close(fd)
+
+
+def note_waiting(client: str) -> None:
+    """Note that ``client`` was refused for a busy host (at most once per ``NOTE_EVERY`` seconds from this process)."""
+    t = now()
+    if t - _noted.get(client, -math.inf) < NOTE_EVERY:
+        return
+    second = math.floor(t)
+    if _notes[0] != second:
+        _notes[0], _notes[1] = second, 0
+    if _notes[1] >= NOTES_PER_SECOND:
+        return
+    _notes[1] += 1
+    if len(_noted) >= MAX_REMEMBERED:
+        _noted.clear()
+    _noted[client] = t
+    with _fair_state() as state:
+        state["waiting"][client] = t
+
+
+def yields(client: str) -> bool:
+    """Whether ``client``, holding a free slot, must leave it to a waiting client served less recently; if not, its turn is noted."""
+    t = now()
+    with _fair_state() as state:
+        mine = state["served"].get(client, -math.inf)
+        for other, since in state["waiting"].items():
+            if other != client and t - since <= FAIR_WINDOW and state["served"].get(other, -math.inf) < mine:
+                state["waiting"][client] = t  # it waits its turn now
+                _noted[client] = t
+                return True
+        state["served"][client] = t
+        state["waiting"].pop(client, None)
+        return False
+
+
 def host_busy() -> bool:
     """Whether every slot of this host is taken right now (a probe: it holds none afterwards)."""
     fd = take_slot()
@@ -118,8 +222,11 @@ _refused_until: dict[tuple[str, str], float] = {}
 
 
 def forget_refusals() -> None:
-    """Drop this process's memory of refused clients (tests that reset the counters call it)."""
+    """Drop this process's memory of refused clients and the host's fair-sharing state (tests that reset the counters call it)."""
     _refused_until.clear()
+    _noted.clear()
+    _notes[:] = [0.0, 0]
+    (slot_dir() / "fair.json").unlink(missing_ok=True)
 
 
 def _remembered(reason: str, ident: str) -> None:
@@ -203,7 +310,10 @@ def early_refusal(request: HttpRequest) -> EVRefused | None:
         _remembered("site", "all")
     except EVRefused as refused:
         return refused
-    return EVRefused("busy", BUSY_WAIT) if host_busy() else None
+    if not host_busy():
+        return None
+    note_waiting(client_ip(request))
+    return EVRefused("busy", BUSY_WAIT)
 
 
 @contextmanager
@@ -214,6 +324,10 @@ def ev_slot(request: HttpRequest) -> Iterator[Callable[..., Any]]:
     _remembered("site", "all")
     fd = take_slot()
     if fd is None:
+        note_waiting(client)
+        raise EVRefused("busy", BUSY_WAIT)
+    if yields(client):
+        release_slot(fd)
         raise EVRefused("busy", BUSY_WAIT)
     try:
         _count("client", "ev", client, settings.EV_RATE_CLIENT)

@@ -2,8 +2,9 @@
 
 The figures are ``analysis.api_advice.advice_json``'s, with the same work budget and seed, so a
 link and its ``POST /api/v1/advice/`` body (``analysis.table_form.api_body``) give the same
-numbers whenever the CPU backstop (``api_advice.CPU_BUDGET``, the same for both: no request above
-half a second of CPU) is not reached. The rollouts run inside an expected-value slot
+numbers whenever the request's CPU budget (``ev_limits.request_budget``: one per request, shared
+with the EV figures a plain page computes first, so no request goes above half a second of CPU)
+does not run out. The rollouts run inside an expected-value slot
 (``analysis.ev_limits``); refused, the page says why and when to retry, and the cheap analysis
 still shows.
 """
@@ -16,11 +17,11 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from analysis.api_advice import advice_json
-from analysis.ev_limits import EVRefused, ev_slot
-from analysis.text import tile_label
+from analysis.ev_limits import EVRefused, ev_slot, request_budget
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.position import Position, view_of
+from kwx_site.text import tile_label
 
 
 def choice_text(action: dict[str, Any]) -> str:
@@ -55,7 +56,7 @@ def estimate(request: HttpRequest, position: Position, rules: Rules, base: int, 
     view = view_of(position, rules)
     try:
         with ev_slot(request) as run:
-            answer = run(advice_json, view, {"seed": seed, "base": base, "piao": (piao, piao, piao)})
+            answer = run(advice_json, view, {"seed": seed, "base": base, "piao": (piao, piao, piao)}, request_budget(request))
     except EVRefused as refused:
         return {"refused": refused.message, "retry": refused.wait}
     return {"advice": shaped(answer)}

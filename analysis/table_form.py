@@ -40,14 +40,15 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from analysis.drawing import meld_faces
-from analysis.text import tile_label
 from kwx import EngineError
 from kwx.hand.notation import format_counts, format_hand, format_meld, parse_hand, parse_sequence, parse_tile, parse_tiles
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from kwx.numbers import read_whole
 from kwx.table.position import Opponent, Position, view_of
 from kwx.table.table import WALL_AFTER_DEAL
+from kwx_site.drawing import meld_faces
+from kwx_site.text import tile_label
 
 RIVER_KEYS = ("r0", "r1", "r2")
 MELD_KEYS = ("m1", "m2")
@@ -181,9 +182,10 @@ def _parse_melds(text: str, key: str) -> tuple[Meld, ...]:
 
 
 def _parse_wall(text: str, key: str) -> int:
-    if not text.isdecimal() or not 0 <= int(text) <= WALL_AFTER_DEAL:
+    number = read_whole(text)
+    if number is None or not 0 <= number <= WALL_AFTER_DEAL:
         raise EngineError(gettext_noop("Must be a whole number from %(low)d to %(high)d."), key, low=0, high=WALL_AFTER_DEAL)
-    return int(text)
+    return number
 
 
 def format_sequence(kinds: tuple[int, ...]) -> str:
@@ -441,8 +443,9 @@ def edit_table(request: TableRequest, query: QueryDict, seen: Counts) -> TableRe
     table = request.table
     if "tdel" in query:
         target, _dot, index = query.get("tdel", "").partition(".")
-        if target in TARGETS and (index.isdecimal() or target in ("offer", "drawn")):
-            table = untap(table, target, int(index) if index.isdecimal() else 0)
+        number = read_whole(index)
+        if target in TARGETS and (number is not None or target in ("offer", "drawn")):
+            table = untap(table, target, number or 0)
         return replace(request, table=table)
     if "tundo" in query:
         index = last_index(table, request.target)

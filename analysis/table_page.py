@@ -12,35 +12,15 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from analysis.table_advice import estimate
-from analysis.table_form import SEAT_NAMES, TableRequest, check_position, display, wall_left
+from analysis.table_form import TableRequest, check_position, display
 from kwx import EngineError
 from kwx.hand.rules import make_rules
-from kwx.hand.tiles import NUM_KINDS, TILE_IDS, Counts, Hand
+from kwx.hand.tiles import Counts, Hand
+from kwx.table.position import view_of
+from kwx_site.table import table_shown
 
 ADVICE_TRIGGER = "advice-load"
 """The id of the placeholder whose htmx request fetches the estimate."""
-
-
-def _seat(table: Any, number: int, last: bool) -> dict[str, Any]:
-    """One opponent as ``partials/seat.html`` shows it."""
-    melds, revealed = table.melds[number - 1], table.revealed[number - 1]
-    tiles = [TILE_IDS[k] for k in range(NUM_KINDS) for _n in range(revealed[k] if revealed else 0)]
-    waits: list[str] = []
-    if revealed is not None:
-        try:
-            waits = [TILE_IDS[k] for k in sorted(Hand(revealed, melds).winning_kinds())]
-        except (EngineError, ValueError):
-            waits = []
-    return {
-        "name": _(SEAT_NAMES[number]),
-        "liang_dao": revealed is not None,
-        "tiles": tiles,
-        "waits": waits,
-        "hidden": 13 - 3 * len(melds),
-        "river": [TILE_IDS[k] for k in table.rivers[number]],
-        "last": last,
-        "melds": [[TILE_IDS[m.kind]] * m.type.size for m in melds],
-    }
 
 
 def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key: str, options: dict[str, bool], base: int, piao: int, request: HttpRequest, with_estimate: bool) -> dict[str, Any]:
@@ -61,15 +41,8 @@ def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key
         if rules is not None:
             position, errors = check_position(hand, table, rules)
     out = display(treq, hand, seen, errors)
-    offered_last = table.offer is not None and table.kind == "discard"
     out |= {
-        "table_view": {
-            "left": _seat(table, 2, offered_last and table.by == 2),
-            "right": _seat(table, 1, offered_last and table.by == 1),
-            "wall": table.wall if table.wall is not None else (wall_left(hand, table) if hand is not None else None),
-        }
-        if table.given
-        else None,
+        "table_view": table_shown(view_of(position, rules), show_dealer=False) if position is not None and rules is not None else None,
         "advice_asked": treq.advice,
         "advice": None,
         "advice_pending": False,

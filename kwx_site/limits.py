@@ -12,6 +12,7 @@ so concurrent requests never both slip under a limit and cache pressure cannot r
 
 from __future__ import annotations
 
+import hashlib
 import random
 from datetime import timedelta
 from typing import Any
@@ -49,9 +50,18 @@ def hit(scope: str, ident: str, limit: int, window: int) -> bool:
     return over_until(scope, ident, limit, window) is None
 
 
+def counter_key(scope: str, ident: str) -> str:
+    """The counter's row key: ``scope:ident``, or the ident's SHA-256 when it is long or not plain printable text
+    (a NUL cannot be stored on PostgreSQL, and two long idents must not share a truncated key)."""
+    key = f"{scope}:{ident}"
+    if len(key) <= MAX_KEY and key.isprintable():
+        return key
+    return f"{scope}:#" + hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def over_until(scope: str, ident: str, limit: int, window: int) -> float | None:
     """``hit``, telling when a refusal ends: None within ``limit``, else the window's end (a Unix time)."""
-    key = f"{scope}:{ident}"[:MAX_KEY]
+    key = counter_key(scope, ident)
     now = timezone.now()
     cutoff = now - timedelta(seconds=window)
     with transaction.atomic():

@@ -1,9 +1,11 @@
 """Request guards and the API's error shape, before and around everything else.
 
-``RequestGuardMiddleware`` refuses what no view should see: ``TRACE`` (405), chunked
-request bodies (411: gunicorn would hand the view an empty body), and under ``/api/`` a
-body over ``API_MAX_BODY_BYTES`` (413) or a query of more than
-``DATA_UPLOAD_MAX_NUMBER_FIELDS`` parameters (400). ``ApiErrorMiddleware`` makes every
+``RequestGuardMiddleware`` notes when the request arrived (``began``) and refuses what no view should see: ``TRACE`` (405),
+a NUL in the path or query (400: PostgreSQL cannot even compare it), chunked
+request bodies (411: gunicorn would hand the view an empty body), a form (multipart or
+urlencoded) whose ``Content-Length`` is over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (a 413 page,
+before any of it is read), and under ``/api/`` a body over ``API_MAX_BODY_BYTES`` (413) or a
+query of more than ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` parameters (400). ``ApiErrorMiddleware`` makes every
 answer under ``/api/`` that is not JSON (Django's 404 for an unknown path, 400 for a body
 too big, 500, a database outage) the API's one error shape, in the request's language;
 a database that cannot be reached is a 503 with ``Retry-After``. ``ContentSecurityPolicyMiddleware``
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib import auth
@@ -23,29 +26,18 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import TooManyFieldsSent
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.utils import translation
+from django.template import loader
+from django.utils import timezone, translation
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
+
+from .csp import CSP
 
 API_PREFIX = "/api/"
 RETRY_AFTER = 5
 """Seconds a client is asked to wait before trying again after a database outage."""
 REFUSED_METHODS = frozenset({"TRACE", "TRACK", "CONNECT"})
-CSP = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
-"""The Content-Security-Policy of every answer: only this site's own files, no inline script or style."""
+
 
 logger = logging.getLogger("kwx.errors")
 
@@ -65,6 +57,11 @@ def api_error(request: HttpRequest, status: int, field: str | None, message: Cal
     return response
 
 
+def began(request: HttpRequest) -> datetime | None:
+    """When the request reached the site (set first thing by ``RequestGuardMiddleware``; None without it)."""
+    return getattr(request, "began", None)
+
+
 def _declared_length(request: HttpRequest) -> int:
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
@@ -79,6 +76,7 @@ class RequestGuardMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.began = timezone.now()  # type: ignore[attr-defined]  # read by began()
         refused = self.refusal(request)
         return refused if refused is not None else self.get_response(request)
 
@@ -90,11 +88,14 @@ class RequestGuardMiddleware:
             response = api_error(request, 405, None, message) if api else HttpResponse(message(), status=405, content_type="text/plain; charset=utf-8")
             response["Allow"] = "GET, HEAD, POST, OPTIONS"
             return response
+        if "%00" in request.META.get("QUERY_STRING", "") or "\x00" in request.path_info:
+            message = lambda: _("The address contains a NUL character (U+0000), which no page or API takes.")  # noqa: E731
+            return api_error(request, 400, "query", message) if api else HttpResponse(message(), status=400, content_type="text/plain; charset=utf-8")
         if "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower():
             message = lambda: _("Send the request body with a Content-Length, not in chunks.")  # noqa: E731
             return api_error(request, 411, "body", message) if api else HttpResponse(message(), status=411, content_type="text/plain; charset=utf-8")
         if not api:
-            return None
+            return self.form_refusal(request)
         limit = settings.API_MAX_BODY_BYTES
         if _declared_length(request) > limit:
             return api_error(request, 413, "body", lambda: _("The request body is too large (at most %(limit)d bytes).") % {"limit": limit})
@@ -104,6 +105,21 @@ class RequestGuardMiddleware:
             most = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
             return api_error(request, 400, "query", lambda: _("Too many query parameters (at most %(limit)d).") % {"limit": most})
         return None
+
+    def form_refusal(self, request: HttpRequest) -> HttpResponse | None:
+        """A 413 page for a form (multipart or urlencoded) whose ``Content-Length`` is over ``DATA_UPLOAD_MAX_MEMORY_SIZE``,
+        before anything reads it: Django's own limit leaves out the files of a multipart body, which it would receive
+        and parse in full first."""
+        kind = request.META.get("CONTENT_TYPE", "").split(";")[0].strip().lower()
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if kind not in FORM_TYPES or limit is None or _declared_length(request) <= limit:
+            return None
+        with translation.override(translation.get_language_from_request(request)):
+            body = loader.get_template("413.html").render({"limit_kb": limit // 1024})
+        return HttpResponse(body, status=413)
+
+
+FORM_TYPES = frozenset({"multipart/form-data", "application/x-www-form-urlencoded"})
 
 
 def _is_json(response: HttpResponse) -> bool:

@@ -15,6 +15,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from kwx_site.csp import static_headers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEV_SECRET_KEY = "kwx-development-only-key-never-use-in-production-0123456789abcdef"
 
@@ -196,6 +198,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if STATIC_MANIFEST else "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+WHITENOISE_ADD_HEADERS_FUNCTION = static_headers  # the Content-Security-Policy on static files too
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
 API_MAX_BODY_BYTES = 10 * 1024
@@ -207,9 +210,9 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["analysis.renderers.ORJSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["analysis.api_errors.LimitedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["kwx_site.api_errors.LimitedJSONParser"],
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
-    "EXCEPTION_HANDLER": "analysis.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "kwx_site.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "NUM_PROXIES": TRUSTED_PROXY_HOPS,
 }

@@ -17,12 +17,12 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from analysis.board import analyzer_url
-from analysis.drawing import DrawnHand, drawn_hand
 from kwx.hand.analysis import analyze
 from kwx.hand.fans import FANS, Example, Side
 from kwx.hand.notation import parse_tile
 from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import TILE_IDS
+from kwx_site.drawing import DrawnHand, drawn_hand
 
 KOUQUE_FILE = Path(__file__).resolve().parent / "data" / "kouque.txt"
 """The 口诀, one couplet a pair of lines (a copy of ../shared/kouque.txt, checked by tests/test_shared_copies.py)."""

@@ -13,11 +13,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from analysis.text import english, preset_label
 from kwx.hand.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
 from kwx.hand.rules import PRESETS
 from kwx.table.settlement import KONG_MONEY
 from kwx_site.htmx import render_page, wants_fragment
+from kwx_site.text import english, preset_label
 from puzzles.text import THEMES
 
 from . import content as lc

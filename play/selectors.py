@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -14,15 +14,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from analysis.board import Board, canonical_query
-from analysis.drawing import meld_faces
-from analysis.text import tile_label
-from analysis.views import analyzer
+from analysis.presenter import page_context
 from kwx.hand.ev_analysis import MAX_REVEALED
 from kwx.hand.notation import format_hand
-from kwx.hand.tiles import TILE_IDS, kinds_of
+from kwx.hand.tiles import TILE_IDS
+from kwx.numbers import read_whole
 from kwx.table.record import Replay
 from kwx.table.table import Action, Table
-from kwx.table.view import SeatView, decision_for
+from kwx.table.view import SeatView, decision_for, view_for
+from kwx_site.table import seat_name, table_shown
+from kwx_site.text import tile_label
 from puzzles.models import Player
 from settlement.text import part_text, settlement_json
 
@@ -30,7 +31,6 @@ from . import seats
 from .models import Game, Hand, ReviewItem
 from .seats import PERSON
 
-SEAT_NAMES = {0: gettext_noop("You"), 1: gettext_noop("下家 (right)"), 2: gettext_noop("上家 (left)")}
 VERB_WORDS = {
     "draw": gettext_noop("draw (摸)"),
     "discard": gettext_noop("discard (打)"),
@@ -45,11 +45,6 @@ LEVEL_NAMES = {"basic": gettext_noop("basic"), "companion": gettext_noop("compan
 def level_name(level: str) -> str:
     """A bots' level in the active language."""
     return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
-
-
-def seat_name(seat: int, me: int = PERSON) -> str:
-    """你 / 下家 / 上家 in the active language, from ``me``'s chair."""
-    return _(SEAT_NAMES[(seat - me) % 3])
 
 
 def game_for(player: Player | None, game_id: int) -> Game | None:
@@ -69,18 +64,13 @@ def hand_for(player: Player | None, hand_id: int) -> Hand | None:
     return Hand.objects.filter(pk=hand_id, player=player).select_related("game").first() if player else None
 
 
+SHARE_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a share token can be (``secrets.token_urlsafe``): anything else is no token, and never reaches the database (a NUL is an error on PostgreSQL)."""
+
+
 def shared_hand(token: str) -> Hand | None:
     """The hand shared under ``token`` (None when there is none)."""
-    return Hand.objects.filter(share_token=token).select_related("game").first() if token else None
-
-
-def meld_tiles(meld: Any) -> list[str]:
-    """A meld as the tiles a table shows (``analysis.drawing.meld_faces``)."""
-    return list(meld_faces(meld.type, meld.tile))
-
-
-def _tiles(counts: tuple[int, ...]) -> list[str]:
-    return [TILE_IDS[k] for k in kinds_of(counts)]
+    return Hand.objects.filter(share_token=token).select_related("game").first() if SHARE_TOKEN.fullmatch(token) else None
 
 
 def action_text(action: Action, me: int = PERSON, hide_draws: bool = True) -> str:
@@ -127,30 +117,14 @@ def choices(state: Table, seat: int = PERSON) -> Choices:
     )
 
 
-def _seat_view(state: Table, seat: int, me: int, over: bool, scores: list[int] | None) -> dict[str, Any]:
-    s = state.seats[seat]
-    show = seat == me or s.liang_dao or over
-    drawn = None
-    concealed = list(s.concealed)
-    if seat == me and state.phase == "act" and state.turn == seat and state.tile is not None and not over:
-        drawn = TILE_IDS[state.tile]
-        concealed[state.tile] -= 1
-    return {
-        "seat": seat,
-        "name": seat_name(seat, me),
-        "me": seat == me,
-        "dealer": state.dealer == seat,
-        "turn": state.turn == seat and not over,
-        "tiles": _tiles(tuple(concealed)) if show else [],
-        "hidden": 0 if show else sum(s.concealed),
-        "drawn": drawn,
-        "melds": [meld_tiles(m) for m in s.melds],
-        "river": [TILE_IDS[k] for k in s.river],
-        "liang_dao": s.liang_dao,
-        "waits": [TILE_IDS[k] for k in sorted(s.waits)] if s.liang_dao else [],
-        "score": scores[seat] if scores is not None else None,
-        "won": any(w.seat == seat for w in state.wins),
-    }
+def last_discard(actions: tuple[Action, ...]) -> int | None:
+    """The seat whose river ends with the latest discard (None before any discard, or when it was claimed)."""
+    for index in range(len(actions) - 1, -1, -1):
+        action = actions[index]
+        if action.verb == "discard":
+            claimed = index + 1 < len(actions) and actions[index + 1].verb in ("pong", "kong") and actions[index + 1].seat != action.seat
+            return None if claimed else action.seat
+    return None
 
 
 def score_sheet(game: Game) -> dict[str, Any]:
@@ -161,7 +135,7 @@ def score_sheet(game: Game) -> dict[str, Any]:
         nets = hand.nets or [0, 0, 0]
         totals = [t + n for t, n in zip(totals, nets)]
         rows.append({"number": hand.number, "nets": nets, "dealer": hand.record["dealer"], "hand": hand})
-    return {"rows": rows, "totals": totals, "names": [seat_name(s) for s in range(3)]}
+    return {"rows": rows, "totals": totals, "names": [seat_name(s, PERSON) for s in range(3)]}
 
 
 def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, sheet: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -179,7 +153,7 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
     if sheet is None and hand.game and step is None:
         sheet = score_sheet(hand.game)
     scores = sheet["totals"] if sheet is not None and step is None else None
-    views = {s: _seat_view(state, s, me, over, scores) for s in range(3)}
+    shown = table_shown(view_for(state, me, open_hands=over), over=over, scores=scores, last_discard=last_discard(actions))
     out: dict[str, Any] = {
         "hand": hand,
         "game": hand.game,
@@ -187,14 +161,7 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
         "seen": len(actions),
         "over": over,
         "state": state,
-        "me": views[me],
-        "left": views[(me + 2) % 3],
-        "right": views[(me + 1) % 3],
-        "wall_left": state.wall_left,
-        "turn_name": seat_name(state.turn, me),
-        "claim_tile": TILE_IDS[state.tile] if state.phase in ("claim", "rob") and state.tile is not None and not over else None,
-        "claim_seat": seat_name(state.turn, me) if state.phase in ("claim", "rob") else "",
-        "rob": state.phase == "rob",
+        "shown": shown,
         "choices": choices(state, me) if not over and step is None else choices_none(),
         "log": [action_text(a, me, hide_draws=not over) for a in actions[-LOG_LENGTH:]],
         "piao": hand.record.get("piao", [0, 0, 0]),
@@ -213,7 +180,8 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
 
 
 def _step(text: str, last: int) -> int:
-    return min(int(text), last) if text.isdecimal() else last
+    number = read_whole(text)
+    return last if number is None else min(number, last)
 
 
 def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: str, shared: bool, done: Replay | None = None) -> dict[str, Any]:
@@ -228,8 +196,9 @@ def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: 
     base = reverse("play-shared", args=[hand.share_token]) if shared else reverse("play-review", args=[hand.pk])
     link = lambda n: f"{base}?step={n}"
     item = None
-    if not shared and item_text.isdecimal():
-        item = ReviewItem.objects.filter(pk=int(item_text), hand=hand, step=step).first()
+    item_id = read_whole(item_text)
+    if not shared and item_id is not None:
+        item = ReviewItem.objects.filter(pk=item_id, hand=hand, step=step).first()
     steps = [d["step"] for d in decisions]
     return {
         **view,
@@ -292,11 +261,11 @@ def hint(view: SeatView) -> dict[str, Any] | None:
         draws=draws,
         rule_set=view.rules,
     )
-    page = SimpleNamespace(path=reverse("analyzer"))
-    context = analyzer.page_context(board, page, with_ev=False)  # type: ignore[arg-type]
+    base = reverse("analyzer")
+    context = page_context(board, base=base, with_ev=False)
     # the EV controls submit to the analyzer, which computes them for this position
     context["fields"] = [(k, v) for k, v in parse_qsl(canonical_query(board)) if k not in ("draws", "ev", "ldwr")]
-    context["analyzer_url"] = page.path
+    context["analyzer_url"] = base
     # no row is chosen yet, and a row's link opens the analyzer page itself
     context["rows"] = [replace(row, chosen=False) for row in context["rows"]]
     context["rows_target"] = ""

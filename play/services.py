@@ -1,4 +1,4 @@
-"""What changes state in play: starting a game, one action of the person, the next hand, uploads, sharing, review items.
+"""What changes state in play: starting a game, one action of the person, the next hand, uploads, sharing (and revoking), review items.
 
 Every change to a hand runs in one transaction with the hand's row locked
 (``select_for_update``), and an action carries the number of actions the client had seen:
@@ -19,10 +19,13 @@ from typing import Any, TypeVar
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils.translation import gettext_lazy as _
 
+from analysis import records
 from kwx.bots.registry import policy_factory
+from kwx.errors import printable
 from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import KIND_OF_ID
-from kwx.table.record import DEFAULT_PLAYERS, Header, Record, RecordError, Replay, replay
+from kwx.numbers import read_whole
+from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
@@ -41,7 +44,7 @@ ADVICE_BOT = "strong"
 """The bot whose choices the review shows and whose play in the person's seat /progress/ compares."""
 PLAYERS = DEFAULT_PLAYERS
 SQLITE_RETRIES = 40
-MAX_UPLOAD = 200_000
+MAX_UPLOAD = records.MAX_RECORD
 """Characters of a pasted or uploaded record (a whole hand is about 3,000)."""
 T = TypeVar("T")
 
@@ -79,18 +82,18 @@ def check_settings(level: Any, rules: Any, base: Any, piao: Any) -> tuple[str, s
 
 def check_base(base: Any) -> int:
     """The base stake as a whole number from 1 to MAX_BASE."""
-    text = str(base).strip()
-    if not text.isdecimal() or not 1 <= int(text) <= MAX_BASE:
+    number = read_whole(str(base).strip())
+    if number is None or not 1 <= number <= MAX_BASE:
         raise PlayError("base", _("The base stake must be a whole number from 1 to %(limit)d.") % {"limit": MAX_BASE})
-    return int(text)
+    return number
 
 
 def check_piao(piao: Any) -> int:
     """漂 as one of 0, 1, 2, 5."""
-    text = str(piao).strip()
-    if not text.isdecimal() or int(text) not in PIAO_CHOICES:
+    number = read_whole(str(piao).strip())
+    if number is None or number not in PIAO_CHOICES:
         raise PlayError("piao", _("漂 must be 0, 1, 2 or 5."))
-    return int(text)
+    return number
 
 
 def start_game(player: Player, level: Any, rules: Any, base: Any, piao: Any) -> Game:
@@ -164,18 +167,26 @@ def parse_choice(move: Any) -> Choice:
     return Choice(Action(PERSON, words[0], KIND_OF_ID[words[1]], words[2:] == ["ld"]))
 
 
-def act(player: Player, game_id: int, seen: Any, choice: Choice) -> tuple[Hand, bool, Replay | None]:
+class StaleHand(PlayError):
+    """An action posted from a page of an earlier hand of the game: nothing was played."""
+
+
+def act(player: Player, game_id: int, seen: Any, choice: Choice, *, hand_id: Any = None) -> tuple[Hand, bool, Replay | None]:
     """Apply the person's choice if the client saw the table as it is; the hand, whether it changed, and its replay (when changed).
 
     ``seen`` is the number of actions the client had seen: anything else (a repeat, another
-    tab, an older page) changes nothing. A choice the table does not offer raises PlayError.
+    tab, an older page) changes nothing. ``hand_id`` (the form's ``hand``; None: not checked) is
+    the hand the page showed: another hand's page raises StaleHand and changes nothing, even at
+    the same ``seen`` (every hand's first decision is at a small count). A choice the table does
+    not offer raises PlayError.
     """
-    text = str(seen).strip()
-    seen_n = int(text) if text.isdecimal() else -1
+    seen_n = read_whole(str(seen).strip())
 
     def job() -> tuple[Hand, bool, Replay | None]:
         with transaction.atomic():
             hand = _current(player, game_id)
+            if hand_id is not None and str(hand_id).strip() != str(hand.pk):
+                raise StaleHand("hand", _("That move was made on the page of an earlier hand: nothing was played. This is the table of hand %(number)d now.") % {"number": hand.number})
             if hand.over or seen_n != hand.action_count:
                 return hand, False, None
             done = seats.replayed(hand.record, hand.seed)
@@ -217,46 +228,38 @@ def json_dealer(hand: Hand) -> int:
     return int(hand.record["dealer"])
 
 
-def read_record(text: Any) -> dict[str, Any]:
-    """A pasted or uploaded kwx-hand/1 record, parsed and replayed (raises PlayError naming the field or action)."""
-    if not isinstance(text, str) or not text.strip():
+def read_record(text: Any) -> tuple[dict[str, Any], Replay]:
+    """A pasted or uploaded kwx-hand/1 record (text or the file's bytes), read by the replay API's reader; the data and its replay (raises PlayError naming the field or action)."""
+    if not isinstance(text, (str, bytes)) or not text.strip():
         raise PlayError("record", _("Paste a kwx-hand/1 record (JSON) or choose a file."))
-    if len(text) > MAX_UPLOAD:
-        raise PlayError("record", _("A record is at most %(limit)d characters.") % {"limit": MAX_UPLOAD})
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise PlayError("record", _("Not JSON: %(problem)s.") % {"problem": str(exc)[:120]}) from exc
-    try:
-        replay(data)
-    except RecordError as exc:
-        message = exc.translated(_)
+        return records.read_record(text, whole="record")
+    except records.RecordRefused as exc:
+        message: Any = exc.message
         if exc.action is not None:
             message = _("Action %(index)d (%(action)s): %(problem)s") % {
                 "index": exc.action,
-                "action": _action_text(data, exc.action),
+                "action": _action_text(text, exc.action),
                 "problem": message,
             }
         raise PlayError(exc.field, message, exc.action) from exc
-    return data
 
 
-def _action_text(data: dict[str, Any], index: int) -> str:
-    """The faulty action as it was written (short)."""
+def _action_text(text: str | bytes, index: int) -> str:
+    """The faulty action as it was written (short; a character that cannot be shown as its code point)."""
     try:
-        return json.dumps(data["actions"][index], ensure_ascii=False)[:80]
-    except (KeyError, IndexError, TypeError):
+        return printable(json.dumps(json.loads(text)["actions"][index], ensure_ascii=False))[:80]
+    except (ValueError, KeyError, IndexError, TypeError):
         return "?"
 
 
 def upload(player: Player, text: Any, seat: Any = PERSON) -> Hand:
     """Store a pasted or uploaded record as the player's hand, to review from ``seat``'s chair."""
-    data = read_record(text)
+    data, done = read_record(text)
     seat_text = str(seat).strip()
     if seat_text not in ("0", "1", "2"):
         raise PlayError("seat", _("Choose the seat to review: 0, 1 or 2."))
     hand = Hand(player=player, source=Hand.UPLOAD, seat=int(seat_text), record=data)
-    done = replay(data)  # read_record has checked it
     if done.result is not None:
         hand.over, hand.result, hand.nets, hand.next_dealer = True, done.result, list(done.settlement.nets), done.next_dealer
         hand.outcome = outcome(done, hand.seat)
@@ -264,14 +267,30 @@ def upload(player: Player, text: Any, seat: Any = PERSON) -> Hand:
     return hand
 
 
+def _own_locked(player: Player, hand_id: int) -> Hand:
+    """The player's hand, its row locked (Hand.DoesNotExist for anyone else's)."""
+    hand = Hand.objects.select_for_update().filter(pk=hand_id, player=player).first()
+    if hand is None:
+        raise Hand.DoesNotExist("no such hand")
+    return hand
+
+
 def share(player: Player, hand_id: int) -> Hand:
     """Give the player's hand an unguessable share token (kept once made)."""
     with transaction.atomic():
-        hand = Hand.objects.select_for_update().filter(pk=hand_id, player=player).first()
-        if hand is None:
-            raise Hand.DoesNotExist("no such hand")
+        hand = _own_locked(player, hand_id)
         if not hand.share_token:
             hand.share_token = secrets.token_urlsafe(16)
+            hand.save(update_fields=["share_token"])
+        return hand
+
+
+def unshare(player: Player, hand_id: int) -> Hand:
+    """Revoke the player's share token of the hand (a later share makes a new one)."""
+    with transaction.atomic():
+        hand = _own_locked(player, hand_id)
+        if hand.share_token:
+            hand.share_token = None
             hand.save(update_fields=["share_token"])
         return hand
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("play/<int:game_id>/next/", views.next_hand, name="play-next"),
     path("play/<int:hand_id>/review/", views.review, name="play-review"),
     path("play/<int:hand_id>/share/", views.share, name="play-share"),
+    path("play/<int:hand_id>/unshare/", views.unshare, name="play-unshare"),
     path("play/<int:hand_id>/record.json", views.record, name="play-record"),
     path("play/shared/<str:token>/", views.shared_review, name="play-shared"),
     path("play/items/<int:item_id>/", views.review_item, name="play-item"),

@@ -14,23 +14,24 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from analysis.text import preset_label
 from kwx.hand.rules import PRESETS
 from kwx.table.record import Replay
 from kwx.table.settlement import PIAO_CHOICES
 from kwx.table.view import view_for
 from kwx_site.htmx import render_page, wants_fragment
+from kwx_site.middleware import began
 from kwx_site.shortcuts import found
+from kwx_site.text import preset_label
 from puzzles.services import player_for
 
+from . import limits, selectors, services
 from . import review as reviewing
-from . import selectors, services
 from .models import Game, Hand
 from .services import PlayError
 
 
 def _player(request: HttpRequest, create: bool = False) -> Any:
-    return player_for(request.user, request.session, create=create)
+    return player_for(request.user, request.session, create=create, began=began(request))
 
 
 def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, values: dict[str, str] | None = None) -> dict[str, Any]:
@@ -54,10 +55,20 @@ def start(request: HttpRequest) -> HttpResponse:
     data = request.POST
     try:
         services.check_settings(data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
-        game = services.start_game(_player(request, create=True), data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
+        player = limits.counted_player(request, "game", lambda: _player(request, create=True))
+        game = services.start_game(player, data.get("level"), data.get("rules"), data.get("base", ""), data.get("piao", ""))
     except PlayError as exc:
         return render(request, "play/start.html", _start_context(request, {exc.field: str(exc.message)}, data.dict()), status=400)
+    except limits.TooMany as exc:
+        return _too_many(request, exc, "start", data.dict())
     return HttpResponseRedirect(reverse("play-table", args=[game.pk]))
+
+
+def _too_many(request: HttpRequest, refused: limits.TooMany, field: str, values: dict[str, Any]) -> HttpResponse:
+    """The start page again, the refusal by the form (``field``: start or record), 429 with Retry-After."""
+    response = render(request, "play/start.html", _start_context(request, {field: refused.message}, values), status=429)
+    response["Retry-After"] = str(refused.wait)
+    return response
 
 
 def _hint_on(request: HttpRequest) -> bool:
@@ -88,15 +99,17 @@ def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: st
 
 @require_http_methods(["GET", "POST"])
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
-    """/play/<game>/: the table; a POST is one action (verb, tile, liang_dao) with ``seen``, the actions the page showed."""
+    """/play/<game>/: the table; a POST is one action (verb, tile, liang_dao) with ``hand`` and ``seen``, the hand and the actions the page showed."""
     game = found(selectors.game_for(_player(request), game_id), "no such game")
     if request.method == "POST":
         data = request.POST
         try:
             choice = services.parse_choice(data.get("move"))
-            hand, _changed, done = services.act(game.player, game.pk, data.get("seen", ""), choice)
+            hand, _changed, done = services.act(game.player, game.pk, data.get("seen", ""), choice, hand_id=data.get("hand", ""))
         except Game.DoesNotExist:
             raise Http404("no such game") from None
+        except services.StaleHand as exc:
+            return _render_table(request, selectors.current_hand(game), status=409, error=str(exc.message))
         except PlayError as exc:
             return _render_table(request, selectors.current_hand(game), status=400, error=str(exc.message))
         if not wants_fragment(request):
@@ -121,8 +134,8 @@ def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse:
-    if not hand.over:
-        if shared or hand.game_id is None:
+    if not hand.over and hand.game_id is not None:  # a hand still at the table (an unfinished upload is reviewed as far as it goes)
+        if shared:
             raise Http404("the hand is not over")
         return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]))
     figures = hand.review
@@ -144,20 +157,31 @@ def shared_review(request: HttpRequest, token: str) -> HttpResponse:
     return _review_page(request, found(selectors.shared_hand(token), "no such shared hand"), shared=True)
 
 
+def _sharing(request: HttpRequest, hand_id: int, change: Any, query: str = "") -> HttpResponse:
+    """Apply ``change`` (services.share or unshare) to the player's own hand and go back to its review (a 404 for anyone else's)."""
+    try:
+        hand = change(_player(request), hand_id)
+    except Hand.DoesNotExist:
+        raise Http404("no such hand") from None
+    return HttpResponseRedirect(reverse("play-review", args=[hand.pk]) + query)
+
+
 @require_POST
 def share(request: HttpRequest, hand_id: int) -> HttpResponse:
     """Make (or keep) the hand's share link and go back to its review, which shows it."""
-    try:
-        hand = services.share(_player(request), hand_id)
-    except Hand.DoesNotExist:
-        raise Http404("no such hand") from None
-    return HttpResponseRedirect(reverse("play-review", args=[hand.pk]) + "?shared=1")
+    return _sharing(request, hand_id, services.share, "?shared=1")
+
+
+@require_POST
+def unshare(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Revoke the hand's share link (its owner only): the old link is a 404 from now on."""
+    return _sharing(request, hand_id, services.unshare)
 
 
 def record(request: HttpRequest, hand_id: int) -> HttpResponse:
-    """The finished hand's kwx-hand/1 record as a JSON file."""
+    """The hand's kwx-hand/1 record as a JSON file (a played hand once it is over; an upload as it came)."""
     hand = found(selectors.hand_for(_player(request), hand_id), "no such hand")
-    if not hand.over:
+    if not hand.over and hand.game_id is not None:
         raise Http404("the hand is not over")
     response = JsonResponse(hand.record, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="kwx-hand-{hand.pk}.json"'
@@ -167,18 +191,21 @@ def record(request: HttpRequest, hand_id: int) -> HttpResponse:
 @require_POST
 def upload(request: HttpRequest) -> HttpResponse:
     """Paste or upload a kwx-hand/1 record to review it; a bad one is a 400 naming the action at fault."""
-    text = request.POST.get("record", "")
+    text: str | bytes = request.POST.get("record", "")
     file = request.FILES.get("file")
     if file is not None:
-        raw = file.read(services.MAX_UPLOAD + 1)
-        text = raw.decode("utf-8", errors="replace")
+        text = file.read(services.MAX_UPLOAD + 1)  # the reader decodes it (and says which byte is not UTF-8)
     seat = request.POST.get("seat", "0")
+    shown = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text
+    values = {"record": shown[: services.MAX_UPLOAD]}
     try:
         services.read_record(text)
-        hand = services.upload(_player(request, create=True), text, seat)
+        player = limits.counted_player(request, "upload", lambda: _player(request, create=True))
+        hand = services.upload(player, text, seat)
     except PlayError as exc:
-        values = {"record": text[: services.MAX_UPLOAD] if isinstance(text, str) else ""}
         return render(request, "play/start.html", _start_context(request, {"record": str(exc.message)}, values), status=400)
+    except limits.TooMany as exc:
+        return _too_many(request, exc, "record", values)
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
 
 

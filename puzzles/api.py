@@ -17,10 +17,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from analysis.api import ErrorSerializer
-from analysis.api_errors import error_response
 from kwx.errors import printable
+from kwx_site.api_errors import ErrorSerializer, error_response
 from kwx_site.limits import CounterThrottle
+from kwx_site.middleware import began
 
 from . import selectors
 from .explain import choice_buttons
@@ -156,7 +156,7 @@ class AnswerView(APIView):
             return error_response(name, _('Unknown field "%(name)s".') % {"name": name})
         mode = body.get("mode", "quiz" if puzzle.kind == Puzzle.QUIZ else "rated")
         try:
-            result = answer_puzzle(lambda: player_for(request.user, request.session), puzzle, body.get(field), body.get("attempt"), mode)
+            result = answer_puzzle(lambda: player_for(request.user, request.session, began=began(request)), puzzle, body.get(field), body.get("attempt"), mode)
         except AnswerError as exc:
             return error_response(exc.field, str(exc.message))
         return Response(result_json(result))

@@ -13,7 +13,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from analysis.text import english, fan_name, shanten_words, tile_label
+from kwx.table.view import SeatView
+from kwx_site.text import english, fan_name, shanten_words, tile_label
 
 KONG_TYPES = {"an_gang": "暗杠", "ming_gang": "蓄杠", "zhi_gang": "直杠"}
 
@@ -65,14 +66,13 @@ def discard_explanation(puzzle: Any) -> list[str]:
     return [str(first), str(second)]
 
 
-def choice_text(kind: str, row: dict[str, Any], table: dict[str, Any]) -> str:
-    """A table drill's choice in words: 碰五筒, 过, 暗杠, 不杠（打三条）, 打八筒并亮倒, 打八筒不亮 …"""
-    offered = (table.get("offered") or {}).get("tile")
+def choice_text(kind: str, row: dict[str, Any], view: SeatView | None) -> str:
+    """A table drill's choice in words: 碰五筒, 过, 暗杠五筒, 不杠（打三条）, 打八筒并亮倒, 打八筒不亮 …"""
     answer = row["answer"]
     if answer == "pong":
-        return _("Pong %(tile)s") % {"tile": tile_label(offered)}
+        return _("Pong %(tile)s") % {"tile": tile_label(_called(view, "pong"))}
     if answer == "kong":
-        return _("Kong (%(type)s)") % {"type": KONG_TYPES.get(row.get("kong_type", ""), "杠")}
+        return _("Kong %(tile)s (%(type)s)") % {"tile": tile_label(_called(view, "kong")), "type": KONG_TYPES.get(row.get("kong_type", ""), "杠")}
     if answer == "pass":
         if kind == "kong" and row.get("discard"):
             return _("No kong (discard %(tile)s)") % {"tile": tile_label(row["discard"])}
@@ -84,8 +84,14 @@ def choice_text(kind: str, row: dict[str, Any], table: dict[str, Any]) -> str:
     return _("Discard %(tile)s") % {"tile": tile_label(answer)}
 
 
-def _row_sentence(kind: str, row: dict[str, Any], table: dict[str, Any]) -> str:
-    names = {"choice": choice_text(kind, row, table), "mean": _money(row["mean"]), "se": f"{row['se']:.2f}"}
+def _called(view: SeatView | None, verb: str) -> str:
+    """The tile of the drill's pong or kong (the first its decision offers)."""
+    action = next((a for a in view.options if a.verb == verb), None) if view is not None else None
+    return action.tile if action is not None else "?"
+
+
+def _row_sentence(kind: str, row: dict[str, Any], view: SeatView | None) -> str:
+    names = {"choice": choice_text(kind, row, view), "mean": _money(row["mean"]), "se": f"{row['se']:.2f}"}
     if row.get("dangerous"):
         return _("%(choice)s deals into the 亮倒 hand (包胡): %(mean)s") % names
     shape = shape_text(row)
@@ -96,17 +102,17 @@ def _row_sentence(kind: str, row: dict[str, Any], table: dict[str, Any]) -> str:
 
 def table_explanation(puzzle: Any) -> list[str]:
     """Why a table drill's answer is right: the mean net of each choice with its standard error and the hand it leaves, and the margin."""
-    rows, table, margin = puzzle.options, puzzle.table, puzzle.verdict.get("margin", {})
+    rows, view, margin = puzzle.options, puzzle.view, puzzle.verdict.get("margin", {})
     best = rows[0]
     shown = [best] + [r for r in rows[1:] if not r["right"]][:1]
     shown += [r for r in rows if r.get("dangerous") and r not in shown][:1]
     sep, end = ("; ", ".") if english() else ("；", "。")
-    first = sep.join(_row_sentence(puzzle.kind, r, table) for r in shown) + end
+    first = sep.join(_row_sentence(puzzle.kind, r, view) for r in shown) + end
     if not margin:
         return [first]
     se = margin["se"] or 0.0
     names = {
-        "best": choice_text(puzzle.kind, best, table),
+        "best": choice_text(puzzle.kind, best, view),
         "diff": f"{margin['diff']:.2f}",
         "worlds": margin["worlds"],
         "sigmas": f"{margin['diff'] / se:.1f}" if se else "∞",
@@ -133,7 +139,7 @@ ORDER = {"pong": 0, "kong": 0, "declare": 0, "hidden": 1, "pass": 2}
 
 def choice_buttons(puzzle: Any) -> list[dict[str, Any]]:
     """A table drill's choices in a fixed order that gives nothing away (calls first, then 过; defence: tiles in hand order)."""
-    rows = [{"answer": r["answer"], "label": choice_text(puzzle.kind, r, puzzle.table), "tile": r["answer"] if puzzle.kind == "defence" else None} for r in puzzle.options]
+    rows = [{"answer": r["answer"], "label": choice_text(puzzle.kind, r, puzzle.view), "tile": r["answer"] if puzzle.kind == "defence" else None} for r in puzzle.options]
     if puzzle.kind == "defence":
         order = puzzle.hand_tiles
         return sorted(rows, key=lambda r: order.index(r["answer"]) if r["answer"] in order else len(order))
@@ -142,4 +148,4 @@ def choice_buttons(puzzle: Any) -> list[dict[str, Any]]:
 
 def choice_rows(puzzle: Any) -> list[dict[str, Any]]:
     """A table drill's choices best first, each with its words, mean and the hand it leaves (the answer's table)."""
-    return [{**r, "label": choice_text(puzzle.kind, r, puzzle.table), "mean_text": _money(r["mean"]), "shape": _("deals in (包胡)") if r.get("dangerous") else shape_text(r)} for r in puzzle.options]
+    return [{**r, "label": choice_text(puzzle.kind, r, puzzle.view), "mean_text": _money(r["mean"]), "shape": _("deals in (包胡)") if r.get("dangerous") else shape_text(r)} for r in puzzle.options]

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from kwx.hand.notation import format_meld
 from kwx.hand.tiles import KIND_OF_ID, Meld, MeldType
+from kwx.table.view import FORMAT as VIEW_FORMAT
+from kwx.table.view import SeatView
 
 from . import rating as glicko
 
@@ -57,6 +61,11 @@ class Puzzle(models.Model):
     rating_deviation = models.FloatField(default=glicko.PUZZLE_RD)
     volatility = models.FloatField(default=glicko.DEFAULT_VOLATILITY)
     plays = models.PositiveIntegerField(default=0)
+    retired = models.BooleanField(
+        default=False,
+        db_index=True,
+        help_text="No longer in the shipped banks (a bank made again): kept for its attempts, never served, not reviewed.",
+    )
 
     class Meta:
         ordering = ["id"]
@@ -94,6 +103,12 @@ class Puzzle(models.Model):
     def theme_list(self) -> list[str]:
         """The theme keys."""
         return self.themes.split()
+
+    @cached_property
+    def view(self) -> SeatView | None:
+        """The table from the player's chair as the drill stores it (``kwx-view/1``), None for a puzzle without one."""
+        table = self.table or {}
+        return SeatView.from_json(table) if table.get("format") == VIEW_FORMAT else None
 
     @property
     def hand_tiles(self) -> list[str]:

@@ -9,11 +9,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
-from kwx.hand.notation import parse_tiles
-from kwx.hand.tiles import TILE_IDS, kinds_of
+from kwx_site.table import TableShown, table_shown
 
 from .generation.themes import THEME_KEYS
 from .models import Attempt, Player, Puzzle, ReviewCard
@@ -29,8 +26,13 @@ PROVISIONAL_RD = 110
 MODES = ("rated", "theme", "review", "streak", "quiz")
 
 
+def _served(kind: str) -> QuerySet[Puzzle]:
+    """The puzzles of a kind that are served (a retired puzzle keeps its attempts but is never posed again)."""
+    return Puzzle.objects.filter(kind=kind, retired=False)
+
+
 def _unseen(player: Player | None, kind: str) -> QuerySet[Puzzle]:
-    qs = Puzzle.objects.filter(kind=kind)
+    qs = _served(kind)
     if player is not None:
         qs = qs.exclude(pk__in=Attempt.objects.filter(player=player).values("puzzle_id"))
     return qs
@@ -50,7 +52,7 @@ def due_reviews(player: Player | None, now: datetime | None = None) -> QuerySet[
     """The player's review cards that are due, soonest first."""
     if player is None:
         return ReviewCard.objects.none()
-    return ReviewCard.objects.filter(player=player, due__lte=now or timezone.now()).order_by("due", "pk")
+    return ReviewCard.objects.filter(player=player, due__lte=now or timezone.now(), puzzle__retired=False).order_by("due", "pk")
 
 
 def next_puzzle(
@@ -70,7 +72,7 @@ def next_puzzle(
         return card.puzzle if card else None
     if mode == "quiz":
         rating = player.quiz_rating if player else DEFAULT_RATING
-        return _near(_unseen(player, Puzzle.QUIZ), rating, rng) or _near(Puzzle.objects.filter(kind=Puzzle.QUIZ), rating, rng)
+        return _near(_unseen(player, Puzzle.QUIZ), rating, rng) or _near(_served(Puzzle.QUIZ), rating, rng)
     rating = player.rating if player else DEFAULT_RATING
     drawn = kind if kind in Puzzle.TABLE_KINDS else Puzzle.DISCARD
     qs = _unseen(player, drawn)
@@ -78,7 +80,7 @@ def next_puzzle(
         qs = qs.filter(themes__contains=f" {theme} ")
     if mode == "streak":
         return _streak_step(player, qs, rng)
-    return _near(qs, rating, rng) or _near(Puzzle.objects.filter(kind=drawn), rating, rng)
+    return _near(qs, rating, rng) or _near(_served(drawn), rating, rng)
 
 
 def _streak_step(player: Player | None, qs: QuerySet[Puzzle], rng: random.Random) -> Puzzle | None:
@@ -172,7 +174,7 @@ def progress(player: Player | None) -> Progress:
     result.quiz_rating, result.quiz_deviation = player.quiz_rating, player.quiz_rating_deviation
     result.best_streak, result.streak = player.best_streak, player.streak
     result.due = due_reviews(player).count()
-    result.scheduled = ReviewCard.objects.filter(player=player).count()
+    result.scheduled = ReviewCard.objects.filter(player=player, puzzle__retired=False).count()
     attempts = list(Attempt.objects.filter(player=player).select_related("puzzle").order_by("created", "pk"))
     for a in attempts:
         result.total.add(a.correct)
@@ -269,60 +271,7 @@ def rating_chart(history: list[tuple[datetime, float]], start: float = DEFAULT_R
     )
 
 
-SEAT_NAMES = {"me": gettext_noop("You"), "right": gettext_noop("下家 (right)"), "left": gettext_noop("上家 (left)")}
-"""The seats of a drill's table from the player's chair (the same words as the play page)."""
-
-
-def _meld_tiles(meld: dict[str, str]) -> list[str]:
-    """A meld as the table shows it: three or four faces, a concealed kong with its outer two face down."""
-    tile = meld["tile"]
-    if meld["type"] == "concealed_kong":
-        return ["back", tile, tile, "back"]
-    return [tile] * (3 if meld["type"] == "pong" else 4)
-
-
-def _seat(table: dict[str, Any], name: str) -> dict[str, Any]:
-    """One seat of a drill's table in the shape of templates/partials/seat.html."""
-    seat = table.get(name) or {"river": [], "melds": []}
-    revealed = seat.get("revealed")
-    offered = table.get("offered") or {}
-    return {
-        "name": _(SEAT_NAMES[name]),
-        "dealer": table.get("dealer") == name,
-        "river": seat["river"],
-        "melds": [_meld_tiles(m) for m in seat["melds"]],
-        "liang_dao": bool(revealed),
-        "tiles": [TILE_IDS[k] for k in kinds_of(parse_tiles(revealed, "revealed"))] if revealed else [],
-        "waits": seat.get("waits", []),
-        "hidden": 0 if revealed else 13 - 3 * len(seat["melds"]),
-        "last": offered.get("by") == name and offered.get("as") == "discard",
-        "score": None,
-    }
-
-
-def table_view(puzzle: Puzzle) -> dict[str, Any]:
-    """What a drill shows of the table: both opponents, your river and melds, the wall, the drawn tile apart, the offered tile.
-
-    A puzzle without a stored table (a 算番 item) shows the wall count and hidden opponents only.
-    """
-    table = puzzle.table or {}
-    hand = list(puzzle.hand_tiles)
-    drawn = table.get("drawn")
-    if drawn and drawn in hand and len(hand) + 3 * len(puzzle.melds) == 14:
-        hand.remove(drawn)  # the drawn tile is shown apart, as at the table
-    else:
-        drawn = None
-    offered = table.get("offered")
-    me = table.get("me") or {"river": [], "melds": []}
-    return {
-        "known": bool(table),
-        "left": _seat(table, "left"),
-        "right": _seat(table, "right"),
-        "me": {"name": _(SEAT_NAMES["me"]), "river": me["river"], "dealer": table.get("dealer") == "me"},
-        "wall_count": table.get("wall_left", puzzle.wall_left),
-        "hand": hand,
-        "drawn": drawn,
-        "offered": offered["tile"] if offered else None,
-        "offered_by": _(SEAT_NAMES[offered["by"]]) if offered else "",
-        "offered_as": offered["as"] if offered else "",
-    }
+def table_view(puzzle: Puzzle) -> TableShown | None:
+    """What a drill shows of the table from the player's chair (``partials/table.html``), or None for a puzzle without one (a 算番 item)."""
+    view = puzzle.view
+    return table_shown(view) if view is not None else None

@@ -32,7 +32,7 @@ from .review import review
 
 SESSION_KEY = "kwx_player"
 MERGE_GRACE = 600
-"""Seconds after a merge during which an answer sent with the session's old cookie still reaches the account."""
+"""Seconds after a merge during which an answer begun before it, with the session's old cookie, still reaches the account."""
 player_merging = Signal()
 """Sent inside merge_players's transaction before the session's player becomes a pointer to the account (``source``, ``target``):
 other apps move what the session's player owns (play: games, hands, review items)."""
@@ -88,8 +88,15 @@ class AnswerResult:
         }
 
 
-def player_for(user: Any, session: MutableMapping[str, Any], create: bool = True) -> Player | None:
-    """The player of a user (logged in) or else of a session: the account's, or the anonymous session's (made on first need)."""
+def player_for(user: Any, session: MutableMapping[str, Any], create: bool = True, *, began: datetime | None = None) -> Player | None:
+    """The player of a user (logged in) or else of a session: the account's, or the anonymous session's (made on first need).
+
+    A session whose player was merged into an account reaches the account only for a request
+    that ``began`` before the merge (``kwx_site.middleware.began``: an answer in flight in another
+    tab while the log-in happened). Anything the old cookie sends later gets a new anonymous
+    player: a copy of the cookie kept from before the log-in (session fixation) never writes
+    into the account nor reads it back.
+    """
     if user is not None and user.is_authenticated:
         player = Player.objects.filter(user=user).first()
         if player is None and create:
@@ -101,8 +108,9 @@ def player_for(user: Any, session: MutableMapping[str, Any], create: bool = True
         # The session was folded into an account (a log-in or sign-up in another tab) while this
         # request was on its way with the old cookie: its answer goes to the account, and the
         # session is left alone, so this answer's cookie cannot replace the logged-in one.
-        recent = player.merged_at is not None and player.merged_at > timezone.now() - timedelta(seconds=MERGE_GRACE)
-        if recent:
+        merged_at = player.merged_at
+        recent = merged_at is not None and merged_at > timezone.now() - timedelta(seconds=MERGE_GRACE)
+        if recent and began is not None and began < merged_at:
             return Player.objects.get(pk=player.merged_into_id) if create else None
         player = None
     if player is None and create:

@@ -8,9 +8,9 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from analysis.text import tile_label
 from kwx.hand.fans import FANS, PRESET_KEYS
 from kwx.hand.tiles import KIND_OF_ID
+from kwx_site.text import tile_label
 
 from .generation.themes import THEME_KEYS
 

@@ -20,6 +20,8 @@ from analysis.discards import from_bank
 from kwx.hand.fans import fan
 from kwx.hand.rules import PRESETS
 from kwx_site.htmx import render_page
+from kwx_site.middleware import began
+from .text import MODES, SIDES, THEMES, ev_explanation
 from play import selectors as play_selectors
 
 from . import selectors
@@ -27,7 +29,6 @@ from .explain import KIND_NAMES, KIND_PROMPTS, choice_buttons, choice_rows, disc
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
 from .services import AnswerError, answer_puzzle, player_for
-from .text import MODES, SIDES, THEMES, ev_explanation
 
 
 def _kind(request: HttpRequest) -> str | None:
@@ -76,9 +77,12 @@ def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:
 def _puzzle_context(request: HttpRequest, puzzle: Puzzle, mode: str, theme: str | None, player: Any) -> dict[str, Any]:
     preset = PRESETS[puzzle.rules]
     kind = puzzle.kind if puzzle.is_table else None
+    table = selectors.table_view(puzzle)
     return {
         "puzzle": puzzle,
-        "table": selectors.table_view(puzzle),
+        "table": table,
+        "hand_tiles": list(table.me.tiles) if table else puzzle.hand_tiles,
+        "drawn_tile": table.me.drawn if table else None,
         "kind": kind,
         "kind_name": KIND_NAMES.get(puzzle.kind, ""),
         "kind_prompt": KIND_PROMPTS.get(puzzle.kind, ""),
@@ -130,7 +134,7 @@ def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpRes
     if request.method == "POST":
         field = "discard" if puzzle.kind == Puzzle.DISCARD else "choice"
         try:
-            result = answer_puzzle(lambda: player_for(request.user, request.session), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
+            result = answer_puzzle(lambda: player_for(request.user, request.session, began=began(request)), puzzle, request.POST.get(field), request.POST.get("attempt"), mode)
             context.update(_feedback(result))
             context.update(_sidebar(request, result.player))
         except AnswerError as exc:

@@ -11,6 +11,10 @@
 # request in a loop, never waiting for Retry-After: ROUNDS (3) rounds of /healthz/ and the
 # analysis alone, then both under that load, DURATION seconds each, with the EV clients'
 # answered (200) and refused (429) requests counted.
+# WORKLOAD=fair (issue 26) measures how two EV clients share the slot for DURATION seconds
+# while wrk keeps the cheap analysis busy (so EV work, at nice 19, takes long): A loops on the
+# costliest EV request, waiting Retry-After when refused; B sends one every 3 s, once without
+# retrying (B_RETRY=0, default) and once retrying after each Retry-After until served (B_RETRY=1).
 # Usage: [WORKLOAD=mixed] [ROUNDS=3] scripts/loadtest.sh [DURATION=15] [CONNECTIONS=16]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +36,7 @@ WORK=$(mktemp -d /tmp/kwx-load.XXXXXX)
 export DATABASE_URL=${DATABASE_URL:-sqlite:///$WORK/load.sqlite3} ACCESS_LOG=/dev/null BIND=127.0.0.1:$PORT
 EV_CLIENTS=${EV_CLIENTS:-4}
 EV_PATH="/api/v1/analyze/?hand=13579p13579sZFB1p&depth=ev&draws_left=30&liang_dao_when_ready=true"
-if [ "${WORKLOAD:-mixed}" = ev ]; then
+if [ "${WORKLOAD:-mixed}" = ev ] || [ "${WORKLOAD:-mixed}" = fair ]; then
   # the EV clients' addresses come from X-Forwarded-For (loopback is the trusted proxy); the
   # slot files are this run's own
   export TRUSTED_PROXY_HOPS=1 EV_SLOT_DIR=$WORK/ev-slots
@@ -42,6 +46,62 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null 2>&1 && break; sleep 0.5; done
 curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null || { echo "server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+if [ "${WORKLOAD:-mixed}" = fair ]; then
+  wrk -t2 -c"$CONNECTIONS" -d"$(( 2 * DURATION + 10 ))s" "http://127.0.0.1:$PORT/api/v1/analyze/?hand=4556p123789sZZZ" >/dev/null &
+  LOAD=$!
+  for retry in 0 1; do
+    B_RETRY=$retry .venv/bin/python - "$PORT" "$DURATION" "$EV_PATH" <<'PY'
+import os, statistics, sys, threading, time, urllib.error, urllib.request
+port, duration, path = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+retry = os.environ["B_RETRY"] == "1"
+end = time.time() + duration
+counts = {"A": [0, 0], "B": [0, 0]}
+waits = []
+def get(who):
+    address = {"A": "198.51.100.1", "B": "198.51.100.2"}[who]
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"X-Forwarded-For": address})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            answer.read()
+        counts[who][0] += 1
+        return 0
+    except urllib.error.HTTPError as refused:
+        counts[who][1] += 1
+        return int(refused.headers.get("Retry-After", "1"))
+    except OSError:  # a timeout: counted as refused, tried again in a second
+        counts[who][1] += 1
+        return 1
+def a():
+    while time.time() < end:
+        wait = get("A")
+        if wait:
+            time.sleep(wait)
+def b():
+    while time.time() < end:
+        start = time.time()
+        wait = get("B")
+        while wait and retry and time.time() < end:
+            time.sleep(wait)
+            wait = get("B")
+        if not wait:
+            waits.append(time.time() - start)
+        time.sleep(3)
+threads = [threading.Thread(target=a), threading.Thread(target=b)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(f"B {'retrying after Retry-After' if retry else 'one request every 3 s'}, {duration:.0f} s:")
+for who, (ok, refused) in counts.items():
+    print(f"  client {who}: {ok} served, {refused} refused of {ok + refused} requests")
+if waits:
+    print(f"  client B, first request to answer: median {statistics.median(waits):.1f} s, max {max(waits):.1f} s ({len(waits)} served)")
+PY
+  done
+  kill $LOAD 2>/dev/null || true
+  echo "server: gunicorn, ${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))} workers on $(nproc) cores; the cheap analysis under wrk -t2 -c$CONNECTIONS meanwhile"
+  exit 0
+fi
 SLICES=1
 [ "${WORKLOAD:=mixed}" = ev ] && SLICES=$(( 2 * ${ROUNDS:=3} ))
 .venv/bin/python - "$WORK/hands.lua" "$WORKLOAD" "$(( DURATION * SLICES ))" <<'PY'

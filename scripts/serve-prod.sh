@@ -34,6 +34,7 @@ if [ -n "${KWX_DRY_RUN:-}" ]; then  # print what would run (tests), start nothin
 fi
 $PY manage.py collectstatic --noinput -v0
 $PY manage.py migrate --noinput -v0
+$PY manage.py load_banks  # the puzzle banks, upserted by key: changes nothing when they are there
 $PY manage.py createcachetable
 # --preload: workers fork from a master that has warmed the engine (kwx_site/wsgi.py); they are
 # retired rarely, since the engine's caches are bounded (see docs/deploy.md). On SIGTERM gunicorn

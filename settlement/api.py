@@ -11,11 +11,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from analysis.api import ErrorSerializer
-from analysis.api_errors import refuse_nulls
 from kwx import EngineError
 from kwx.hand.rules import OPTION_KEYS, PRESETS
 from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, USER_SITUATION_KEYS, Kong, next_dealer, parse_input, settle
+from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 
 from .text import settlement_json
 

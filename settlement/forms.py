@@ -7,9 +7,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from analysis.text import preset_label
 from kwx.hand.rules import PRESETS
 from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, USER_SITUATIONS, double_win_partner
+from kwx_site.text import preset_label
 
 from .text import RESULT_LABELS
 

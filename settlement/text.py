@@ -7,11 +7,11 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from analysis.text import tile_label
 from kwx.errors import EngineError
 from kwx.hand.serial import fans_json  # the analysis API's fan objects, shared
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
 from kwx.table.settlement import WIN_PARTS, Part, Payment, Settlement, WinnerInputError
+from kwx_site.text import tile_label
 
 PART_LABELS = {
     "self_draw": gettext_noop("self-draw (自摸)"),
@@ -103,7 +103,7 @@ def settlement_json(settlement: Settlement, next_dealer: int | None) -> dict[str
         "result_text": result_label(settlement),
         "wins": [
             {
-                "player": names[w.player],
+                "player": names[w.seat],
                 "side": w.side,
                 "multiplier": w.value.total,
                 "product": w.value.product,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import secrets
 import uuid
 from typing import Any
@@ -13,13 +14,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from analysis.drawing import drawn_hand
-from analysis.text import preset_label
 from kwx import EngineError
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.settlement import Settlement, parse_input, settle
+from kwx_site.drawing import drawn_hand
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.shortcuts import found
+from kwx_site.text import preset_label
 
 from .forms import KONG_ROWS, HandForm, SetupForm, SheetForm
 from .models import ScoreSheet
@@ -29,6 +30,8 @@ from .signals import SESSION_KEY
 from .text import error_text, part_text, result_label
 
 TEMPLATES = "settlement/"
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,36}")
+"""A hand form's token (``hand_form`` makes a uuid4 hex)."""
 
 
 def owner_of(request: HttpRequest, create: bool = False) -> Owner:
@@ -51,18 +54,18 @@ def present(result: Settlement) -> dict[str, Any]:
     """A settlement as the templates show it: wins with tiles and fans, payments with reasons, nets."""
     names = result.input.players
     wins = []
-    for winner, win in zip(result.input.winners, result.wins):
+    for win in result.wins:
         wins.append(
             {
-                "player": names[win.player],
+                "player": names[win.seat],
                 "side": win.side,
                 "fans": [{"key": h.key, "multiplier": h.multiplier, "tile": TILE_IDS[h.kind] if h.kind is not None else ""} for h in win.value.fans],
                 "total": win.value.total,
                 "capped": win.value.product > win.value.total,
                 "product": win.value.product,
                 "value": win.amount(result.input.base),
-                "tiles": drawn_hand(winner.hand),
-                "tile": TILE_IDS[winner.tile],
+                "tiles": drawn_hand(win.hand),
+                "tile": TILE_IDS[win.kind],
             }
         )
     return {
@@ -149,7 +152,7 @@ def _table_context(table: SheetTable) -> dict[str, Any]:
             {
                 "row": row,
                 "label": result_label(result) if result else "",
-                "winners": [{"name": names[w.player], "total": w.value.total} for w in result.wins] if result else [],
+                "winners": [{"name": names[w.seat], "total": w.value.total} for w in result.wins] if result else [],
                 "discarder": names[result.input.discarder] if result and result.input.discarder is not None else "",
                 "dealer": names[row.dealer],
                 "cells": [{"net": row.nets[i], "total": row.totals[i]} for i in range(3)],
@@ -206,6 +209,8 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
     if request.method == "POST":
         form = HandForm(request.POST, names=names)
         token = request.POST.get("token", "")
+        if not FORM_TOKEN.fullmatch(token):  # what the form sends (a uuid4 hex); anything else, a NUL say, never reaches the database
+            token = ""
         error = form_error(form)
         if not error:
             data = form.to_data()
@@ -294,7 +299,7 @@ def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
         if result is None:
             label, winners = "", _error_text(row.error)
         else:
-            label, winners = result_label(result), " ".join(f"{names[w.player]} ×{w.value.total}" for w in result.wins)
+            label, winners = result_label(result), " ".join(f"{names[w.seat]} ×{w.value.total}" for w in result.wins)
         rows.append([row.number, names[row.dealer], label, winners] + list(row.nets) + list(row.totals))
     blank = [""] * 3
     rows.append([_("Total"), "", "", ""] + blank + list(table.totals))  # the totals under the running-total columns

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ VECTORS = ROOT / "tests" / "vectors"
 
 django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 """Tests hash passwords fast; the hashers' strength is Django's to test, the flows are ours."""
+django_settings.EV_SLOT_DIR = tempfile.mkdtemp(prefix=f"kwx-ev-test-{os.getpid()}-")
+"""Each test process (each xdist worker, each worktree) has its own EV slots: the slot is a host-wide
+``flock`` (analysis/ev_limits.py), and another run's EV request must not take this run's slot."""
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -32,9 +36,33 @@ def _fresh_ev_refusals():
 
 @pytest.fixture(autouse=True)
 def _work_budget_decides(monkeypatch):
-    """The advice figures depend on the work budget alone: the CPU backstop, there for a slow
-    or busy production host, is lifted so that a loaded test machine gives the same figures
-    (``tests/api/test_advice_api.py`` checks the backstop itself)."""
-    from analysis import api_advice
+    """The advice and EV figures depend on the work budget alone: the CPU backstops, there for a
+    slow or busy production host, are lifted so that a loaded test machine gives the same figures
+    (``tests/api/test_advice_api.py`` and ``tests/engine/test_ev.py`` check the backstops themselves;
+    under load 6–10 an EV request turned Monte Carlo and failed test_ev_adds_the_three_figures_to_every_option)."""
+    import time
 
-    monkeypatch.setattr(api_advice, "CPU_BUDGET", 30.0)
+    from analysis import ev_limits
+    from kwx.hand import ev
+
+    monkeypatch.setattr(ev_limits, "REQUEST_CPU", 30.0)
+    monkeypatch.setattr(ev.Budget.__init__, "__defaults__", (ev.REQUEST_WORK, 30.0, time.process_time))  # the EV requests' backstop too
+
+
+@pytest.fixture
+def stopped_clock(monkeypatch):
+    """The limits' clocks stand still (``tests.ev_limits.stop_the_clocks``): a test of a window is not a race against it."""
+    from tests.ev_limits import stop_the_clocks
+
+    return stop_the_clocks(monkeypatch)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database as ``make setup`` leaves one: migrated (schema only), then the shipped banks
+    loaded once (``manage.py load_banks``). A test that flushes the database (a live server's)
+    loads again only the banks it uses (``tests.puzzles.factories.ensure_bank``)."""
+    from puzzles.banks import load_banks
+
+    with django_db_blocker.unblock():
+        load_banks()

@@ -27,7 +27,7 @@ from kwx.hand.notation import format_counts
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
-from kwx.hand.tiles import TILE_IDS, Hand, Meld, add, with_tile
+from kwx.hand.tiles import TILE_IDS, Hand, Meld, add
 from kwx.table.advice import PASS, mean_se, paired, rollout, sample_world
 from kwx.table.selfplay import Waiting, advance, seeded_deal
 from kwx.table.table import Action, deal
@@ -141,7 +141,7 @@ class Verdict:
         return paired(self.results[order[0]], self.results[second])
 
 
-def _decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginRule, sharp: bool = False) -> bool | None:
+def decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginRule, sharp: bool = False) -> bool | None:
     """True: clear (keep); False: hopeless or done (reject); None: play more worlds.
 
     ``sharp`` (defence): clear only once at most SHARP_SAFE safe tiles are not clearly worse.
@@ -184,7 +184,7 @@ def verify(
     dangerous: frozenset[int] = frozenset(),
     sharp: bool = False,
 ) -> Verdict:
-    """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate (``sharp``: see ``_decide``)."""
+    """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate (``sharp``: see ``decide``)."""
     bot = StrongBot()
     rng = random.Random(seed)
     results: list[list[float]] = [[] for _ in options]
@@ -195,7 +195,7 @@ def verify(
             value, _steps = rollout(world, view.seat, choice, (bot, bot, bot), 1, (0, 0, 0))
             results[i].append(round(value, 6))
             rollouts += 1
-        verdict = _decide(results, dangerous, rule, sharp)
+        verdict = decide(results, dangerous, rule, sharp)
         if verdict is not None:
             return Verdict(options, tuple(tuple(r) for r in results), verdict, rollouts, dangerous)
 
@@ -430,38 +430,6 @@ def figures(view: SeatView, choice: Action | None) -> dict[str, Any]:
     return out
 
 
-def _seat_record(view: SeatView, seat: int) -> dict[str, Any]:
-    s = view.seats[seat]
-    out: dict[str, Any] = {"river": [TILE_IDS[k] for k in s.river], "melds": [_meld(m) for m in s.melds]}
-    if seat == view.seat and s.liang_dao:
-        out["revealed"] = format_counts(view.concealed)
-        out["waits"] = [TILE_IDS[k] for k in sorted(s.waits)]
-    elif s.revealed is not None:
-        out["revealed"] = format_counts(s.revealed)
-        out["waits"] = [TILE_IDS[k] for k in sorted(s.waits)]
-    return out
-
-
-def table_record(view: SeatView) -> dict[str, Any]:
-    """What the drill's seat sees of the table: rivers in order, melds, 亮倒 hands, the wall, the drawn or offered tile."""
-    seat = view.seat
-    right, left = view.others()
-    names = {seat: "me", right: "right", left: "left"}
-    drawn = view.drawn_tile
-    out: dict[str, Any] = {
-        "me": _seat_record(view, seat),
-        "right": _seat_record(view, right),
-        "left": _seat_record(view, left),
-        "dealer": names[view.dealer],
-        "wall_left": view.wall_left,
-        "drawn": TILE_IDS[drawn] if drawn is not None else None,
-        "offered": None,
-    }
-    if view.phase in ("claim", "rob") and view.kind is not None:
-        out["offered"] = {"tile": TILE_IDS[view.kind], "by": names[view.turn], "as": "discard" if view.phase == "claim" else "kong"}
-    return out
-
-
 def danger_record(view: SeatView) -> list[list[Any]]:
     """Each tile the seat holds that a revealed (亮倒) hand wins on, with what dealing it in costs (包胡)."""
     costs, bao = danger(view)
@@ -471,11 +439,6 @@ def danger_record(view: SeatView) -> list[list[Any]]:
 def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
     """The bank record of a drill (JSON): the position, the table, each choice's mean and figures, the margin."""
     view, verdict = drill.view, drill.verdict
-    concealed = view.concealed
-    table = table_record(view)
-    drawn = view.drawn_tile
-    if drawn is not None:
-        concealed = with_tile(concealed, drawn, -1)
     accepted = set(verdict.accepted(rule))
     options = []
     for i in verdict.order():
@@ -500,14 +463,14 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
     rating = 1200 + int(400 * max(0.0, 1.0 - min(diff / max(diff_se, 1e-9), 12.0) / 12.0)) + 60 * len(melds)
     return {
         "kind": drill.kind,
-        "hand": format_counts(concealed),
+        "hand": format_counts(view.concealed),
         "melds": [_meld(m) for m in melds],
         "visible": format_counts(view.visible),
         "rules": view.rules.preset.key,
         "situation": [],
         "turn": len(view.me.river) + len(melds),
         "wall_left": view.wall_left,
-        "table": table,
+        "table": view.to_json(),
         "accepted": [o["answer"] for o in options if o["right"]],
         "options": options,
         "danger": danger_record(view),

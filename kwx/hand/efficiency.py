@@ -100,7 +100,7 @@ def _helping_values(rest: int, budget: int, need: int) -> int:
 
 
 @lru_cache(maxsize=1 << 17)
-def _improving_in_block(block: int, index: int, rest: int, budget: int, need: int) -> tuple[int, ...]:
+def improving_in_block(block: int, index: int, rest: int, budget: int, need: int) -> tuple[int, ...]:
     """Kinds of one block whose draw makes the block and the merged value ``rest`` worth more than ``need``."""
     helping = _helping_values(rest, budget, need)
     start = 9 * block
@@ -119,7 +119,7 @@ def _improving(counts: Counts, indices: tuple[int, ...], pairs: int, melds: int,
     base = base_std if base_std < seven else seven
     need = target - base  # a draw helps when the best exceeds this
     # the three blocks' kinds are disjoint and each in order, so together they are in order
-    better = _improving_in_block(0, i0, rest0, budget, need) + _improving_in_block(1, i1, MERGED[a0][a2], budget, need) + _improving_in_block(2, i2, MERGED[a0][a1], budget, need)
+    better = improving_in_block(0, i0, rest0, budget, need) + improving_in_block(1, i1, MERGED[a0][a2], budget, need) + improving_in_block(2, i2, MERGED[a0][a1], budget, need)
     if seven - 1 < base or full:
         kinds = set(better)
         if seven - 1 < base:  # a new pair lowers the seven-pairs count

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -46,7 +47,8 @@ MIN_SAMPLES = 20
 REQUEST_WORK = 30_000
 """Work units one web or API request may spend (calibrated by ``analysis.bench_ev --budget``)."""
 REQUEST_SECONDS = 0.35
-"""CPU seconds after which a request stops computing whatever the work count (a backstop)."""
+"""CPU seconds after which a request stops computing whatever the work count (a backstop); a request that
+computes expected values and a table estimate shares one budget between them."""
 EXACT_SHARE = 0.6
 """The share of a budget the exact programme may use before its unfinished starts are sampled."""
 WaitRow = tuple[int, float, float, float, int]
@@ -217,27 +219,34 @@ class Budget:
     anything was worked out with less precision than planned. Mutable: one per request.
     """
 
-    __slots__ = ("limit", "used", "seconds", "cut", "timed_out", "_deadline", "_checks")
+    __slots__ = ("limit", "used", "seconds", "cut", "timed_out", "_deadline", "_checks", "_clock")
 
-    def __init__(self, work: int = REQUEST_WORK, seconds: float | None = REQUEST_SECONDS) -> None:
+    def __init__(self, work: int = REQUEST_WORK, seconds: float | None = REQUEST_SECONDS, clock: Callable[[], float] = time.process_time) -> None:
         self.limit = work
         self.used = 0
         self.seconds = seconds
         self.cut = False
         self.timed_out = False
-        self._deadline = time.process_time() + seconds if seconds is not None else None
+        self._clock = clock
+        self._deadline = clock() + seconds if seconds is not None else None
         self._checks = 0
 
     def spend(self, units: int) -> None:
         """Count ``units`` of work done."""
         self.used += units
 
+    def out_of_time(self) -> bool:
+        """Whether the CPU time has run out, looked at now (the advice checks it before every rollout)."""
+        if not self.timed_out and self._deadline is not None and self._clock() > self._deadline:
+            self.timed_out = True
+        return self.timed_out
+
     def exceeded(self, stop: int) -> bool:
         """Whether the work passed ``stop`` (a share of the limit) or the CPU time ran out (looked at every 32nd call)."""
         if self.used > stop or self.timed_out:
             return True
         self._checks += 1
-        if self._deadline is not None and self._checks % 32 == 0 and time.process_time() > self._deadline:
+        if self._deadline is not None and self._checks % 32 == 0 and self._clock() > self._deadline:
             self.timed_out = True
         return self.timed_out
 

@@ -33,16 +33,17 @@ class _Pending:
     char: str
 
 
-def _flush_error(pending: list[_Pending]) -> NotationError:
+def _flush_error(pending: list[_Pending], field: str) -> NotationError:
     first = pending[0]
     return NotationError(
         gettext_noop('The numbers "%(digits)s" at position %(position)d have no suit: add p (筒) or s (条).'),
+        field,
         digits="".join(p.char for p in pending),
         position=first.position,
     )
 
 
-def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
+def scan_notation(text: str, field: str) -> tuple[list[int], list[Meld]]:
     """Turn text into concealed kinds and melds, or raise NotationError."""
     concealed: list[int] = []
     melds: list[Meld] = []
@@ -89,7 +90,7 @@ def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
             pending = []
         elif char in "zZ" or char in _DRAGON_CHARS:
             if pending:
-                raise _flush_error(pending)
+                raise _flush_error(pending, field)
             emit(ZHONG if char in "zZ" else _DRAGON_CHARS[char])
         elif char in _NO_MANZU:
             raise NotationError(
@@ -107,7 +108,7 @@ def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
             )
         elif char in _OPEN:
             if pending:
-                raise _flush_error(pending)
+                raise _flush_error(pending, field)
             if group is not None:
                 raise NotationError(
                     gettext_noop('"%(char)s" at position %(position)d: brackets cannot be nested.'),
@@ -118,7 +119,7 @@ def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
             group, group_open = [], (char, position)
         elif char in "]}":
             if pending:
-                raise _flush_error(pending)
+                raise _flush_error(pending, field)
             if group is None or _OPEN[group_open[0]] != char:
                 raise NotationError(
                     gettext_noop('"%(char)s" at position %(position)d closes a bracket that was not opened.'),
@@ -136,7 +137,7 @@ def _scan(text: str, field: str) -> tuple[list[int], list[Meld]]:
                 position=position,
             )
     if pending:
-        raise _flush_error(pending)
+        raise _flush_error(pending, field)
     if group is not None:
         raise NotationError(
             gettext_noop('The bracket "%(char)s" at position %(position)d is never closed.'),
@@ -167,7 +168,7 @@ _PLAIN_PART = re.compile(r"([1-9]+)([ps])|([ZFB])")
 _DRAGON_ID = {"Z": ZHONG, "F": FA, "B": BAI}
 
 
-def _plain_kinds(text: str) -> list[int] | None:
+def plain_kinds(text: str) -> list[int] | None:
     """The kinds of text in plain ASCII notation (the common case), or None for anything else."""
     if not _PLAIN.fullmatch(text):
         return None
@@ -183,10 +184,10 @@ def _plain_kinds(text: str) -> list[int] | None:
 
 def parse_hand(text: str, field: str = "hand") -> Hand:
     """Parse concealed tiles and bracketed melds; counts are not checked here."""
-    plain = _plain_kinds(text)
+    plain = plain_kinds(text)
     if plain is not None:
         return Hand(counts_of(plain))
-    concealed, melds = _scan(text, field)
+    concealed, melds = scan_notation(text, field)
     return Hand(counts_of(concealed), tuple(melds))
 
 
@@ -194,10 +195,10 @@ def parse_tiles(text: str, field: str = "visible") -> Counts:
     """Parse plain tiles (no melds) into counts, e.g. visible tiles."""
     if not text:
         return EMPTY
-    plain = _plain_kinds(text)
+    plain = plain_kinds(text)
     if plain is not None:
         return counts_of(plain)
-    concealed, melds = _scan(text, field)
+    concealed, melds = scan_notation(text, field)
     if melds:
         raise NotationError(gettext_noop("Melds in brackets are not allowed here."), field)
     return counts_of(concealed)
@@ -207,7 +208,7 @@ def parse_sequence(text: str, field: str = "river") -> tuple[int, ...]:
     """Parse plain tiles keeping their order (a river: ``5p3sZ1p``, or ``5p 3s 中 1p``)."""
     if not text:
         return ()
-    concealed, melds = _scan(text, field)
+    concealed, melds = scan_notation(text, field)
     if melds:
         raise NotationError(gettext_noop("Melds in brackets are not allowed here."), field)
     return tuple(concealed)
@@ -215,7 +216,7 @@ def parse_sequence(text: str, field: str = "river") -> tuple[int, ...]:
 
 def parse_tile(text: str, field: str = "tile") -> int:
     """Parse exactly one tile, in any accepted notation, into its kind."""
-    concealed, melds = _scan(text, field)
+    concealed, melds = scan_notation(text, field)
     if melds or len(concealed) != 1:
         raise NotationError(gettext_noop('"%(text)s" is not a single tile.'), field, text=text)
     return concealed[0]

@@ -86,18 +86,18 @@ _BlockReading = tuple[tuple[tuple[GroupKind, int], ...], int | None]
 
 
 @cache
-def _block_readings(cs: tuple[int, ...], runs: bool) -> tuple[_BlockReading, ...]:
+def block_readings(cs: tuple[int, ...], runs: bool) -> tuple[_BlockReading, ...]:
     """Every split of a block's tiles into sets and at most one pair (local indices)."""
     i = next((j for j, c in enumerate(cs) if c), None)
     if i is None:
         return (((), None),)
     out: list[_BlockReading] = []
     if cs[i] >= 3:
-        out.extend(((("triplet", i),) + g, p) for g, p in _block_readings(take(cs, i, i, i), runs))
+        out.extend(((("triplet", i),) + g, p) for g, p in block_readings(take(cs, i, i, i), runs))
     if runs and i + 2 < len(cs) and cs[i + 1] and cs[i + 2]:
-        out.extend(((("run", i),) + g, p) for g, p in _block_readings(take(cs, i, i + 1, i + 2), runs))
+        out.extend(((("run", i),) + g, p) for g, p in block_readings(take(cs, i, i + 1, i + 2), runs))
     if cs[i] >= 2:
-        out.extend((g, i) for g, p in _block_readings(take(cs, i, i), runs) if p is None)
+        out.extend((g, i) for g, p in block_readings(take(cs, i, i), runs) if p is None)
     return tuple(out)
 
 
@@ -105,11 +105,11 @@ _SUIT_SETS: tuple[tuple[GroupKind, int], ...] = tuple(("run", i) for i in range(
 
 
 @lru_cache(maxsize=1)
-def _complete_suits() -> dict[int, tuple[_BlockReading, ...]]:
+def complete_suit_readings() -> dict[int, tuple[_BlockReading, ...]]:
     """Every split of every suit of at most 14 tiles into sets and at most one pair, by suit index.
 
     Built on first use by walking the multisets of up to four sets (a few thousand) and
-    adding each possible pair; equal to ``_block_readings`` for every suit (tested).
+    adding each possible pair; equal to ``block_readings`` for every suit (tested).
     """
     table: dict[int, list[_BlockReading]] = {}
     counts = [0] * 9
@@ -144,9 +144,9 @@ def _global_block_readings(index: int, block: int) -> tuple[tuple[tuple[Group, .
     """A block's splits with global kinds, as Group values (cached per block content)."""
     start, stop, runs = BLOCKS[block]
     if runs:
-        local = _complete_suits().get(index, ())
+        local = complete_suit_readings().get(index, ())
     else:
-        local = _block_readings(tuple(index // POW5[i] % 5 for i in range(stop - start)), False)
+        local = block_readings(tuple(index // POW5[i] % 5 for i in range(stop - start)), False)
     return tuple((tuple(Group(shape, start + k) for shape, k in groups), None if pair is None else start + pair) for groups, pair in local)
 
 
@@ -165,7 +165,7 @@ def suit_split_facts() -> dict[int, tuple[int, ...]]:
     Built on first use from the complete-suit readings; a suit that does not split is absent.
     """
     table = {}
-    for index, splits in _complete_suits().items():
+    for index, splits in complete_suit_readings().items():
         facts: list[int] = []
         for groups, _ in splits:
             fact = (ALL_TRIPLETS if all(shape == "triplet" for shape, _ in groups) else 0) | (RUN_456 if ("run", 3) in groups else 0)

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from kwx.hand.ev import Budget
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
 from kwx.table.record import DEFAULT_PLAYERS, settle_table
@@ -211,6 +212,8 @@ def deal_in_chances(view: SeatView, worlds: int = 200, seed: int = 0) -> tuple[f
 
 
 def _estimate(action: Action | None, values: list[float]) -> ChoiceWorth:
+    if not values:  # the request's budget ran out before a single world
+        return ChoiceWorth(action, 0.0, 0.0, 0)
     mean, se = mean_se(values)
     return ChoiceWorth(action, mean, se, len(values))
 
@@ -229,6 +232,7 @@ def advise(
     candidates: Sequence[Action | None] | None = None,
     max_actions: int | None = None,
     progress: bool = False,
+    budget: Budget | None = None,
 ) -> Advice:
     """Estimate each of the view's choices by rollouts on sampled worlds (see the module docstring).
 
@@ -239,7 +243,9 @@ def advise(
     the same answer for the same seed on any machine) or the CPU budget is spent — both checked
     before each rollout once two worlds are complete; a world cut short is dropped —, or,
     after ``min_worlds``, when the best choice's mean exceeds every other's by more than two
-    standard errors of the difference.
+    standard errors of the difference. ``budget`` (a request's one CPU budget, shared with whatever else
+    the request computes) is looked at before every rollout, the first ones included: once it has run
+    out nothing more is played, so the answer may have fewer than two worlds, or none.
     """
     start = clock()
     seat = view.seat
@@ -257,7 +263,7 @@ def advise(
         played = []
         for choice in options:
             spent = max_actions is not None and work > max_actions
-            if worlds >= 2 and (spent or clock() - start > cpu_budget):
+            if (worlds >= 2 and (spent or clock() - start > cpu_budget)) or (budget is not None and budget.out_of_time()):
                 break  # a world not played for every choice is dropped: each choice keeps the same worlds
             value, steps = rollout(world, seat, choice, policy_for(), base, piao)
             played.append(value)

@@ -56,10 +56,20 @@ def _error(template: str, field: str, **params: object) -> EngineError:
     return EngineError(template, field, **params)
 
 
-def _seen(position: Position) -> list[int]:
+def _seen(position: Position) -> tuple[list[int], dict[int, str]]:
+    """Every kind's count on the table, and for each kind seen more than four times the field whose tiles first took it past four."""
     counts = list(position.hand.held)
+    over: dict[int, str] = {}
+
+    def check(field: str) -> None:
+        for kind, n in enumerate(counts):
+            if n > COPIES:
+                over.setdefault(kind, field)
+
+    check("hand")
     for kind in position.river:
         counts[kind] += 1
+    check("river")
     for opp in position.opponents:
         for kind in opp.river:
             counts[kind] += 1
@@ -67,7 +77,8 @@ def _seen(position: Position) -> list[int]:
             counts[meld.kind] += meld.type.size
         if opp.revealed is not None:
             counts = list(add(tuple(counts), opp.revealed))
-    return counts
+    check("opponents")
+    return counts, over
 
 
 def view_of(position: Position, rules: Rules) -> SeatView:
@@ -85,16 +96,16 @@ def _table_of(position: Position, rules: Rules) -> Table:
         raise _error(gettext_noop("A tile to claim goes with a 13-tile hand; with 14 tiles it is your turn to discard."), "offered")
     if tiles == 13 and position.offered is None:
         raise _error(gettext_noop("With 13 tiles, say which tile is offered to you (an opponent's discard or added kong)."), "offered")
-    seen = _seen(position)
-    for kind, n in enumerate(seen):
-        if n > COPIES:
-            raise _error(
-                gettext_noop("%(tile)s (%(name)s) is seen %(count)d times between the hands, rivers and melds; there are only 4."),
-                "opponents",
-                tile=TILE_IDS[kind],
-                name=TILE_NAMES_ZH[kind],
-                count=n,
-            )
+    seen, over = _seen(position)
+    if over:
+        kind = min(over)
+        raise _error(
+            gettext_noop("%(tile)s (%(name)s) is seen %(count)d times between the hands, rivers and melds; there are only 4."),
+            over[kind],
+            tile=TILE_IDS[kind],
+            name=TILE_NAMES_ZH[kind],
+            count=seen[kind],
+        )
     hidden = 0
     for number, opp in enumerate(position.opponents, start=1):
         size = 13 - 3 * len(opp.melds)

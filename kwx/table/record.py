@@ -9,6 +9,7 @@ from ``settlement.settle`` — the one copy of kwx-rules §6.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -24,6 +25,8 @@ FORMAT = "kwx-hand/1"
 DEFAULT_PLAYERS = ("甲", "乙", "丙")
 MAX_ACTIONS = 1000
 """No real hand comes near: 45 draws, as many discards, and a few claims."""
+NAME_REFUSED = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Unicode categories a player's name may not hold: controls (NUL included), format marks, lone surrogates, line breaks."""
 HEADER_KEYS = ("format", "rules", "options", "base", "piao", "players", "dealer", "hands", "actions")
 
 
@@ -115,6 +118,8 @@ def parse_header(data: Any) -> tuple[Header, list[Any]]:
         raise _header_error(gettext_noop('The format must be "%(format)s".'), "format", format=FORMAT)
     rules = data.get("rules", "standard")
     options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise _header_error(gettext_noop("The options must be an object of true/false switches."), "options")
     try:
         make_rules(rules, (), options)
     except EngineError as exc:
@@ -128,6 +133,9 @@ def parse_header(data: Any) -> tuple[Header, list[Any]]:
     players = data.get("players", list(DEFAULT_PLAYERS))
     if not isinstance(players, list) or len(players) != 3 or not all(isinstance(p, str) and p.strip() and len(p) <= MAX_NAME for p in players) or len(set(players)) != 3:
         raise _header_error(gettext_noop("The players must be three different names of 1 to %(limit)d characters."), "players", limit=MAX_NAME)
+    for name in players:
+        if any(unicodedata.category(c) in NAME_REFUSED for c in name):
+            raise _header_error(gettext_noop("A player's name may not hold control or invisible characters: %(name)s."), "players", name=name)
     if "dealer" not in data:
         raise _header_error(gettext_noop("This field is required."), "dealer")
     dealer = data["dealer"]

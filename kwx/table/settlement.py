@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.analysis import MAX_TEXT, build_hand
@@ -18,6 +18,7 @@ from kwx.hand.notation import parse_tile
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.scoring import WinValue, score_win
 from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
+from kwx.numbers import read_whole
 
 PLAYERS = (0, 1, 2)
 PIAO_CHOICES = (0, 1, 2, 5)
@@ -62,11 +63,11 @@ class Kong:
 
 @dataclass(frozen=True, slots=True)
 class Winner:
-    """A winner: the 13-tile hand (melds included), the winning tile, the fans the user set."""
+    """A winner as the calculator is told of one: the seat, the 13-tile hand (melds included), the winning kind, the fans the user set."""
 
-    player: int
+    seat: int
     hand: Hand
-    tile: int
+    kind: int
     situation: frozenset[str] = frozenset()
 
 
@@ -110,11 +111,15 @@ class Payment:
 
 
 @dataclass(frozen=True, slots=True)
-class WinResult:
-    """A valued win: the engine's value of the side that applies, and V = base × capped total."""
+class Win:
+    """A valued win, made at the table or settled from a Winner: the seat, the winning kind, the 13 tiles before it,
+    the side (自摸 or 点炮), every situational fan it carries (亮倒 and 抢杠胡 included) and its value."""
 
-    player: int
-    side: str
+    seat: int
+    kind: int
+    hand: Hand
+    side: Literal["self_draw", "discard"]
+    situation: frozenset[str]
     value: WinValue
 
     def amount(self, base: int) -> int:
@@ -127,7 +132,7 @@ class Settlement:
     """The payments of one hand and each player's net (they always sum to zero)."""
 
     input: HandInput
-    wins: tuple[WinResult, ...]
+    wins: tuple[Win, ...]
     payments: tuple[Payment, ...]
     nets: tuple[int, int, int]
     next_dealer_rule: str
@@ -162,7 +167,7 @@ def _check_basics(inp: HandInput) -> None:
             raise _error(gettext_noop("%(player)s's 漂 must be 0, 1, 2 or 5."), "piao", player=inp.players[player])
     if inp.result not in RESULTS:
         raise _error(gettext_noop('Unknown result "%(value)s": use draw, self_draw, discard or rob_kong.'), "result", value=str(inp.result)[:40])
-    winners = [w.player for w in inp.winners]
+    winners = [w.seat for w in inp.winners]
     if len(set(winners)) != len(winners):
         raise _error(gettext_noop("%(player)s is listed as a winner twice."), "winners", player=_name(inp, winners[0]))
     allowed = {"draw": (0,), "self_draw": (1,), "discard": (1, 2), "rob_kong": (1, 2)}[inp.result]
@@ -179,7 +184,7 @@ def _check_basics(inp: HandInput) -> None:
         raise _error(gettext_noop("Say who discarded the winning tile (or whose kong was robbed)."), "discarder")
     if not needs_discarder and inp.discarder is not None:
         raise _error(gettext_noop("Only a discard win or 抢杠胡 has a discarder."), "discarder")
-    if len({w.tile for w in inp.winners}) > 1:
+    if len({w.kind for w in inp.winners}) > 1:
         raise _error(gettext_noop("Both winners win on the same discarded tile: give the same winning tile."), "winners")
     if inp.discarder is not None and inp.discarder in winners:
         raise _error(gettext_noop("%(player)s cannot both win and discard the winning tile."), "discarder", player=_name(inp, inp.discarder))
@@ -226,7 +231,7 @@ def _check_kongs(inp: HandInput) -> None:
 def _check_winner_tiles(inp: HandInput) -> None:
     """Each winner's kong melds match the kong list; no kind has more than four copies in all."""
     for w in inp.winners:
-        name = inp.players[w.player]
+        name = inp.players[w.seat]
         if w.hand.tile_count != 13:
             raise _error(
                 gettext_noop("%(player)s's hand has %(count)d tiles (each meld counts 3): give the 13 before the winning tile."),
@@ -234,10 +239,10 @@ def _check_winner_tiles(inp: HandInput) -> None:
                 player=name,
                 count=w.hand.tile_count,
             )
-        if w.hand.held[w.tile] >= COPIES:
-            raise _error(gettext_noop("%(player)s already holds all four %(tile)s, so it cannot be the winning tile."), "winners", player=name, tile=TILE_IDS[w.tile])
+        if w.hand.held[w.kind] >= COPIES:
+            raise _error(gettext_noop("%(player)s already holds all four %(tile)s, so it cannot be the winning tile."), "winners", player=name, tile=TILE_IDS[w.kind])
         hand_kongs = {m.kind: m.type for m in w.hand.melds if m.type is not MeldType.PONG}
-        listed = {k.kind: k for k in inp.kongs if k.seat == w.player}
+        listed = {k.kind: k for k in inp.kongs if k.seat == w.seat}
         for kind, meld_type in hand_kongs.items():
             kong = listed.get(kind)
             if kong is None:
@@ -269,11 +274,11 @@ def _check_winner_tiles(inp: HandInput) -> None:
         for kind, n in enumerate(w.hand.held):
             total[kind] += n
     if inp.winners:
-        win = inp.winners[0].tile
+        win = inp.winners[0].kind
         total[win] += 1
         if inp.result == "rob_kong":
             total[win] += 3
-    winners = {w.player for w in inp.winners}
+    winners = {w.seat for w in inp.winners}
     for kong in inp.kongs:
         if kong.seat not in winners:
             total[kong.kind] += COPIES
@@ -288,29 +293,29 @@ def _check_winner_tiles(inp: HandInput) -> None:
             )
 
 
-def _value(inp: HandInput, w: Winner) -> WinResult:
+def _value(inp: HandInput, w: Winner) -> Win:
     """Value one winner's hand with the engine, refusing what is not a win."""
-    name = inp.players[w.player]
+    name = inp.players[w.seat]
     allowed = USER_SITUATIONS[inp.result]
     for key in sorted(w.situation):
         if key not in allowed:
             if key in ("liang_dao", "qiang_gang_hu"):
                 raise _error(gettext_noop("%(player)s: %(key)s is set by the result and the 亮倒 list, not by hand."), "winners", player=name, key=key)
             raise _error(gettext_noop("%(player)s: %(key)s does not fit a %(result)s."), "winners", player=name, key=key, result=inp.result)
-    if "gang_shang_kai_hua" in w.situation and not any(k.seat == w.player for k in inp.kongs):
+    if "gang_shang_kai_hua" in w.situation and not any(k.seat == w.seat for k in inp.kongs):
         raise _error(gettext_noop("%(player)s: 杠上开花 needs a kong of the winner in the kong list."), "winners", player=name)
     if "gang_shang_pao" in w.situation and not any(k.seat == inp.discarder for k in inp.kongs):
         raise _error(gettext_noop("%(player)s: 杠上炮 needs a kong of the discarder in the kong list."), "winners", player=name)
     situation = set(w.situation)
-    if w.player in inp.liang_dao:
+    if w.seat in inp.liang_dao:
         situation.add("liang_dao")
     if inp.result == "rob_kong":
         situation.add("qiang_gang_hu")
     rules = make_rules(inp.rules, situation, dict(inp.options))
-    values = score_win(w.hand, w.tile, rules)
+    values = score_win(w.hand, w.kind, rules)
     if values is None:
-        raise _error(gettext_noop("%(player)s's hand does not win on %(tile)s."), "winners", player=name, tile=TILE_IDS[w.tile])
-    side = "self_draw" if inp.result == "self_draw" else "discard"
+        raise _error(gettext_noop("%(player)s's hand does not win on %(tile)s."), "winners", player=name, tile=TILE_IDS[w.kind])
+    side: Literal["self_draw", "discard"] = "self_draw" if inp.result == "self_draw" else "discard"
     value = values[0] if side == "self_draw" else values[1]
     if not value.allowed:
         if value.reason == "rob_kong_off":
@@ -320,7 +325,7 @@ def _value(inp: HandInput, w: Winner) -> WinResult:
             "winners",
             player=name,
         )
-    return WinResult(w.player, side, value)
+    return Win(w.seat, w.kind, w.hand, side, frozenset(situation), value)
 
 
 def _win_payment(payer: int, winner: int, key: str, total: int, base: int, piao: tuple[int, int]) -> Payment:
@@ -332,9 +337,9 @@ def _win_payment(payer: int, winner: int, key: str, total: int, base: int, piao:
     return Payment(payer, winner, sum(p.amount for p in parts), tuple(parts))
 
 
-def _win_payments(inp: HandInput, win: WinResult) -> list[Payment]:
+def _win_payments(inp: HandInput, win: Win) -> list[Payment]:
     """The win payments of one winner, 漂 included."""
-    winner = win.player
+    winner = win.seat
     if inp.result == "self_draw":
         payers, key = [p for p in PLAYERS if p != winner], "self_draw"
     else:
@@ -441,7 +446,7 @@ def next_dealer(settlement: Settlement, dealer: int) -> int:
     if settlement.next_dealer_rule == "double":
         assert settlement.input.discarder is not None
         return settlement.input.discarder
-    return settlement.wins[0].player
+    return settlement.wins[0].seat
 
 
 # ---- reading the JSON form (API body, stored sheet hands) ----------------------------------
@@ -449,9 +454,11 @@ def next_dealer(settlement: Settlement, dealer: int) -> int:
 
 def _int(value: Any, field: str, template: str, **params: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
-            return int(value.strip())
-        raise _error(template, field, **params)
+        text = value.strip() if isinstance(value, str) else ""
+        number = read_whole(text.removeprefix("-"))
+        if number is None:
+            raise _error(template, field, **params)
+        return -number if text.startswith("-") else number
     return value
 
 

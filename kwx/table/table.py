@@ -28,10 +28,10 @@ from typing import Literal
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.rules import Rules
-from kwx.hand.scoring import WinValue, score_win
+from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, add, with_tile
-from kwx.table.settlement import Kong
+from kwx.table.settlement import Kong, Win
 
 WALL_AFTER_DEAL = 45
 """84 − 3 × 13: the tiles left to draw after the deal."""
@@ -71,18 +71,6 @@ class Action:
         if self.liang_dao:
             out["liang_dao"] = True
         return out
-
-
-@dataclass(frozen=True, slots=True)
-class WinMade:
-    """A win: the 13 tiles before the winning tile, how it was won and what it is worth."""
-
-    seat: int
-    kind: int
-    hand: Hand
-    side: Literal["self_draw", "discard"]
-    situation: frozenset[str]
-    value: WinValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +120,7 @@ class Table:
     after_kong: int = 0
     dealt: Counts = (0,) * NUM_KINDS
     kongs: tuple[Kong, ...] = ()
-    wins: tuple[WinMade, ...] = ()
+    wins: tuple[Win, ...] = ()
     wall: tuple[int, ...] | None = None
 
     @property
@@ -194,16 +182,16 @@ def situation_of(side: str, phase: Phase, after_kong: int, drawn: int, liang_dao
     return frozenset(keys)
 
 
-def win_for(rules: Rules, seat: int, hand: Hand, kind: int, side: Literal["self_draw", "discard"], phase: Phase, after_kong: int, drawn: int, liang_dao: bool) -> WinMade | None:
+def win_for(rules: Rules, seat: int, hand: Hand, kind: int, side: Literal["self_draw", "discard"], phase: Phase, after_kong: int, drawn: int, liang_dao: bool) -> Win | None:
     """The win ``seat``'s 13 tiles ``hand`` make on ``kind`` (legal or not), with its situation and value; None if they do not win."""
     situation = situation_of(side, phase, after_kong, drawn, liang_dao)
     values = score_win(hand, kind, _with_situation(rules, situation))
     if values is None:
         return None
-    return WinMade(seat, kind, hand, side, situation, values[0] if side == "self_draw" else values[1])
+    return Win(seat, kind, hand, side, situation, values[0] if side == "self_draw" else values[1])
 
 
-def win_on(state: Table, seat: int) -> WinMade | None:
+def win_on(state: Table, seat: int) -> Win | None:
     """The win ``seat`` could take on the state's tile (drawn, discarded or robbed), legal or not; None if its tiles do not win."""
     kind = state.tile
     if kind is None:
@@ -224,7 +212,7 @@ def win_on(state: Table, seat: int) -> WinMade | None:
     return win_for(state.rules, seat, hand, kind, side, state.phase, state.after_kong, state.drawn, s.liang_dao)
 
 
-def _win_refusal(state: Table, win: WinMade) -> str | None:
+def _win_refusal(state: Table, win: Win) -> str | None:
     """Why a win the tiles make may not be taken (None: it may)."""
     if win.value.allowed:
         if win.side == "discard" and state.seats[win.seat].passed >= win.value.total:
@@ -425,7 +413,7 @@ def legal_actions(state: Table) -> tuple[Action, ...]:
     return tuple(a for a in _candidates(state) if refusal(state, a) is None)
 
 
-def claim_win(state: Table, seat: int) -> WinMade | None:
+def claim_win(state: Table, seat: int) -> Win | None:
     """The win ``seat`` may legally take on the current discard or robbed kong (None: none)."""
     if state.phase not in ("claim", "rob") or seat == state.turn or any(w.seat == seat for w in state.wins):
         return None

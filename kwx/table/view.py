@@ -35,14 +35,13 @@ from kwx.hand.notation import format_counts, parse_tile, parse_tiles
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType
 from kwx.table.record import parse_action
-from kwx.table.settlement import Kong
+from kwx.table.settlement import Kong, Win
 from kwx.table.table import (
     SEATS,
     WALL_AFTER_DEAL,
     Action,
     Phase,
     Table,
-    WinMade,
     legal_actions,
     win_for,
 )
@@ -112,7 +111,7 @@ class SeatView:
     passed: int = 0
     ready_on: frozenset[int] = frozenset()
     kongs: tuple[Kong, ...] = ()
-    wins: tuple[WinMade, ...] = ()
+    wins: tuple[Win, ...] = ()
     decision: Decision = field(default=NO_DECISION)
 
     # ------------------------------------------------------------ what the seat holds
@@ -187,7 +186,7 @@ class SeatView:
         s = self.seats[seat]
         return Hand(s.revealed, s.melds) if s.revealed is not None else None
 
-    def win(self) -> WinMade | None:
+    def win(self) -> Win | None:
         """The win the seat's tiles make on the tile in play now (its draw, the discard or the robbed tile), legal or not; None if they do not win."""
         kind = self.kind
         if kind is None:
@@ -303,11 +302,15 @@ def decision_for(state: Table, seat: int, legal: tuple[Action, ...] | None = Non
     return Decision(options, bool(options) and phase in ("claim", "rob"))
 
 
-def view_for(state: Table, seat: int, legal: tuple[Action, ...] | None = None) -> SeatView:
-    """What ``seat`` sees of ``state`` and may choose (``legal``: the state's legal actions, when the caller has them)."""
+def view_for(state: Table, seat: int, legal: tuple[Action, ...] | None = None, open_hands: bool = False) -> SeatView:
+    """What ``seat`` sees of ``state`` and may choose (``legal``: the state's legal actions, when the caller has them).
+
+    ``open_hands`` shows every seat's concealed tiles as ``revealed`` (``liang_dao`` stays what
+    it is): for a finished hand only — its end and its review — never for a decision.
+    """
     if seat not in SEATS:
         raise ValueError(f"no seat {seat}")
-    seats = [PublicSeat(s.river, s.melds, sum(s.concealed), s.liang_dao, s.concealed if s.liang_dao else None, s.waits) for s in state.seats]
+    seats = [PublicSeat(s.river, s.melds, sum(s.concealed), s.liang_dao, s.concealed if s.liang_dao or open_hands else None, s.waits) for s in state.seats]
     own = state.seats[seat]
     sees_tile = state.phase in ("claim", "rob") or (state.phase == "act" and state.turn == seat)
     return SeatView(

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kwx.drills.simulate import Candidate, Win, play_deal
 from kwx.hand.efficiency import DiscardOption
 from kwx.hand.fans import PRESET_KEYS
 from kwx.hand.notation import format_counts, format_hand
@@ -26,7 +27,6 @@ from kwx.hand.serial import option_row
 from kwx.hand.tiles import TILE_IDS, Hand
 
 from .filters import Verdict, judge
-from .simulate import Position, Win, play_deal
 from .themes import fan_themes, tag
 
 BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "bank.json.gz"
@@ -39,6 +39,11 @@ QUIZ_FROM_PUZZLE = 0.25
 PLAIN_WIN_KEPT = 0.25
 """Share of ×1 wins (屁胡 self-draws) kept as quiz items: most items should have fans to count."""
 MIN_RATING, MAX_RATING = 800, 2400
+PREFIX = {"discard": "h", "quiz": "s", "ev": "v"}
+RETIRED_PREFIXES = ("d", "q", "e")
+"""The keys of the banks made before the simulation played on the table (retired by ``puzzles.banks.retire_old``)."""
+"""The first letter of a generated puzzle's key (``h00001``: 何切 puzzle 1; ``s``: 算番 item; ``v``: 期望值 puzzle).
+The banks made before the simulation played on the table (``d``, ``q``, ``e``) are retired: kept for their attempts, no longer served."""
 
 
 def clamp_rating(value: float) -> int:
@@ -61,13 +66,13 @@ def puzzle_rating(verdict: Verdict, options: tuple[DiscardOption, ...], hand: Ha
     return clamp_rating(rating)
 
 
-def position_key(position: Position, preset: str) -> tuple[str, str, str]:
+def position_key(position: Candidate, preset: str) -> tuple[str, str, str]:
     """What makes two positions the same puzzle: the hand, the visible tiles and the preset."""
     return format_hand(position.hand), format_counts(position.visible), preset
 
 
-def position_fields(position: Position) -> dict[str, Any]:
-    """The fields every 何切 record has: hand, melds, visible tiles, preset, situation, turn, wall."""
+def position_fields(position: Candidate) -> dict[str, Any]:
+    """The fields every 何切 record has: hand, melds, visible tiles, preset, situation, turn, wall, and the table from the player's chair (its SeatView)."""
     return {
         "kind": "discard",
         **hand_fields(position.hand),
@@ -76,10 +81,11 @@ def position_fields(position: Position) -> dict[str, Any]:
         "situation": sorted(position.rules.situation),
         "turn": position.turn,
         "wall_left": position.wall_left,
+        "table": position.view.to_json(),
     }
 
 
-def puzzle_record(position: Position, verdict: Verdict) -> dict[str, Any]:
+def puzzle_record(position: Candidate, verdict: Verdict) -> dict[str, Any]:
     """The bank record of a kept 何切 position."""
     return {
         **position_fields(position),
@@ -165,7 +171,7 @@ def generate(
     count: int,
     quiz_count: int,
     progress: Callable[[int], None] | None = None,
-    kept: Callable[[dict[str, Any], Position], None] | None = None,
+    kept: Callable[[dict[str, Any], Candidate], None] | None = None,
 ) -> tuple[list[dict[str, Any]], Stats]:
     """``count`` 何切 puzzles and ``quiz_count`` quiz items from simulated play, reproducible from ``seed``.
 
@@ -191,6 +197,9 @@ def generate(
             stats.positions += 1
             if len(puzzles) >= count:
                 continue
+            if event.offers_kong:  # a four held or a pong's fourth drawn: the decision is no plain 何切
+                stats.rejected["kong"] = stats.rejected.get("kong", 0) + 1
+                continue
             verdict = judge(event.hand.concealed, event.options)
             if verdict is None:
                 continue
@@ -215,9 +224,9 @@ def generate(
                     stats.quiz += 1
     stats.seconds = time.perf_counter() - started
     for n, record in enumerate(puzzles, 1):
-        record["key"] = f"d{n:05d}"
+        record["key"] = f"{PREFIX['discard']}{n:05d}"
     for n, record in enumerate(quiz, 1):
-        record["key"] = f"q{n:05d}"
+        record["key"] = f"{PREFIX['quiz']}{n:05d}"
     return puzzles + quiz, stats
 
 
@@ -243,31 +252,71 @@ def read_meta(path: Path = BANK_PATH) -> dict[str, Any]:
     return _read(path)["meta"]
 
 
-def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> int:
-    """Insert the bank's records missing from ``model`` (the Puzzle model, historical or not); how many were added."""
-    existing = set(model.objects.values_list("key", flat=True))
-    rows = [
-        model(
-            key=r["key"],
-            kind=r["kind"],
-            hand=r["hand"],
-            melds=r["melds"],
-            visible=r["visible"],
-            rules=r["rules"],
-            situation=r["situation"],
-            turn=r["turn"],
-            wall_left=r["wall_left"],
-            win_tile=r.get("win", ""),
-            win_side=r.get("side", ""),
-            accepted=r["accepted"],
-            options=r["options"],
-            themes=f" {' '.join(r['themes'])} " if r["themes"] else "",
-            rating=r["rating"],
-            **({"draws_left": r["draws_left"], "ev": r["ev"]} if "ev" in r else {}),
-            **({"table": r["table"], "verdict": {"margin": r["margin"], "danger": r["danger"], "source": r["source"]}} if "table" in r else {}),
-        )
-        for r in read_bank(path)
-        if r["key"] not in existing
-    ]
-    model.objects.bulk_create(rows, batch_size=batch_size)
-    return len(rows)
+POSITION = ("kind", "hand", "melds", "visible", "rules", "situation", "win_tile", "win_side", "draws_left")
+"""The fields that make a stored puzzle the one its bank record describes: what the player is asked about."""
+
+
+def bank_row(record: dict[str, Any]) -> dict[str, Any]:
+    """The Puzzle fields of a bank record (every bank file's records, read by ``read_bank``)."""
+    return {
+        "key": record["key"],
+        "kind": record["kind"],
+        "hand": record["hand"],
+        "melds": record["melds"],
+        "visible": record["visible"],
+        "rules": record["rules"],
+        "situation": record["situation"],
+        "turn": record["turn"],
+        "wall_left": record["wall_left"],
+        "win_tile": record.get("win", ""),
+        "win_side": record.get("side", ""),
+        "accepted": record["accepted"],
+        "options": record["options"],
+        "themes": f" {' '.join(record['themes'])} " if record["themes"] else "",
+        "rating": record["rating"],
+        **({"draws_left": record["draws_left"], "ev": record["ev"]} if "ev" in record else {}),
+        **({"table": record["table"]} if "table" in record else {}),
+        **({"verdict": {"margin": record["margin"], "danger": record["danger"], "source": record["source"]}} if "danger" in record else {}),
+    }
+
+
+@dataclass
+class Loaded:
+    """What loading one bank file did: rows added, rows brought up to their record, and the keys left apart."""
+
+    records: int = 0
+    added: int = 0
+    updated: int = 0
+    apart: list[str] = field(default_factory=list)
+    """Keys whose stored puzzle is another position than the record's: left as they are, since attempts point to it."""
+
+
+def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> Loaded:
+    """Upsert the bank's records into ``model`` (the Puzzle model, historical or not) by key.
+
+    A missing key is inserted. A stored puzzle of the record's position (``POSITION``) takes the
+    record's other fields where they differ (figures, answers, themes, a table drill's table), and
+    its rating only while nobody has played it; its row, and so every attempt and review card
+    pointing at it, stays. A key holding another position is left alone and reported.
+    """
+    records = read_bank(path)
+    rows = {r["key"]: bank_row(r) for r in records}
+    loaded = Loaded(records=len(records))
+    changed: dict[tuple[str, ...], list[Any]] = {}
+    for puzzle in model.objects.filter(key__in=list(rows)).order_by("key"):
+        row = rows.pop(puzzle.key)
+        if any(getattr(puzzle, name, None) != row.get(name) for name in POSITION):  # no draws_left: not a 期望值 puzzle
+            loaded.apart.append(puzzle.key)
+            continue
+        differ = {name for name, value in row.items() if name not in POSITION and name != "key" and getattr(puzzle, name) != value}
+        if puzzle.plays:
+            differ.discard("rating")
+        if differ:
+            for name in differ:
+                setattr(puzzle, name, row[name])
+            changed.setdefault(tuple(sorted(differ)), []).append(puzzle)
+    for names, puzzles in changed.items():  # each row writes only its own changed fields
+        model.objects.bulk_update(puzzles, names, batch_size=batch_size)
+    model.objects.bulk_create([model(**row) for row in rows.values()], batch_size=batch_size)
+    loaded.added, loaded.updated = len(rows), sum(map(len, changed.values()))
+    return loaded

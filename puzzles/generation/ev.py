@@ -25,14 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kwx.drills.simulate import Candidate, play_deal
 from kwx.hand.ev import RankingComparison, compare_rankings
 from kwx.hand.fans import PRESET_KEYS
 from kwx.hand.rules import make_rules
 from kwx.hand.serial import estimate_row, option_row
 from kwx.hand.tiles import TILE_IDS
 
-from .bank import PRESET_WEIGHTS, Stats, clamp_rating, position_fields, position_key
-from .simulate import Position, play_deal
+from .bank import PREFIX, PRESET_WEIGHTS, Stats, clamp_rating, position_fields, position_key
 from .themes import EV_THEME
 
 EV_BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "ev_bank.json.gz"
@@ -83,7 +83,7 @@ def judge_ev(comparison: RankingComparison) -> EVVerdict | None:
     return EVVerdict(comparison.ev_best, best, runner_up)
 
 
-def ev_rating(verdict: EVVerdict, position: Position) -> int:
+def ev_rating(verdict: EVVerdict, position: Candidate) -> int:
     """A first difficulty estimate: these go against the plain count, so they start high; a thin margin is harder."""
     relative = verdict.margin / max(verdict.best, 1e-9)
     rating = 1500 + 400 * (1 - min(relative, 0.5) / 0.5)
@@ -91,7 +91,7 @@ def ev_rating(verdict: EVVerdict, position: Position) -> int:
     return clamp_rating(rating)
 
 
-def ev_record(position: Position, draws_left: int, comparison: RankingComparison, verdict: EVVerdict) -> dict[str, Any]:
+def ev_record(position: Candidate, draws_left: int, comparison: RankingComparison, verdict: EVVerdict) -> dict[str, Any]:
     """The bank record of a kept 期望值 position."""
     return {
         **position_fields(position),
@@ -108,7 +108,7 @@ def ev_record(position: Position, draws_left: int, comparison: RankingComparison
     }
 
 
-def candidate(position: Position) -> int | None:
+def candidate(position: Candidate) -> int | None:
     """The draws left if the position is worth an EV evaluation (ready or 1-shanten, some draws to come)."""
     shanten = position.options[0].result.shanten
     draws = draws_left_at(position.wall_left)
@@ -119,7 +119,7 @@ def generate_ev(
     seed: int,
     count: int,
     progress: Callable[[int], None] | None = None,
-    kept: Callable[[dict[str, Any], Position], None] | None = None,
+    kept: Callable[[dict[str, Any], Candidate], None] | None = None,
 ) -> tuple[list[dict[str, Any]], Stats]:
     """``count`` 期望值 puzzles from simulated play, reproducible from ``seed`` (``kept``: as in ``bank.generate``)."""
     rng = random.Random(seed)
@@ -131,10 +131,10 @@ def generate_ev(
         preset = rng.choices(PRESET_KEYS, weights=PRESET_WEIGHTS)[0]
         stats.deals += 1
         for event in play_deal(rng, make_rules(preset)):
-            if not isinstance(event, Position) or len(records) >= count:
+            if not isinstance(event, Candidate) or len(records) >= count:
                 continue
             draws = candidate(event)
-            if draws is None:
+            if draws is None or event.offers_kong:
                 continue
             key = position_key(event, preset)
             if key in seen:
@@ -156,5 +156,5 @@ def generate_ev(
                 progress(1)
     stats.seconds = time.perf_counter() - started
     for n, record in enumerate(records, 1):
-        record["key"] = f"e{n:05d}"
+        record["key"] = f"{PREFIX['ev']}{n:05d}"
     return records, stats

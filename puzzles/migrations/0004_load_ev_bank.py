@@ -1,19 +1,14 @@
-"""Load the 期望值 puzzles (puzzles/data/ev_bank.json.gz), made by ``manage.py generate_ev_puzzles``."""
+"""No operation. This migration loaded the 期望值 puzzles (puzzles/data/ev_bank.json.gz).
+
+The banks are loaded by ``manage.py load_banks`` now (``puzzles/banks.py``: upserted by key, run by
+``make setup`` and at deploy), so migrations change only the schema and a fresh ``migrate`` reads no
+bank file. A database migrated before keeps the rows this loaded; ``load_banks`` finds them as they
+are and changes nothing.
+"""
 
 from django.db import migrations
 
 
-def load(apps, schema_editor):
-    from puzzles.generation.bank import load_bank
-    from puzzles.generation.ev import EV_BANK_PATH
-
-    load_bank(apps.get_model("puzzles", "Puzzle"), EV_BANK_PATH)
-
-
-def unload(apps, schema_editor):
-    apps.get_model("puzzles", "Puzzle").objects.filter(draws_left__isnull=False).delete()
-
-
 class Migration(migrations.Migration):
     dependencies = [("puzzles", "0003_ev_fields")]
-    operations = [migrations.RunPython(load, unload)]
+    operations: list[migrations.operations.base.Operation] = []

@@ -1,25 +1,14 @@
-"""Load the table drills (puzzles/data/table_bank.json.gz, ``manage.py generate_table_drills``) and give every
-shipped 何切 and 期望值 puzzle its table (puzzles/data/bank_tables.json.gz, ``manage.py build_bank_tables``)."""
+"""No operation. This migration loaded the table drills (puzzles/data/table_bank.json.gz) and the tables of the 何切 and 期望值 puzzles (puzzles/data/bank_tables.json.gz).
+
+The banks are loaded by ``manage.py load_banks`` now (``puzzles/banks.py``: upserted by key, run by
+``make setup`` and at deploy), so migrations change only the schema and a fresh ``migrate`` reads no
+bank file. A database migrated before keeps the rows this loaded; ``load_banks`` finds them as they
+are and changes nothing.
+"""
 
 from django.db import migrations
 
 
-def load(apps, schema_editor):
-    from puzzles.generation.bank import load_bank
-    from puzzles.generation.bank_tables import load_bank_tables
-    from puzzles.generation.table_bank import TABLE_BANK_PATH
-
-    Puzzle = apps.get_model("puzzles", "Puzzle")
-    load_bank(Puzzle, TABLE_BANK_PATH)
-    load_bank_tables(Puzzle)
-
-
-def unload(apps, schema_editor):
-    Puzzle = apps.get_model("puzzles", "Puzzle")
-    Puzzle.objects.filter(kind__in=["pong", "kong", "declare", "defence"]).delete()
-    Puzzle.objects.exclude(table={}).update(table={})
-
-
 class Migration(migrations.Migration):
     dependencies = [("puzzles", "0008_table_drill_fields")]
-    operations = [migrations.RunPython(load, unload)]
+    operations: list[migrations.operations.base.Operation] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -31,15 +32,32 @@ def test_pong_or_pass_is_estimated_for_both(client):
 
 @pytest.mark.django_db
 def test_the_cpu_backstop_keeps_a_request_under_half_a_second_and_cuts_the_rollouts(client, monkeypatch):
-    from analysis import api_advice
+    from analysis import ev_limits
+    from kwx.hand import ev
 
     full = post(client, PONG).json()  # the work budget alone
     monkeypatch.undo()  # the production backstop, not the tests' lifted one
-    assert api_advice.CPU_BUDGET <= 0.5
-    monkeypatch.setattr(api_advice, "CPU_BUDGET", 1e-6)  # a machine so busy that the backstop comes first
+    assert ev_limits.REQUEST_CPU <= 0.5
+    looks = []
+
+    def clock() -> float:  # a machine so slow that every rollout costs a tenth of a second
+        looks.append(1)
+        return 0.1 * len(looks)
+
+    monkeypatch.setattr(ev_limits, "Budget", functools.partial(ev.Budget, clock=clock))
     cut = post(client, PONG, REMOTE_ADDR="10.4.4.4").json()
-    assert cut["worlds"] < full["worlds"] and cut["clear"] is False
+    assert 0 < cut["worlds"] < full["worlds"] and cut["clear"] is False
     assert all(c["rollouts"] == cut["worlds"] for c in cut["choices"])
+    assert cut["worlds"] * len(cut["choices"]) <= ev_limits.REQUEST_CPU / 0.1  # looked at before every rollout
+
+
+@pytest.mark.django_db
+def test_advice_whose_budget_is_spent_before_one_world_is_a_429_that_says_so(client, monkeypatch):
+    from analysis import ev_limits
+
+    monkeypatch.setattr(ev_limits, "REQUEST_CPU", -1.0)
+    response = post(client, PONG, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 429 and "computing time" in response.json()["error"]["message"] and response["Retry-After"]
 
 
 @pytest.mark.django_db
@@ -65,6 +83,8 @@ def test_a_revealed_hands_wait_is_certain_and_costly(client):
         ({"drawn": "9p"}, "drawn", "9p"),
         ({"offered": {"tile": "Z", "by": 1}}, "offered", ""),
         ({"river": "Z1p[555p]"}, "river", ""),
+        ({"river": "Z1p9s9s"}, "river", "9s"),  # your own river holds the fifth 9s: not the opponents'
+        ({"river": "Z1p55"}, "river", "55"),  # digits without a suit: the river's fault, not the hand's
         ({"hand": "23456p11678999sx"}, "hand", "x"),
         ({"color": "red"}, "color", ""),
         ({"piao": [0, 3, 0]}, "piao", ""),
@@ -88,7 +108,7 @@ def test_an_offered_discard_must_end_that_river(client):
 
 
 @pytest.mark.django_db
-def test_advice_shares_the_expected_value_limits(client, settings):
+def test_advice_shares_the_expected_value_limits(client, settings, stopped_clock):
     settings.EV_RATE_CLIENT = "1/min"
     bad = post(client, PONG | {"wall_left": 99}, REMOTE_ADDR="10.9.9.9")
     assert bad.status_code == 400  # refused input costs no rollouts and counts nothing

@@ -82,8 +82,9 @@ def test_true_and_false_words_are_read(word, value):
     assert body["rule_options"]["rob_kong"] is value
 
 
-def test_a_bad_visible_text_is_reported_as_visible_by_get_and_post():
-    for r in (_post("/api/v1/analyze/", json.dumps({"hand": HAND, "visible": "5x"})), Client().get("/api/v1/analyze/", {"hand": HAND, "visible": "5x"})):
+@pytest.mark.parametrize("visible", ["5x", "55", "5p55"])
+def test_a_bad_visible_text_is_reported_as_visible_by_get_and_post(visible):
+    for r in (_post("/api/v1/analyze/", json.dumps({"hand": HAND, "visible": visible})), Client().get("/api/v1/analyze/", {"hand": HAND, "visible": visible})):
         assert _error(r)["field"] == "visible"
 
 

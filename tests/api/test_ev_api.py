@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kwx import analyze
@@ -114,7 +116,7 @@ COSTLIEST_URL = f"{URL}?hand={COSTLIEST}&depth=ev&draws_left=30&liang_dao_when_r
 
 
 @pytest.fixture
-def limits(settings, tmp_path):
+def limits(settings, tmp_path, stopped_clock):
     low_ev_limits(settings, tmp_path, "3/min", "5/min")
 
 
@@ -133,14 +135,13 @@ def test_the_costliest_request_stays_within_its_budget_and_says_how_precise_it_i
     assert response.status_code == 200
     body = response.json()
     (budget,) = budgets
-    assert budget.limit == ev.REQUEST_WORK and budget.seconds == ev.REQUEST_SECONDS <= 0.5
-    assert budget.used <= 1.01 * budget.limit  # or less, if the CPU backstop stopped it on a busy machine
+    assert budget.limit == ev.REQUEST_WORK and ev.REQUEST_SECONDS <= 0.5  # production's CPU backstop (lifted in tests)
+    assert budget.used <= 1.01 * budget.limit and not budget.timed_out
     assert body["ev_complete"] is False
     sampled = [o for o in body["options"] if o["method"] == "monte_carlo"]
     assert sampled and all(ev.MIN_SAMPLES <= o["samples"] < ev.DEFAULT_SAMPLES for o in sampled)
     assert all(o["stderr"]["expected_score"] > 0 for o in sampled)
-    if not budget.timed_out:  # work units alone: the 3-shanten discards come first and are exact
-        assert [o["method"] for o in body["options"][:6]] == ["exact"] * 6
+    assert [o["method"] for o in body["options"][:6]] == ["exact"] * 6  # work units alone: the 3-shanten discards come first and are exact
 
 
 def test_an_ev_request_within_the_budget_is_complete(client):
@@ -299,3 +300,60 @@ def test_a_refusal_known_before_the_view_is_answered_without_reaching_it(client,
     assert advice.json()["error"]["message"].startswith("服务器正在为别人计算期望值")
     monkeypatch.undo()
     assert client.get(f"{URL}?hand={HAND}&depth=ev&draws_left=8").status_code == 200  # a free slot: the view answers
+
+
+def test_the_slot_goes_to_the_client_that_waited_not_back_to_the_one_that_just_held_it(settings, tmp_path, monkeypatch):
+    """Issue 26: one client looping within its limit kept the only slot; a second got 1 request in 19."""
+    from django.test import RequestFactory
+
+    from analysis import ev_limits
+
+    low_ev_limits(settings, tmp_path, "100/min", "100/min")
+    clock = [1000.0]
+    monkeypatch.setattr(ev_limits, "now", lambda: clock[0])
+    a, b = (RequestFactory().get("/", REMOTE_ADDR=ip) for ip in ("10.6.0.1", "10.6.0.2"))
+
+    def turn(request) -> bool:
+        clock[0] += 0.1
+        try:
+            with ev_limits.ev_slot(request):
+                return True
+        except ev_limits.EVRefused as refused:
+            assert refused.reason == "busy" and refused.wait == ev_limits.BUSY_WAIT
+            return False
+
+    holder, other = a, b
+    for _ in range(4):  # both loop, each asking again at once; they take turns
+        clock[0] += 0.1
+        with ev_limits.ev_slot(holder):  # one computes; the other finds the slot taken
+            assert not turn(other)
+        assert not turn(holder)  # it comes straight back, but the other waits and was served less recently: it leaves the slot
+        holder, other = other, holder
+    assert turn(holder)
+    clock[0] += ev_limits.FAIR_WINDOW  # the other has gone
+    assert [turn(a) for _ in range(3)] == [True] * 3  # a client alone is never held back
+
+
+def test_a_flood_of_busy_refusals_notes_its_client_rarely(settings, tmp_path, monkeypatch):
+    from analysis import ev_limits
+
+    low_ev_limits(settings, tmp_path, "100/min", "100/min")
+    writes = []
+    real = ev_limits._fair_state
+    monkeypatch.setattr(ev_limits, "_fair_state", lambda: writes.append(1) or real())
+    clock = [1000.0]
+    monkeypatch.setattr(ev_limits, "now", lambda: clock[0])
+    for _ in range(100):  # 100 refusals in 0.1 s
+        clock[0] += 0.001
+        ev_limits.note_waiting("10.6.0.9")
+    assert len(writes) == 1
+
+
+@pytest.mark.parametrize("junk", [b"", b"[1, 2]", b'{"served": 3, "waiting": {"x": "y"}}', b"\xff{"])
+def test_a_damaged_fair_sharing_file_is_read_as_empty(settings, tmp_path, junk):
+    from analysis import ev_limits
+
+    low_ev_limits(settings, tmp_path, "100/min", "100/min")
+    (tmp_path / "fair.json").write_bytes(junk)
+    assert not ev_limits.yields("10.6.0.7")
+    assert "10.6.0.7" in json.loads((tmp_path / "fair.json").read_bytes())["served"]

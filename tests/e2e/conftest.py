@@ -6,9 +6,15 @@ import os
 from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import sync_playwright
+from django.conf import settings
+from playwright.sync_api import expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
+PATIENCE_MS = 120_000
+"""How long a browser test waits for the state it expects (an element, a value, an answer) before it fails.
+Tests wait on what the page shows, never for a fixed time; this bound only ends a wait that would never
+end, so it is generous enough for a machine under four times its cores' load (issue 27)."""
+expect.set_options(timeout=PATIENCE_MS)
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests
 # make there (fixtures, assertions on saved rows) are still plain synchronous code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -36,15 +42,18 @@ def browser():
 
 
 @contextmanager
-def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False):
+def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False, language: str = "zh-hans"):
     """A fresh browser context (own cookies) of that window size; ``page.base`` is the server.
 
-    ``bypass_csp`` lets a test add its own script (axe-core) to pages whose Content-Security-Policy
-    allows only the site's files; every other test runs under the policy.
+    ``bypass_csp`` lets a test add its own script to pages whose Content-Security-Policy allows only
+    the site's files (axe-core needs no such help: it is evaluated through DevTools); every other
+    test runs under the policy. ``language="en"`` starts with the cookie the site's language switch sets.
     """
     context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN", bypass_csp=bypass_csp)
+    if language != "zh-hans":
+        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(PATIENCE_MS)
     page.base = live_server.url
     try:
         yield page
@@ -64,3 +73,16 @@ def desktop_page(browser, live_server):
     """A desktop-sized page (1280 × 900)."""
     with open_page(browser, live_server, 1280, 900) as page:
         yield page
+
+
+TAP_AT_ONCE = """(ids) => {
+  for (const id of ids) document.getElementById(id).click();
+  const busy = document.getElementById("az-busy");
+  return {shown: !busy.hidden, text: busy.textContent, aria: document.getElementById("app").getAttribute("aria-busy")};
+}"""
+
+
+def tap_at_once(page, ids: list[str]) -> dict:
+    """Click the analyzer's controls of these ids one after another in one go, before any answer can come
+    (faster than any player); what its busy notice (#az-busy) and the form's aria-busy said right after."""
+    return page.evaluate(TAP_AT_ONCE, ids)

@@ -1,4 +1,5 @@
-"""Every page of the site, for the checks that walk them all (tap targets, width, axe-core)."""
+"""Every page of the site, for the walk that checks them all (tests/e2e/test_pages.py: axe-core, ARIA
+references, tap targets, width), and the checks themselves."""
 
 from __future__ import annotations
 
@@ -53,11 +54,33 @@ def play_pages(page) -> list[str]:
     return [table, table + "?hint=1"]
 
 
-def all_pages(page) -> list[str]:
-    """The fixed pages, a drill, a 算番 quiz item, a score sheet's pages and a play table (made for this test)."""
-    puzzle = discard_puzzle("34556p123789sZZZ")
-    quiz = quiz_puzzle("4556p123789sZZZ", "5p")
-    return FIXED + [f"/drills/{puzzle.pk}/", f"/learn/quiz/{quiz.pk}/"] + sheet_pages(page) + play_pages(page)
+def drill_page(page) -> str:
+    """A 何切 drill made for the test."""
+    return f"/drills/{discard_puzzle('34556p123789sZZZ').pk}/"
+
+
+def quiz_page(page) -> str:
+    """A 算番 quiz item made for the test."""
+    return f"/learn/quiz/{quiz_puzzle('4556p123789sZZZ', '5p').pk}/"
+
+
+MADE = {
+    "drill": drill_page,
+    "quiz": quiz_page,
+    "sheet": lambda page: sheet_pages(page)[0],
+    "sheet-edit": lambda page: sheet_pages(page)[1],
+    "sheet-new-hand": lambda page: sheet_pages(page)[2],
+    "play-table": lambda page: play_pages(page)[0],
+    "play-table-hints": lambda page: play_pages(page)[1],
+}
+"""The pages a test makes first (a puzzle, a score sheet through its form, a table through /play/'s form), by name."""
+PAGES = FIXED + list(MADE)
+"""Every page by its URL, or for a page that must be made first by its name in ``MADE``."""
+
+
+def page_url(page, name: str) -> str:
+    """The URL of a page of ``PAGES``, making what it shows first when it is one of ``MADE``."""
+    return MADE[name](page) if name in MADE else name
 
 
 def switch_to_english(page) -> None:
@@ -68,3 +91,56 @@ def switch_to_english(page) -> None:
         menu.click()
     page.get_by_role("button", name="English").click()
     page.wait_for_function("document.documentElement.lang === 'en'")
+
+
+SMALL_TARGETS = """() => {
+  const out = [];
+  const controls = "a[href], button, input:not([type=hidden]), select, textarea, summary";
+  for (const el of document.querySelectorAll(controls)) {
+    let box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;          // not shown (closed <details>, other width)
+    if (getComputedStyle(el).visibility === "hidden" || el.classList.contains("skip")) continue;
+    const label = el.closest("label") || (el.id && document.querySelector(`label[for="${el.id}"]`));
+    if ((el.type === "checkbox" || el.type === "radio") && label) box = label.getBoundingClientRect();
+    if (box.width >= 43.5 && box.height >= 43.5) continue;
+    // WCAG 2.5.8's inline exception: a link inside a sentence of other text
+    if (el.tagName === "A" && getComputedStyle(el).display === "inline") {
+      const around = Array.from(el.parentElement.childNodes).filter(n => n !== el).map(n => n.textContent).join("").trim();
+      if (around) continue;
+    }
+    out.push(`${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} "${(el.innerText || el.value || "").trim().slice(0, 24)}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+  }
+  return out;
+}"""
+
+DANGLING = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll("[aria-describedby], [aria-labelledby], [aria-controls]")) {
+    for (const name of ["aria-describedby", "aria-labelledby", "aria-controls"]) {
+      for (const id of (el.getAttribute(name) || "").split(/\\s+/).filter(Boolean)) {
+        if (!document.getElementById(id)) out.push(`${el.tagName.toLowerCase()}#${el.id} ${name}=${id}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def fit_problems(page, width: int) -> list[str]:
+    """What does not fit a phone on the page as loaded: tap targets under 44 px, a header of more than
+    one row or whose main links do not fit, anything that scrolls sideways."""
+    problems = list(page.evaluate(SMALL_TARGETS))
+    header = page.locator(".site-header").bounding_box()
+    if header["height"] > 56:
+        problems.append(f"header {header['height']:.0f} px high (more than one row)")
+    if page.evaluate("(n => n.scrollWidth > n.clientWidth + 1)(document.querySelector('.nav'))"):
+        problems.append("the main links do not all fit the header")
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    if scroll > width:
+        problems.append(f"{scroll} px wide, scrolls sideways")
+    return problems
+
+
+def dangling_references(page) -> list[str]:
+    """ARIA references (describedby, labelledby, controls) to ids the page does not have."""
+    return [f"dangling {d}" for d in page.evaluate(DANGLING)]

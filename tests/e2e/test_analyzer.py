@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from kwx.hand.fans import fan
+from tests.e2e.conftest import PATIENCE_MS, tap_at_once
 
 HAND = ["4p", "5p", "5p", "6p", "1s", "2s", "3s", "7s", "8s", "9s", "Z", "Z", "Z"]
 
@@ -18,7 +19,7 @@ def nojs_page(browser, live_server):
     """A phone-sized page with JavaScript turned off: the analyzer must work as a plain form."""
     context = browser.new_context(viewport={"width": 360, "height": 800}, locale="zh-CN", java_script_enabled=False)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(PATIENCE_MS)
     page.base = live_server.url
     yield page
     context.close()
@@ -159,3 +160,41 @@ def test_back_after_typing_a_fourteenth_tile_shows_the_hand_of_the_url(page):
     typed = page.input_value("#hand-text")
     assert typed == "4556p123789sZZZ3p"  # the 14 tiles as typed, not the 13 the page was drawn with
     expect(page.locator(".az-count strong")).to_have_text("14")
+
+
+def test_thirteen_taps_at_once_all_count_and_the_page_says_it_is_busy(page):
+    page.goto(page.base + "/")
+    busy = tap_at_once(page, [f"add-{t}" for t in HAND])
+    assert busy == {"shown": True, "text": "处理中… 还有 12 次点按在排队", "aria": "true"}  # the first tap's answer is awaited
+    expect(page.locator(".az-count strong")).to_have_text("13")
+    expect(page.locator("#hand-text")).to_have_value("4556p123789sZZZ")
+    check_ready_hand(page)
+    expect(page.locator("#az-busy")).to_be_hidden()
+    expect(page.locator("#app")).to_have_attribute("aria-busy", "false")
+    assert "hand=4556p123789sZZZ" in page.url
+
+
+def test_fast_taps_keep_their_order_across_modes(page):
+    page.goto(page.base + "/?hand=46p11s")
+    # 碰 5筒, three 白 to the hand, 碰 红中 again while the page still shows 碰 from the first tap
+    tap_at_once(page, ["to-pong", "add-5p", "add-B", "add-B", "add-B", "to-pong", "add-Z"])
+    expect(page.locator("#hand-text")).to_have_value("46p11sBBB[555p][ZZZ]")
+    expect(page.locator("#az-busy")).to_be_hidden()
+    # then as fast as Playwright taps, each on the page as it is then: a 14th tile, the 碰 removed, two tiles
+    for selector in ("#add-1p", "#meld-1", "#add-9s", "#add-F"):
+        page.locator(selector).click()
+    expect(page.locator("#hand-text")).to_have_value("146p119sFBBB[ZZZ]")
+    expect(page.locator(".az-count strong")).to_have_text("13")
+    expect(page.locator("#az-busy")).to_be_hidden()
+
+
+def test_a_tap_that_gets_no_answer_says_so_and_the_taps_behind_it_wait_for_the_player(page):
+    page.goto(page.base + "/?hand=46p11s")
+    page.route(lambda url: "add=9s" in url, lambda route: route.abort())  # the connection drops for this one tap
+    tap_at_once(page, ["add-1p", "add-9s", "add-F"])
+    expect(page.locator("#az-busy")).to_have_text("服务器没有回应：页面显示的是上一次的结果。请再点一次。")
+    expect(page.locator("#hand-text")).to_have_value("146p11s")  # not 发 without the 九条 before it
+    page.unroute_all()
+    page.locator("#add-9s").click()
+    expect(page.locator("#hand-text")).to_have_value("146p119s")
+    expect(page.locator("#az-busy")).to_be_hidden()

@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import tap_at_once
+
 pytestmark = pytest.mark.django_db(transaction=True)
 HAND = "5566p123456789s"
 LINK = f"/analyze/?hand={HAND}&r0=ZB&r1=F9p1s5p&r2=BF&offer=5p&advice=1"
@@ -68,3 +70,13 @@ def test_the_estimate_at_desktop_width(desktop_page):
     assert desktop_page.evaluate("document.documentElement.scrollWidth") <= 1280
     desktop_page.screenshot(path="/tmp/tablepos-1280.png", full_page=True)
     desktop_page.locator("#advice").screenshot(path="/tmp/tablepos-1280-advice.png")
+
+
+def test_a_table_tapped_in_at_once_keeps_every_river_in_order(page):
+    page.goto(page.base + f"/analyze/?hand={HAND}")
+    page.locator("#table-input summary").click()
+    taps = [id for target, tiles in (("r1", ["F", "9p", "1s", "5p"]), ("r2", ["B", "F"]), ("r0", ["Z", "B", "9p"])) for id in [f"tto-{target}", *(f"tadd-{t}" for t in tiles)]]
+    assert tap_at_once(page, taps)["shown"]  # all 12 before the first answer: the page says it is working
+    expect(page).to_have_url(re.compile(r"r0=ZB9p&r1=F9p1s5p&r2=BF"))
+    expect(page.locator("#az-busy")).to_be_hidden()
+    expect(page.locator("#table-input .az-river").first.locator(".tile-button")).to_have_count(4)  # 下家: F 9p 1s 5p

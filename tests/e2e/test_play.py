@@ -13,7 +13,7 @@ import pytest
 
 from play.models import Hand
 from tests.e2e.axe import assert_no_violations
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import PATIENCE_MS, open_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SHOTS = os.environ.get("KWX_SHOTS")
@@ -91,7 +91,7 @@ def test_axe_finds_nothing_on_the_table_the_settlement_and_the_review(browser, l
 def test_a_whole_hand_without_javascript(browser, live_server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN", java_script_enabled=False)
     page = context.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(PATIENCE_MS)
     page.base = live_server.url
     try:
         play_to_settlement(page, js=False, name="nojs")

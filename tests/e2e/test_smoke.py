@@ -3,5 +3,5 @@
 
 def test_api_docs_render_in_chromium(page):
     page.goto(page.base + "/api/docs/")
-    page.wait_for_selector(".swagger-ui .opblock", timeout=15_000)
+    page.wait_for_selector(".swagger-ui .opblock")
     assert "analyze" in page.content()

@@ -6,6 +6,7 @@ import itertools
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,6 +90,25 @@ def test_the_cpu_budget_stops_the_rollouts():
     ticks = itertools.count(0, 0.6)  # each look at the clock: 0.6 s more
     advice = advise(view_for(state, 0), basic_seats, seed=2, cpu_budget=0.5, clock=lambda: next(ticks))
     assert advice.worlds == 2 and not advice.clear
+
+
+@pytest.mark.parametrize("looks", [0, 1, 3, 7])
+def test_a_request_budget_is_looked_at_before_every_rollout_the_first_ones_too(looks):
+    from kwx.hand.ev import Budget
+
+    state = position(8, 3)
+    ticks = itertools.count()  # the budget's clock: 1 s per look; made at 0, it runs out after ``looks`` more looks
+    budget = Budget(seconds=looks + 0.5, clock=lambda: float(next(ticks)))
+    played = []
+
+    def seats():
+        played.append(1)
+        return basic_seats()
+
+    advice = advise(view_for(state, 0), seats, seed=2, cpu_budget=float("inf"), budget=budget)
+    assert len(played) == looks and budget.timed_out  # one rollout per look, none after it ran out
+    per_world = len(view_for(state, 0).decision.choices)
+    assert advice.worlds == looks // per_world and all(e.rollouts == advice.worlds for e in advice.estimates)
 
 
 def test_a_claim_includes_passing():

@@ -46,18 +46,18 @@ def test_a_choice_is_clearly_worse_only_past_both_the_sigmas_and_the_money():
 
 def test_the_rule_keeps_a_clear_candidate_and_drops_a_close_one_early():
     clear = [_series(2.0, 1.0, 16, 4), _series(-2.0, 1.0, 16, 5)]
-    assert drills._decide(clear, frozenset(), RULE) is True
+    assert drills.decide(clear, frozenset(), RULE) is True
     level = _series(0.0, 3.0, 16, 6)
     close = [level, [v + (0.1 if i % 2 else -0.1) for i, v in enumerate(level)]]  # the same on average, world by world
-    assert drills._decide(close, frozenset(), RULE) is False  # within one standard error: hopeless
-    assert drills._decide([r[:12] for r in clear], frozenset(), RULE) is None  # fewer than min_worlds: play on
+    assert drills.decide(close, frozenset(), RULE) is False  # within one standard error: hopeless
+    assert drills.decide([r[:12] for r in clear], frozenset(), RULE) is None  # fewer than min_worlds: play on
 
 
 def test_defence_needs_every_dangerous_tile_and_one_safe_tile_clearly_worse():
     best, same, dealt_in = _series(1.0, 0.5, 16, 8), _series(1.0, 0.5, 16, 9), [-8.0] * 16
-    assert drills._decide([best, same, dealt_in], frozenset({2}), RULE) is not True  # no safe tile separated
+    assert drills.decide([best, same, dealt_in], frozenset({2}), RULE) is not True  # no safe tile separated
     worse_safe = _series(-2.0, 0.5, 16, 10)
-    assert drills._decide([best, same, worse_safe, dealt_in], frozenset({3}), RULE) is True
+    assert drills.decide([best, same, worse_safe, dealt_in], frozenset({3}), RULE) is True
     verdict = Verdict((None, None, None, None), tuple(map(tuple, (best, same, worse_safe, dealt_in))), True, 64, frozenset({3}))
     assert verdict.accepted() == sorted([0, 1], key=lambda i: -sum(verdict.results[i]))  # the safe tiles not clearly worse are right too
 
@@ -66,12 +66,12 @@ def test_a_sharp_defence_drill_waits_until_the_safe_tiles_are_told_apart():
     best, same, also = (_series(1.0, 0.5, 16, seed) for seed in (11, 12, 13))
     worse_safe, dealt_in = _series(-2.0, 0.5, 16, 14), [-8.0] * 16
     results = [best, same, also, worse_safe, dealt_in]
-    assert drills._decide(results, frozenset({4}), RULE) is True  # three safe tiles right: a plain defence drill
-    assert drills._decide(results, frozenset({4}), RULE, sharp=True) is None  # three right is too many: play on
+    assert drills.decide(results, frozenset({4}), RULE) is True  # three safe tiles right: a plain defence drill
+    assert drills.decide(results, frozenset({4}), RULE, sharp=True) is None  # three right is too many: play on
     at_the_end = [r * 4 for r in results]  # 64 worlds, still three right
-    assert drills._decide(at_the_end, frozenset({4}), RULE, sharp=True) is False
+    assert drills.decide(at_the_end, frozenset({4}), RULE, sharp=True) is False
     told_apart = [best, same, _series(-2.0, 0.5, 16, 15), worse_safe, dealt_in]
-    assert drills._decide(told_apart, frozenset({4}), RULE, sharp=True) is True
+    assert drills.decide(told_apart, frozenset({4}), RULE, sharp=True) is True
 
 
 def test_refusal_and_sharp_drills_ask_what_the_plain_ones_rarely_do():
@@ -111,10 +111,15 @@ def _cheapest(kind: str, n: int, start: int = 0) -> list[dict]:
     return sorted(records, key=lambda r: (r["source"]["attempt"], r["margin"]["rollouts"], r["key"]))[:n]
 
 
-@pytest.mark.parametrize("kind", [*KINDS, "kong refusals", "defence sharp"])
-def test_a_slice_of_the_bank_rebuilds_byte_for_byte_from_its_own_seeds(kind):
-    kind, _sep, series = kind.partition(" ")
-    start = {"refusals": drills.REFUSALS_FROM, "sharp": drills.SHARP_DEFENCE_FROM}.get(series, 0)
-    for shipped in _cheapest(kind, 2 if not series else 1, start):
-        rebuilt = build(kind, shipped["source"]["index"])
-        assert json.dumps(rebuilt, sort_keys=True, ensure_ascii=False) == json.dumps(shipped, sort_keys=True, ensure_ascii=False)
+SLICE = [
+    *(shipped for kind in KINDS for shipped in _cheapest(kind, 2)),
+    *_cheapest("kong", 1, drills.REFUSALS_FROM),
+    *_cheapest("defence", 1, drills.SHARP_DEFENCE_FROM),
+]
+"""The slice rebuilt: the two quickest drills of each kind, and the quickest 杠不杠 refusal and sharp defence drill."""
+
+
+@pytest.mark.parametrize("shipped", SLICE, ids=[r["key"] for r in SLICE])
+def test_a_slice_of_the_bank_rebuilds_byte_for_byte_from_its_own_seeds(shipped):
+    rebuilt = build(shipped["kind"], shipped["source"]["index"])
+    assert json.dumps(rebuilt, sort_keys=True, ensure_ascii=False) == json.dumps(shipped, sort_keys=True, ensure_ascii=False)

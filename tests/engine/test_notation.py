@@ -115,8 +115,8 @@ def test_hands_with_melds_round_trip(counts):
 
 @given(concealed(14))
 def test_the_plain_ascii_fast_path_reads_like_the_full_scanner(counts):
-    from kwx.hand.notation import _plain_kinds, _scan
+    from kwx.hand.notation import plain_kinds, scan_notation
     from kwx.hand.tiles import counts_of
 
     text = format_counts(counts)
-    assert counts_of(_plain_kinds(text)) == counts_of(_scan(text, "hand")[0]) == counts
+    assert counts_of(plain_kinds(text)) == counts_of(scan_notation(text, "hand")[0]) == counts

@@ -136,21 +136,21 @@ def test_seven_pairs_and_standard_readings_of_the_same_tiles():
 
 @given(hands(14))
 def test_precomputed_suit_readings_equal_the_recursive_definition(counts):
-    from kwx.hand.shapes import _block_readings, _complete_suits
+    from kwx.hand.shapes import block_readings, complete_suit_readings
     from kwx.hand.tables import suit_index
 
     for start in (0, 9):
         suit = counts[start : start + 9]
-        expected = {(tuple(sorted(g)), p) for g, p in _block_readings(suit, True)}
-        found = [(tuple(sorted(g)), p) for g, p in _complete_suits().get(suit_index(suit), ())]
+        expected = {(tuple(sorted(g)), p) for g, p in block_readings(suit, True)}
+        found = [(tuple(sorted(g)), p) for g, p in complete_suit_readings().get(suit_index(suit), ())]
         assert len(found) == len(set(found)) and set(found) == expected
 
 
 def test_precomputed_suit_readings_cover_every_complete_suit():
-    from kwx.hand.shapes import _block_readings, _complete_suits
+    from kwx.hand.shapes import block_readings, complete_suit_readings
     from kwx.hand.tables import POW5
 
-    table = _complete_suits()
+    table = complete_suit_readings()
     for index, found in list(table.items())[::97]:
         suit = tuple(index // POW5[i] % 5 for i in range(9))
-        assert {(tuple(sorted(g)), p) for g, p in found} == {(tuple(sorted(g)), p) for g, p in _block_readings(suit, True)}
+        assert {(tuple(sorted(g)), p) for g, p in found} == {(tuple(sorted(g)), p) for g, p in block_readings(suit, True)}

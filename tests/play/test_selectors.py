@@ -11,6 +11,7 @@ from kwx.hand.rules import make_rules
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
 from kwx.table.table import Action, apply, deal
 from kwx.table.view import view_for
+from kwx_site.table import table_shown
 from play import selectors, services
 from puzzles.models import Player
 
@@ -37,11 +38,16 @@ def test_the_hint_marks_the_tiles_a_revealed_hand_wins_on():
 
 
 def test_the_table_shows_a_revealed_hand_and_hides_a_hidden_one():
-    state = revealed_table()
-    view = {s: selectors._seat_view(state, s, 0, False, None) for s in range(3)}
-    assert view[1]["tiles"] and view[1]["hidden"] == 0 and "5p" in view[1]["waits"]
-    assert view[2]["tiles"] == [] and view[2]["hidden"] == 13
-    assert view[0]["drawn"] == "F" and len(view[0]["tiles"]) == 13
+    shown = table_shown(view_for(revealed_table(), 0))
+    assert shown.right.tiles and shown.right.hidden == 0 and "5p" in shown.right.waits and shown.right.liang_dao
+    assert shown.left.tiles == () and shown.left.hidden == 13
+    assert shown.me.drawn == "F" and len(shown.me.tiles) == 13 and shown.me.turn
+
+
+def test_the_end_of_a_hand_shows_every_hand_and_no_turn():
+    shown = table_shown(view_for(revealed_table(), 0, open_hands=True), over=True)
+    assert len(shown.left.tiles) == 13 and shown.left.hidden == 0 and not shown.left.liang_dao
+    assert shown.me.drawn is None and len(shown.me.tiles) == 14 and not shown.me.turn and not shown.turn_name
 
 
 @pytest.mark.django_db

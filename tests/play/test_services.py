@@ -65,6 +65,9 @@ def test_a_stale_or_repeated_action_changes_nothing():
     assert not changed_again and none is None and again.record == after.record
     old, changed_old, _none = services.act(player, game.pk, "0", move)
     assert not changed_old and old.record == after.record
+    with pytest.raises(services.StaleHand):  # another hand's page, whatever its count
+        services.act(player, game.pk, after.action_count, move, hand_id=after.pk + 1)
+    assert Hand.objects.get(pk=after.pk).record == after.record
 
 
 def test_a_choice_the_table_does_not_offer_is_refused_and_changes_nothing():

@@ -7,39 +7,43 @@ from itertools import count
 from typing import Any
 
 from kwx import build_hand
+from kwx.drills.simulate import Candidate
 from kwx.hand.efficiency import best_discards, discard_options
 from kwx.hand.ev import compare_rankings
 from kwx.hand.notation import format_counts
 from kwx.hand.rules import make_rules
 from kwx.hand.scoring import score_win
 from kwx.hand.serial import option_row
-from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
-from puzzles.generation.bank import load_bank
-from puzzles.generation.bank_tables import load_bank_tables
-from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev
-from puzzles.generation.simulate import Position
-from puzzles.generation.table_bank import TABLE_BANK_PATH
+from kwx.hand.tiles import KIND_OF_ID, TILE_IDS, kinds_of
+from kwx.table.view import PublicSeat, SeatView
+from puzzles.banks import NAMES, load_banks
+from puzzles.generation.bank import PREFIX
+from puzzles.generation.ev import ev_record, judge_ev
 from puzzles.generation.themes import tag
 from puzzles.models import Puzzle
 
 _serial = count(1)
 
 
-def ensure_bank() -> None:
-    """The shipped banks in the test database (a live-server test flushes what the migration loaded)."""
-    if not Puzzle.objects.filter(key__startswith="d").exists():
-        load_bank(Puzzle)
-    if not Puzzle.objects.filter(key__startswith="e").exists():
-        load_bank(Puzzle, EV_BANK_PATH)
-    if not Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).exists():
-        load_bank(Puzzle, TABLE_BANK_PATH)
-    if not Puzzle.objects.exclude(table={}).filter(kind=Puzzle.DISCARD).exists():
-        load_bank_tables(Puzzle)
+_PRESENT = {
+    "bank": lambda: Puzzle.objects.filter(key__startswith=PREFIX["discard"]).exists() and Puzzle.objects.filter(key__startswith=PREFIX["quiz"]).exists(),
+    "ev_bank": lambda: Puzzle.objects.filter(key__startswith=PREFIX["ev"]).exists(),
+    "table_bank": lambda: Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).exists(),
+}
+"""Whether a bank is in the database, by ``puzzles.banks`` name."""
+
+
+def ensure_bank(*names: str) -> None:
+    """The named shipped banks (all when none is named) in the test database, loaded as ``manage.py load_banks``
+    loads them when missing: the session loaded them all once, and a live-server test flushes the database."""
+    missing = [name for name in names or NAMES if not _PRESENT[name]()]
+    if missing:
+        load_banks(names=missing)
 
 
 def table_drill(kind: str, n: int = 0) -> Puzzle:
     """The ``n``-th shipped table drill of ``kind`` (made by the generator and verified by its rollouts)."""
-    ensure_bank()
+    ensure_bank("table_bank")
     return Puzzle.objects.filter(kind=kind).order_by("key")[n]
 
 
@@ -50,7 +54,10 @@ def ev_puzzle(notation: str, draws_left: int, visible: str = "", rules: str = "s
     comparison = compare_rankings(hand, seen, rule_set, draws_left)
     verdict = judge_ev(comparison)
     assert verdict is not None, f"{notation} with {draws_left} draws is no 期望值 puzzle"
-    position = Position(hand, seen, rule_set, 0, 3 * draws_left, comparison.plain_options)
+    # the tiles seen lie in the next seat's river; the player has just drawn its 14th tile
+    seats = (PublicSeat(melds=hand.melds, tiles=sum(hand.concealed)), PublicSeat(river=kinds_of(seen)), PublicSeat())
+    view = SeatView(seat=0, rules=rule_set, dealer=0, phase="act", turn=0, kind=None, drawn=45 - 3 * draws_left, seats=seats, concealed=hand.concealed)
+    position = Candidate(view, 0, comparison.plain_options)
     r = ev_record(position, draws_left, comparison, verdict)
     return Puzzle.objects.create(
         key=f"t{next(_serial):05d}",

@@ -5,25 +5,26 @@ from __future__ import annotations
 import random
 
 from kwx import build_hand
+from kwx.drills.simulate import Candidate, Win, play_deal
 from kwx.hand.efficiency import discard_options
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import KIND_OF_ID, NUM_KINDS
+from kwx.table.view import SeatView
 from puzzles.generation import filters
 from puzzles.generation.bank import generate, quiz_choices
-from puzzles.generation.simulate import Position, Win, play_deal
 
 STANDARD = make_rules("standard")
 
 
-def _options(notation: str, visible: str = "", melds=()):
+def _options(notation: str, visible: str = "", melds=(), rules: str = "standard"):
     hand, seen = build_hand(notation, melds, visible)
-    return hand, discard_options(hand, seen, STANDARD)
+    return hand, discard_options(hand, seen, make_rules(rules))
 
 
 def test_a_deal_yields_legal_positions_and_ends():
     events = list(play_deal(random.Random(3), STANDARD))
-    positions = [e for e in events if isinstance(e, Position)]
-    assert positions and all(isinstance(e, Position) for e in events[:-1])
+    positions = [e for e in events if isinstance(e, Candidate)]
+    assert positions and all(isinstance(e, Candidate) for e in events[:-1])
     for p in positions:
         assert p.hand.tile_count == 14
         seen = [a + b for a, b in zip(p.hand.held, p.visible)]
@@ -72,7 +73,8 @@ def test_kept_positions_obey_every_filter():
     records, stats = generate(11, 40, 10)
     assert stats.kept == 40 and stats.quiz == 10 and stats.positions >= stats.kept
     for r in records[:40]:
-        hand, options = _options(r["hand"], r["visible"], r["melds"])
+        hand, options = _options(r["hand"], r["visible"], r["melds"], r["rules"])
+        assert not any(a.verb == "kong" for a in SeatView.from_json(r["table"]).options)  # a plain 何切: no kong on offer
         verdict = filters.judge(hand.concealed, options)
         assert verdict is not None
         assert verdict.plausible >= filters.MIN_PLAUSIBLE and len(verdict.accepted) <= filters.MAX_ACCEPTED
@@ -85,11 +87,6 @@ def test_same_seed_same_bank_other_seed_other_bank():
     b, _ = generate(5, 15, 5)
     c, _ = generate(6, 15, 5)
     assert a == b and a != c
-
-
-def test_generation_rate_is_at_least_fifty_per_second():
-    _, stats = generate(1, 150, 30)
-    assert stats.rate >= 50, stats.rate
 
 
 def test_quiz_choices_hold_the_answer_and_three_others():

@@ -96,7 +96,21 @@ def test_review_gives_due_cards_only():
 
 def test_quiz_mode_gives_quiz_items():
     quiz = quiz_puzzle("4556p123789sZZZ", "5p")
+    Puzzle.objects.filter(kind=Puzzle.QUIZ).exclude(pk=quiz.pk).update(retired=True)
     assert selectors.next_puzzle(None, "quiz") == quiz
+
+
+def test_a_retired_puzzle_is_never_served_and_its_review_card_is_not_due():
+    player = Player.objects.create()
+    old = discard_puzzle("34556p123789sZZZ")
+    ReviewCard.objects.create(player=player, puzzle=old, card={}, due=timezone.now() - timedelta(days=1))
+    assert selectors.due_reviews(player).count() == 1
+    Puzzle.objects.filter(kind=Puzzle.DISCARD).exclude(pk=old.pk).update(retired=True)
+    assert selectors.next_puzzle(player, "rated") == old
+    old.retired = True
+    old.save(update_fields=["retired"])
+    assert selectors.next_puzzle(player, "rated") is None and selectors.next_puzzle(player, "streak") is None
+    assert selectors.due_reviews(player).count() == 0 and selectors.progress(player).scheduled == 0
 
 
 def test_progress_counts_everything():

@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 
 from puzzles.models import Attempt, Player, ReviewCard
 from puzzles.rating import PLAYER_CAP
-from puzzles.services import AnswerError, answer_puzzle, merge_players
+from puzzles.services import SESSION_KEY, AnswerError, answer_puzzle, merge_players, player_for
 from tests.puzzles.factories import aid, discard_puzzle, quiz_puzzle
 
 pytestmark = pytest.mark.django_db
@@ -200,3 +200,20 @@ def test_a_second_merge_of_the_same_session_changes_nothing(puzzle):
     merge_players(Player.objects.get(pk=anonymous.pk), account)  # two tabs logging in at once
     account.refresh_from_db()
     assert account.rating == rating and account.attempts.count() == 1
+
+
+def test_a_merged_sessions_pointer_is_honoured_only_for_a_request_begun_before_the_merge(puzzle):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    account = Player.objects.create(user=User.objects.create_user("fix", password="pw-12345678"))
+    anonymous = Player.objects.create()
+    session = {SESSION_KEY: anonymous.pk}
+    before = timezone.now() - timedelta(seconds=1)
+    merge_players(anonymous, account)
+    assert player_for(None, dict(session), began=before).pk == account.pk  # in flight in another tab during the log-in
+    later = dict(session)
+    fresh = player_for(None, later, began=timezone.now())
+    assert fresh.pk not in (account.pk, anonymous.pk) and later[SESSION_KEY] == fresh.pk
+    assert player_for(None, dict(session)).pk != account.pk  # no start time: never the account

@@ -97,5 +97,11 @@ def test_account_pages_need_the_account(owner_with_data):
 
 def test_oversized_form_posts_are_refused_without_a_server_error(client):
     response = client.post("/settle/", {"name_0": "x" * 70_000})
-    assert response.status_code == 400
+    assert response.status_code == 413  # by its Content-Length, before it is read (RequestGuardMiddleware)
     assert ScoreSheet.objects.count() == 0
+
+
+@pytest.mark.parametrize("url", ["/analyze/?hand=4556p%00", "/drills/?theme=%00", "/api/v1/analyze/?hand=%00", "/play/shared/%00/"])
+def test_a_nul_in_the_address_is_a_400_before_any_view(url):
+    response = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="en").get(url)
+    assert response.status_code == 400 and "NUL" in response.content.decode()

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from accounts.views import LOGIN_ADDRESS_LIMIT
 from puzzles.models import Attempt, Player
 from tests.puzzles.factories import aid, discard_puzzle
 
@@ -90,9 +91,10 @@ def test_bad_signup_shows_errors_in_place():
 
 def test_too_many_logins_from_one_address_get_a_429():
     client = Client()
-    codes = [client.post("/accounts/login/", {"username": "nobody", "password": "x"}).status_code for _ in range(11)]
-    assert codes[:10] == [200] * 10 and codes[10] == 429
-    assert "你的地址" in client.post("/accounts/login/", {"username": "nobody", "password": "x"}).content.decode()
+    codes = [client.post("/accounts/login/", {"username": f"nobody{i}", "password": "x"}).status_code for i in range(LOGIN_ADDRESS_LIMIT + 1)]
+    assert codes[:LOGIN_ADDRESS_LIMIT] == [200] * LOGIN_ADDRESS_LIMIT and codes[LOGIN_ADDRESS_LIMIT] == 429
+    page = client.post("/accounts/login/", {"username": "nobody", "password": "x"}).content.decode()
+    assert "你的地址" in page and "这个账号" not in page
 
 
 def test_too_many_signups_from_one_address_get_a_429_that_says_why():
@@ -133,3 +135,25 @@ def test_a_short_password_is_refused_in_chinese():
     assert r.status_code == 200 and "密码太短：至少要 8 个字符。" in html and "too short" not in html
     english = Client().post("/accounts/signup/", {"username": "ann", "password1": "k5x-9", "password2": "k5x-9"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "This password is too short: it must have at least 8 characters." in english.content.decode()
+
+
+def test_a_cookie_kept_from_before_the_log_in_never_writes_into_the_account_nor_reads_it():
+    """Session fixation (issue 26 finding 6): someone holding the anonymous cookie the victim logged in with."""
+    user = User.objects.create_user("vic", password=PASSWORD)
+    account = Player.objects.create(user=user, rating=1800)
+    victim = Client()
+    _drill(victim, "v1")
+    attacker = Client()
+    attacker.cookies.load({name: morsel.value for name, morsel in victim.cookies.items()})  # a copy, taken before the log-in
+    assert victim.post("/accounts/login/", {"username": "vic", "password": PASSWORD}).status_code == 302
+    account.refresh_from_db()
+    rating, attempts = account.rating, account.attempts.count()
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    answer = attacker.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", {"discard": "3p", "attempt": aid("f1")}, content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["rating"]["before"] == 1500  # a new anonymous player, not the account
+    attacker.post(f"/drills/{puzzle.pk}/", {"discard": "3p", "attempt": aid("f2"), "mode": "rated"})
+    attacker.post("/play/", {"level": "basic", "rules": "standard", "base": "1", "piao": "0"})
+    account.refresh_from_db()
+    assert (account.rating, account.attempts.count()) == (rating, attempts)
+    assert not account.games.exists() and not account.hands.exists()
+    assert victim.get("/api/v1/progress/").json()["attempts"] == attempts  # the victim's own session is untouched

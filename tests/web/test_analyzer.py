@@ -248,8 +248,9 @@ def test_bad_input_shows_the_engine_message_next_to_its_field(client, query, fie
     )
 )
 def test_no_query_gives_a_server_error(client, query):
+    expected = (400,) if any("\x00" in v for v in query.values()) else (200, 302, 303)  # a NUL: refused before any view
     for headers in ({}, HTMX):
-        assert client.get("/", query, **headers).status_code in (200, 302, 303)
+        assert client.get("/", query, **headers).status_code in expected
 
 
 def test_english_page(client):
@@ -277,7 +278,7 @@ def test_own_css_and_js_stay_small():
 )
 def test_a_page_asks_the_engine_once(client, monkeypatch, query, tiles):
     """One ``analyze_hand`` per request, and inside it one ``discard_options``: nothing re-run by the view."""
-    from analysis.views import analyzer as view
+    from analysis import presenter as view
     from kwx.hand import analysis as engine_analysis
 
     calls = {"analyze_hand": 0, "discard_options": 0}
@@ -319,7 +320,7 @@ def test_discard_links_are_each_rows_canonical_link(query):
 
 def test_a_link_to_redirect_gets_no_ev_work(client, monkeypatch):
     """A non-canonical EV link is redirected after the plain analysis alone: its EV figures are worked out once, at the canonical link."""
-    from analysis.views import analyzer as view
+    from analysis import presenter as view
 
     asked = []
     real = view.analyze_hand

@@ -9,10 +9,13 @@ import pytest
 from django.http import QueryDict
 from django.test import Client
 
-from analysis.board import analyzer_url, canonical_query, read_board
+from analysis.board import analyzer_url, apply_edit, board_url, canonical_query, read_board
+from kwx import build_hand
+from puzzles.banks import BANKS
+from puzzles.generation.bank import read_bank
 from puzzles.models import Puzzle
 from puzzles.views import analyzer_url as puzzle_url
-from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, ev_puzzle, quiz_puzzle
+from tests.puzzles.factories import aid, discard_puzzle, ev_puzzle, quiz_puzzle
 
 pytestmark = pytest.mark.django_db
 LEARN_PAGES = ["/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/", "/learn/glossary/", "/learn/koujue/"]
@@ -62,13 +65,33 @@ def test_the_drills_analyzer_links_after_an_answer_are_canonical():
     assert_canonical(client, links)
 
 
-def test_the_banks_puzzles_link_to_their_canonical_analyzer_state():
-    """A sample of the shipped banks (every 40th record, and every one with melds or a situation up to 40)."""
-    ensure_bank()
-    client = Client()
-    every = list(Puzzle.objects.order_by("key"))
-    sample = every[::40] + [p for p in every if p.melds or p.situation][:40]
-    assert_canonical(client, {puzzle_url(p) for p in sample})
+BANK_KEYS = sorted(r["key"] for path in BANKS.values() for r in read_bank(path))
+SLICES = [BANK_KEYS[n : n + 200] for n in range(0, len(BANK_KEYS), 200)]
+"""Every puzzle of the shipped banks, in slices of 200 keys (one test each, so workers share them)."""
+
+
+@pytest.mark.parametrize("keys", SLICES, ids=[f"{k[0]}-{k[-1]}" for k in SLICES])
+def test_every_bank_puzzle_links_to_its_canonical_analyzer_state(keys):
+    """The link opens the puzzle's position as it is (no error, no notice, no edit) and is the link
+    the analyzer itself gives that state: the page answers it without redirecting."""
+    puzzles = list(Puzzle.objects.filter(key__in=keys))
+    assert len(puzzles) == len(keys)
+    for puzzle in puzzles:
+        url = puzzle_url(puzzle)
+        path, _, query = url.partition("?")
+        board, edited = apply_edit(read_board(QueryDict(query)), QueryDict(query))
+        assert not edited and not board.errors and not board.notice, (puzzle.key, url, board.errors, board.notice)
+        assert board_url(board, path) == url, puzzle.key
+        assert board.hand is not None and board.hand.concealed == build_hand(puzzle.notation)[0].concealed, puzzle.key
+
+
+@pytest.mark.parametrize("kinds", [("discard",), ("quiz",), Puzzle.TABLE_KINDS], ids=["discard", "quiz", "table"])
+def test_bank_puzzle_links_are_answered_without_a_redirect(kinds):
+    """Fetched as a visitor would: every 40th puzzle of the banks and the first 40 with melds or a situation, by kind."""
+    every = list(Puzzle.objects.filter(key__in=BANK_KEYS).order_by("key"))
+    fetched = [p for p in every[::40] + [p for p in every if p.melds or p.situation][:40] if p.kind in kinds]
+    assert fetched
+    assert_canonical(Client(), {puzzle_url(p) for p in fetched})
 
 
 def test_analyzer_url_is_the_canonical_link_of_its_state():

@@ -56,9 +56,9 @@ def test_the_server_entry_point_warms_the_engine_before_workers_fork():
     empties the whole-hand ones, so no answer a worker gives comes from the warm-up."""
     script = (
         "import kwx_site.wsgi\n"
-        "from kwx.hand.efficiency import _improving_in_block, improving_draws\n"
+        "from kwx.hand.efficiency import improving_in_block, improving_draws\n"
         "from kwx.hand.scoring import score_win\n"
-        "print(_improving_in_block.cache_info().currsize, improving_draws.cache_info().currsize,"
+        "print(improving_in_block.cache_info().currsize, improving_draws.cache_info().currsize,"
         " score_win.cache_info().currsize)\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT, env=CLEAN, timeout=120)

@@ -8,9 +8,9 @@ import pytest
 from django.template import Context, Template
 from django.test import Client
 
-from analysis.drawing import drawn_hand, meld_faces
 from kwx.hand.notation import parse_hand
 from kwx.hand.tiles import MeldType
+from kwx_site.drawing import drawn_hand, meld_faces
 from tests.puzzles.factories import discard_puzzle
 
 pytestmark = pytest.mark.django_db

@@ -86,6 +86,7 @@ def test_review_mode_with_nothing_due_says_so():
 
 def test_quiz_page_and_answer():
     quiz = quiz_puzzle("4556p123789sZZZ", "5p", side="discard", situation=("liang_dao",))
+    Puzzle.objects.filter(kind=Puzzle.QUIZ).exclude(pk=quiz.pk).update(retired=True)
     client = Client()
     assert client.get("/learn/quiz/")["Location"] == f"/learn/quiz/{quiz.pk}/"
     html = client.get(f"/learn/quiz/{quiz.pk}/").content.decode()
@@ -107,8 +108,14 @@ def test_progress_page_counts_only_this_visitors_attempts(puzzle):
 
 
 def test_progress_page_in_english():
-    r = Client().get("/progress/", HTTP_ACCEPT_LANGUAGE="en")
-    assert r.status_code == 200
+    from django.utils import translation
+
+    html = Client().get("/progress/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    headings = ["Your progress", "Hands against the bots", "Rating over time", "Accuracy by theme"]
+    assert '<html lang="en">' in html and all(f">{h}</h" in html for h in headings)
+    with translation.override("zh-hans"):
+        chinese = [translation.gettext(h) for h in headings]
+    assert all(c != h and c not in html for c, h in zip(chinese, headings))  # none left in Chinese
 
 
 def test_quiz_with_no_items_says_so():

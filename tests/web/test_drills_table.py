@@ -9,7 +9,8 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext
 
-from analysis.text import tile_label
+from kwx.hand.tiles import TILE_IDS, kinds_of
+from kwx_site.text import tile_label
 from puzzles.explain import shape_text
 from puzzles.models import Attempt, Puzzle
 from tests.puzzles.factories import ensure_bank, table_drill
@@ -32,19 +33,40 @@ def _rivers(html: str) -> list[list[str]]:
 def test_a_table_drill_shows_the_table_and_its_choices(kind):
     puzzle = table_drill(kind)
     html = Client().get(f"/drills/{puzzle.pk}/?mode=rated&kind={kind}").content.decode()
-    table = puzzle.table
-    assert "pl-opponents" in html and f"{table['wall_left']} " in html  # both opponents and the wall count
+    view = puzzle.view
+    assert "pl-opponents" in html and f"{view.wall_left} " in html  # both opponents and the wall count
     for name in ("下家", "上家"):
         assert name in html
     rivers = _rivers(html)
-    for seat in ("right", "left", "me"):
-        assert table[seat]["river"] in rivers or not table[seat]["river"]  # each river, in order
+    for seat in range(3):
+        river = [TILE_IDS[k] for k in view.seats[seat].river]
+        assert river in rivers or not river  # each river, in order
     for answer in puzzle.choices:
         assert f'name="choice" value="{answer}"' in html
-    if table["offered"]:
-        assert "pl-claim" in html and f"tiles/{table['offered']['tile']}.svg" in html
+    if view.offered is not None:
+        assert "pl-claim" in html and f"tiles/{TILE_IDS[view.offered[1]]}.svg" in html
     if kind == "defence":
         assert 'class="badge bad"' in html  # the 亮倒 badge of the revealed opponent
+
+
+def _hand_shown(html: str) -> list[str]:
+    """The tiles of the player's hand on a drill page, the drawn tile last."""
+    block = re.search(r'<div class="hand dr-hand"[^>]*>(.*?)</div>', html, re.S).group(1)
+    return re.findall(r"tiles/(\w+)\.svg", block)
+
+
+@pytest.mark.parametrize("kind", ["kong", "declare", "defence"])
+def test_an_own_turn_table_drill_shows_the_whole_fourteen_tile_position_with_the_drawn_tile_apart(kind):
+    for n in range(3):
+        puzzle = table_drill(kind, n)
+        view = puzzle.view
+        if view.phase != "act":
+            continue
+        html = Client().get(f"/drills/{puzzle.pk}/").content.decode()
+        shown = _hand_shown(html)
+        assert len(shown) + 3 * len(view.me.melds) == 14
+        assert shown[-1] == TILE_IDS[view.drawn_tile] and 'class="dr-tile drawn"' in html
+        assert sorted(shown) == sorted(TILE_IDS[k] for k in kinds_of(view.concealed))
 
 
 def test_the_choice_buttons_do_not_give_the_answer_away():
@@ -131,10 +153,10 @@ def test_progress_counts_each_table_kind_and_review_brings_a_miss_back():
 
 def test_an_old_puzzle_shows_its_table_with_the_drawn_tile_apart_and_explains_its_figures():
     ensure_bank()
-    puzzle = Puzzle.objects.filter(kind=Puzzle.DISCARD, draws_left__isnull=True).exclude(table={}).exclude(table__drawn=None).order_by("key").first()
+    puzzle = Puzzle.objects.filter(kind=Puzzle.DISCARD, draws_left__isnull=True).exclude(table={}).filter(table__phase="act").order_by("key").first()
     client = Client()
     html = client.get(f"/drills/{puzzle.pk}/").content.decode()
-    drawn = puzzle.table["drawn"]
+    drawn = TILE_IDS[puzzle.view.drawn_tile]
     assert 'class="tile-button drawn' in html and f'value="{drawn}" aria-label' in html
     assert html.count('name="discard"') == len(puzzle.hand_tiles)
     r = client.post(f"/drills/{puzzle.pk}/", {"discard": puzzle.accepted[0], "attempt": _attempt(html), "mode": "rated"}, **HTMX)
@@ -151,7 +173,7 @@ def test_the_api_poses_and_answers_a_table_drill():
     ensure_bank()
     client = Client()
     posed = client.get("/api/v1/puzzles/next/", {"mode": "rated", "kind": "defence"}).json()
-    assert posed["kind"] == "defence" and posed["table"]["wall_left"] == posed["wall_left"] and posed["choices"]
+    assert posed["kind"] == "defence" and 45 - posed["table"]["drawn"] == posed["wall_left"] and posed["choices"]
     puzzle = Puzzle.objects.get(pk=posed["id"])
     r = client.post(f"/api/v1/puzzles/{puzzle.pk}/answer/", json.dumps({"choice": puzzle.accepted[0], "attempt": aid("api-table")}), content_type="application/json")
     assert r.status_code == 200 and r.json()["correct"] and r.json()["best"] == puzzle.accepted and r.json()["verdict"]["margin"]

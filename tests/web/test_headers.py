@@ -7,6 +7,7 @@ import re
 import pytest
 from django.test import Client
 
+from kwx_site.csp import CSP
 from tests.puzzles.factories import aid, discard_puzzle, ensure_bank
 
 pytestmark = pytest.mark.django_db
@@ -55,3 +56,9 @@ def test_the_api_docs_start_up_script_is_a_file():
 
 def test_api_answers_carry_the_policy_too():
     assert "default-src 'self'" in Client().get("/api/v1/analyze/", {"hand": "4556p123789sZZZ"})["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("path", ["/static/js/site.js", "/static/css/site.css", "/static/tiles/5p.svg"])
+def test_static_files_carry_the_policy_too(path):
+    response = Client().get(path)
+    assert response.status_code == 200 and response["Content-Security-Policy"] == CSP

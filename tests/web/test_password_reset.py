@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
-from accounts.views import MAILS_PER_ADDRESS
+from accounts.views import MAILS_PER_ADDRESS, MAILS_PER_ASKER
 from puzzles.models import Player
 from tests.puzzles.factories import aid, discard_puzzle
 
@@ -72,11 +72,29 @@ def test_an_unknown_address_gets_the_same_page_and_no_mail(ann):
     assert r.status_code == 302 and r.url == "/accounts/password/reset/sent/" and mail.outbox == []
 
 
-def test_mails_to_one_address_are_limited_and_the_page_says_nothing_more(ann):
-    for n in range(MAILS_PER_ADDRESS + 2):
-        r = Client(REMOTE_ADDR=f"10.0.0.{n}").post("/accounts/password/reset/", {"email": "ANN@example.org"})
-        assert r.status_code == 302 and r.url == "/accounts/password/reset/sent/"
-    assert len(mail.outbox) == MAILS_PER_ADDRESS
+def test_three_asks_from_elsewhere_do_not_silence_the_owners_own_ask(ann):
+    stranger = Client(REMOTE_ADDR="203.0.113.9")
+    for _ in range(MAILS_PER_ASKER):
+        assert stranger.post("/accounts/password/reset/", {"email": "ANN@example.org"}).status_code == 302
+    owner = Client(REMOTE_ADDR="192.0.2.1")
+    assert owner.post("/accounts/password/reset/", {"email": "ann@example.org"}).status_code == 302
+    assert len(mail.outbox) == MAILS_PER_ASKER + 1
+
+
+def test_an_ask_over_a_limit_sends_nothing_and_the_page_says_so(ann):
+    client = Client(REMOTE_ADDR="203.0.113.9", HTTP_ACCEPT_LANGUAGE="en")
+    for _ in range(MAILS_PER_ASKER):
+        client.post("/accounts/password/reset/", {"email": "ann@example.org"})
+    refused = client.post("/accounts/password/reset/", {"email": "ann@example.org"})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "no mail was sent" in refused.content.decode() and len(mail.outbox) == MAILS_PER_ASKER
+    unknown = client.post("/accounts/password/reset/", {"email": "nobody@example.org"})
+    assert unknown.status_code == 302  # another address: its own count, and no account is told apart
+    for n in range(MAILS_PER_ADDRESS - MAILS_PER_ASKER):
+        assert Client(REMOTE_ADDR=f"10.0.0.{n}").post("/accounts/password/reset/", {"email": "ann@example.org"}).status_code == 302
+    flooded = Client(REMOTE_ADDR="192.0.2.1", HTTP_ACCEPT_LANGUAGE="en").post("/accounts/password/reset/", {"email": "ann@example.org"})
+    assert flooded.status_code == 429 and "too often" in flooded.content.decode()
+    assert len(mail.outbox) == MAILS_PER_ADDRESS  # a mailbox gets at most this many an hour, however many ask
 
 
 def test_too_many_reset_asks_from_one_address_get_a_429(ann):

@@ -9,6 +9,8 @@ import pytest
 from django.test import Client
 
 from play.models import Game, Hand, ReviewItem
+from puzzles.models import Player
+from tests.conftest import VECTORS
 from tests.play.helpers import move_for
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +39,8 @@ def play_hand(client: Client, game: Game, htmx: bool = False) -> Hand:
         assert int(seen) == hand.action_count
         move = move_for(hand)
         assert f'value="{move}"' in page.content.decode()  # the page offers exactly that button
-        response = client.post(f"/play/{game.pk}/", {"seen": seen, "move": move}, **headers)
+        assert f'name="hand" value="{hand.pk}"' in page.content.decode()
+        response = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": seen, "move": move}, **headers)
         if htmx:
             assert response.status_code == 200 and 'id="table"' in response.content.decode()
             assert "<html" not in response.content.decode()
@@ -75,7 +78,7 @@ def test_a_whole_hand_by_htmx_gets_the_table_partial_each_time(client):
 def test_a_double_submitted_action_counts_once(client):
     game = start(client)
     hand = current(game)
-    body = {"seen": hand.action_count, "move": move_for(hand)}
+    body = {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)}
     first = client.post(f"/play/{game.pk}/", body)
     after = current(game).record
     second = client.post(f"/play/{game.pk}/", body)
@@ -86,12 +89,12 @@ def test_a_double_submitted_action_counts_once(client):
 def test_an_illegal_move_is_a_400_that_says_so_and_changes_nothing(client):
     game = start(client)
     hand = current(game)
-    response = client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": "kong Z"})
+    response = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "kong Z"})
     if response.status_code == 302:  # kong Z happened to be legal; nothing to check
         return
     assert response.status_code == 400 and 'role="alert"' in response.content.decode()
     assert current(game).record == hand.record
-    junk = client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": "<script>"})
+    junk = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "<script>"})
     assert junk.status_code == 400
 
 
@@ -112,7 +115,7 @@ def test_hints_show_the_analyzer_discard_table_on_the_persons_turn(client):
         state = seats.replayed(hand.record).final
         if state.phase in ("act", "pong") and state.turn == 0 and not state.seats[0].liang_dao:
             break
-        client.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": move_for(hand)})
+        client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)})
         hand = current(game)
     body = client.get(f"/play/{game.pk}/?hint=1").content.decode()
     assert '<table class="discards">' in body and "hx-target" not in body.split('<table class="discards">')[1].split("</table>")[0] and 'name="hint" value="1"' in body
@@ -126,7 +129,7 @@ def test_nobody_else_reads_or_changes_a_hand_and_a_share_link_opens_the_review(c
     for url in (f"/play/{game.pk}/", f"/play/{hand.pk}/review/", f"/play/{hand.pk}/record.json"):
         assert other.get(url).status_code == 404, url
     before = current(game).record
-    assert other.post(f"/play/{game.pk}/", {"seen": hand.action_count, "move": "pass"}).status_code == 404
+    assert other.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "pass"}).status_code == 404
     assert other.post(f"/play/{game.pk}/next/", {"number": 1, "piao": "0"}).status_code == 404
     assert other.post(f"/play/{hand.pk}/share/").status_code == 404
     assert current(game).record == before and game.hands.count() == 1
@@ -209,3 +212,89 @@ def test_a_due_costly_decision_is_served_by_the_drills_review_queue(client):
     other = Client()
     other.get("/play/")
     assert other.post(f"/play/items/{item.pk}/", {"move": "pass"}).status_code == 404
+
+
+def test_a_share_link_is_revoked_by_its_owner_only(client):
+    game = start(client)
+    hand = play_hand(client, game)
+    client.post(f"/play/{hand.pk}/share/")
+    token = Hand.objects.get(pk=hand.pk).share_token
+    assert Client().get(f"/play/shared/{token}/").status_code == 200
+    assert Client().post(f"/play/{hand.pk}/unshare/").status_code == 404  # not the owner's session
+    assert Hand.objects.get(pk=hand.pk).share_token == token
+    review = client.get(f"/play/{hand.pk}/review/").content.decode()
+    assert f"/play/{hand.pk}/unshare/" in review
+    assert client.get(f"/play/{hand.pk}/unshare/").status_code == 405
+    assert client.post(f"/play/{hand.pk}/unshare/").status_code == 302
+    assert Hand.objects.get(pk=hand.pk).share_token is None
+    assert Client().get(f"/play/shared/{token}/").status_code == 404
+
+
+@pytest.mark.parametrize("token, status", [("%00", 400), ("a%00b", 400), ("%F0%9F%98%80", 404), ("x" * 40, 404), ("a.b", 404)])
+def test_a_share_token_that_cannot_be_one_is_refused_before_the_database(token, status):
+    assert Client(raise_request_exception=False).get(f"/play/shared/{token}/").status_code == status
+
+
+def test_an_unfinished_uploaded_record_is_reviewed_as_far_as_it_goes(client):
+    game = start(client)
+    hand = play_hand(client, game)
+    part = dict(hand.record, actions=hand.record["actions"][:12])
+    response = client.post("/play/upload/", {"record": json.dumps(part), "seat": "0"})
+    assert response.status_code == 302
+    uploaded = Hand.objects.get(source=Hand.UPLOAD)
+    assert not uploaded.over
+    review = client.get(response["Location"])
+    assert review.status_code == 200 and 'id="unfinished"' in review.content.decode()
+    assert client.get(f"/play/{uploaded.pk}/review/?step=3").status_code == 200
+    assert client.get(f"/play/{uploaded.pk}/record.json").json() == part
+    client.post(f"/play/{uploaded.pk}/share/")
+    assert Client().get(f"/play/shared/{Hand.objects.get(pk=uploaded.pk).share_token}/").status_code == 200
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["form", "htmx"])
+def test_a_move_from_the_previous_hands_page_is_not_played_on_the_next(client, htmx):
+    game = start(client)
+    first = play_hand(client, game)
+    client.post(f"/play/{game.pk}/next/", {"number": first.number, "piao": "0"})
+    second = current(game)
+    while second.over:  # the bots may end a hand before the person's first decision
+        client.post(f"/play/{game.pk}/next/", {"number": second.number, "piao": "0"})
+        second = current(game)
+    before = second.record
+    stale = {"hand": first.pk, "seen": second.action_count, "move": move_for(second)}  # an old tab, at the same count
+    headers = {"HTTP_HX_REQUEST": "true", "HTTP_ACCEPT_LANGUAGE": "en"} if htmx else {"HTTP_ACCEPT_LANGUAGE": "en"}
+    response = client.post(f"/play/{game.pk}/", stale, **headers)
+    assert response.status_code == 409
+    assert "earlier hand: nothing was played" in response.content.decode()
+    assert Hand.objects.get(pk=second.pk).record == before
+    missing = client.post(f"/play/{game.pk}/", {"seen": second.action_count, "move": move_for(second)})
+    assert missing.status_code == 409 and Hand.objects.get(pk=second.pk).record == before
+    fresh = client.post(f"/play/{game.pk}/", {"hand": second.pk, "seen": second.action_count, "move": move_for(second)})
+    assert fresh.status_code == 302 and Hand.objects.get(pk=second.pk).action_count > second.action_count
+
+
+@pytest.mark.parametrize("what", ["game", "upload"])
+def test_new_games_and_uploads_are_limited_per_player_and_per_address(what, settings):
+    from play import limits
+
+    settings.TRUSTED_PROXY_HOPS = 1
+    record = json.loads((VECTORS / "hands.json").read_text(encoding="utf-8"))["cases"][0]["record"]
+
+    def make(client):
+        if what == "game":
+            return client.post("/play/", START, HTTP_ACCEPT_LANGUAGE="en")
+        return client.post("/play/upload/", {"record": json.dumps(record), "seat": "0"}, HTTP_ACCEPT_LANGUAGE="en")
+
+    one = Client(HTTP_X_FORWARDED_FOR="198.51.100.1")
+    codes = [make(one).status_code for _ in range(limits.PER_PLAYER[what] + 1)]
+    assert codes == [302] * limits.PER_PLAYER[what] + [429]
+    refused = make(one)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0 and "try again in" in refused.content.decode()
+    made = Game.objects.count() if what == "game" else Hand.objects.filter(source=Hand.UPLOAD).count()
+    assert made == limits.PER_PLAYER[what]
+    players = Player.objects.count()
+    for _ in range(limits.PER_ADDRESS[what] - limits.PER_PLAYER[what] - 2):  # a new cookie each time: a new player
+        assert make(Client(HTTP_X_FORWARDED_FOR="198.51.100.1")).status_code == 302
+    assert make(Client(HTTP_X_FORWARDED_FOR="198.51.100.1")).status_code == 429
+    assert Player.objects.count() == players + limits.PER_ADDRESS[what] - limits.PER_PLAYER[what] - 2  # the refused one made no player
+    assert make(Client(HTTP_X_FORWARDED_FOR="198.51.100.2")).status_code == 302  # another address

@@ -49,7 +49,7 @@ def test_twenty_players_at_once_lose_no_action_and_count_a_double_submit_once():
             hand = Game.objects.get(pk=game_id).hands.get()
             if hand.over:
                 break
-            body = {"seen": hand.action_count, "move": move_for(hand)}
+            body = {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)}
             first = client.post(f"/play/{game_id}/", body)
             again = client.post(f"/play/{game_id}/", body)  # the double submit
             assert first.status_code == again.status_code == 302
@@ -72,7 +72,7 @@ def test_two_tabs_pressing_the_same_button_at_once_apply_it_once():
     response = owner.post("/play/", {"level": "basic", "rules": "standard", "base": "1", "piao": "0"})
     game_id = int(response["Location"].strip("/").split("/")[-1])
     hand = Game.objects.get(pk=game_id).hands.get()
-    body = {"seen": hand.action_count, "move": move_for(hand)}
+    body = {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)}
     tabs = []
     for _ in range(6):  # six tabs of the same session
         tab = Client()

@@ -219,3 +219,13 @@ def test_a_new_hand_says_it_keeps_the_last_hands_piao(client):
     html = client.get(new).content.decode()
     assert "漂沿用第 1 局：甲 0 · 乙 2 · 丙 0。" in html
     assert re.search(r'name="piao_1"[^>]*>.*?<option value="2" selected>', html, re.S)
+
+
+@pytest.mark.parametrize("token", ["t\x00", "x" * 37, "\u202e"])
+def test_a_hand_form_token_that_the_form_never_sends_is_ignored_and_the_hand_is_saved(client, token):
+    sheet_id = _new_sheet(client)
+    new = f"/settle/sheets/{sheet_id}/hands/new/"
+    response = client.post(new, hand_post({"result": "self_draw", "winner": "0", **KA_WU_XING}, action="save", token=token))
+    assert response.status_code == 302
+    (hand,) = ScoreSheet.objects.get(pk=sheet_id).hands.all()
+    assert hand.token == ""

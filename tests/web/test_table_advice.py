@@ -9,6 +9,7 @@ from django.test import RequestFactory
 from analysis.api_advice import advice_json, read_position
 from analysis.table_advice import choice_text, estimate
 from analysis.table_form import api_body, position_of, read_table
+from kwx.hand.ev import Budget
 from kwx.hand.notation import parse_hand
 from kwx.hand.rules import make_rules
 from kwx.table.position import view_of
@@ -34,7 +35,7 @@ def test_the_page_shows_the_apis_figures_for_the_same_position():
     shown = estimate(request(), position_of(hand, table), RULES, 1, 0, 7)["advice"]
     body = api_body(hand, table, {"seed": 7})
     checked, money = read_position(body)
-    answer = advice_json(view_of(checked, money["rules"]), money)
+    answer = advice_json(view_of(checked, money["rules"]), money, Budget(seconds=None))
     assert [(r["action"], r["mean"], r["stderr"], r["rollouts"]) for r in shown["rows"]] == [(c["action"], c["mean"], c["stderr"], c["rollouts"]) for c in answer["choices"]]
     assert shown["rows"][0]["best"] and not any(r["best"] for r in shown["rows"][1:])
 
@@ -54,7 +55,7 @@ def test_the_same_seed_gives_the_same_estimate():
     assert {r["action"]["verb"] for r in first} == {"pong", "pass"}
 
 
-def test_a_refused_estimate_says_when_to_retry(settings, tmp_path):
+def test_a_refused_estimate_says_when_to_retry(settings, tmp_path, stopped_clock):
     low_ev_limits(settings, tmp_path, "1/min", "50/min")
     hand, table = position(PONG)
     assert "advice" in estimate(request(), position_of(hand, table), RULES, 1, 0, 0)

@@ -22,8 +22,20 @@ def test_a_revealed_seat_shows_its_tiles_and_waits_instead_of_backs():
     assert 'class="pl-last"' not in html
 
 
-def test_the_table_shows_both_opponents_and_the_wall_only_when_given():
-    right = SEAT | {"name": "下家"}
-    with_wall = render_to_string("partials/table.html", {"left": SEAT, "right": right, "wall_count": 17})
-    assert "上家" in with_wall and "下家" in with_wall and "17" in with_wall and "pl-wall" in with_wall
-    assert "pl-wall" not in render_to_string("partials/table.html", {"left": SEAT, "right": right})
+def test_the_table_of_a_view_shows_both_opponents_the_wall_the_offer_and_the_hand_with_the_drawn_tile_apart():
+    from kwx.hand.rules import make_rules
+    from kwx.table.selfplay import seeded_deal
+    from kwx.table.table import Action, apply, deal
+    from kwx.table.view import view_for
+    from kwx_site.table import table_shown
+
+    d = seeded_deal(3)
+    state = apply(deal(d.hands, 0, make_rules(), d.wall), Action(0, "draw", d.wall[0]))
+    html = render_to_string("partials/table.html", {"t": table_shown(view_for(state, 0))})
+    assert "上家" in html and "下家" in html and "44" in html and "pl-wall" in html
+    hand = html.split('class="pl-hand"')[1]
+    assert hand.count("<img") == 14 and 'class="pl-tile pl-drawn pl-still"' in hand  # 13 and the drawn tile apart
+    discard = next(a for a in view_for(state, 0).options if a.verb == "discard")
+    claim = render_to_string("partials/table.html", {"t": table_shown(view_for(apply(state, discard), 1))})
+    assert 'class="pl-claim"' in claim and f"tiles/{discard.tile}.svg" in claim.split('class="pl-claim"')[1]
+    assert 'class="pl-last"' in claim  # the discard on offer is marked at the end of its river

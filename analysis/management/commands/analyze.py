@@ -10,9 +10,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from analysis.text import describe_fans, preset_label, shanten_words, tile_label
 from kwx import EngineError, analyze
 from kwx.hand.rules import OPTION_KEYS, PRESETS
+from kwx_site.text import describe_fans, preset_label, shanten_words, tile_label
 
 
 class Command(BaseCommand):

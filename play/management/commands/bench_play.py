@@ -54,11 +54,13 @@ class Command(BaseCommand):
         try:
             client = Client()
             person = BasicBot()
-            for _ in range(options["hands"]):
-                response = client.post("/play/", {"level": options["level"], "rules": "standard", "base": "1", "piao": "0"})
-                game_id = int(response["Location"].strip("/").split("/")[-1])
+            response = client.post("/play/", {"level": options["level"], "rules": "standard", "base": "1", "piao": "0"})
+            game_id = int(response["Location"].strip("/").split("/")[-1])  # one game, its hands dealt one after another
+            for number in range(1, options["hands"] + 1):
+                if number > 1:
+                    client.post(f"/play/{game_id}/next/", {"number": number - 1, "piao": "0"})
                 while True:
-                    hand = Game.objects.get(pk=game_id).hands.get()
+                    hand = Game.objects.get(pk=game_id).hands.get(number=number)
                     if hand.over:
                         break
                     view = view_for(seats.replayed(hand.record).final, 0)
@@ -70,7 +72,7 @@ class Command(BaseCommand):
                         move = f"{action.verb} {action.tile}" + (" ld" if action.liang_dao else "")
                     bot_times.clear()
                     start = time.perf_counter()
-                    client.post(f"/play/{game_id}/", {"seen": hand.action_count, "move": move}, HTTP_HX_REQUEST="true")
+                    client.post(f"/play/{game_id}/", {"hand": hand.pk, "seen": hand.action_count, "move": move}, HTTP_HX_REQUEST="true")
                     posts.append(time.perf_counter() - start)
                     bots_only.append(sum(bot_times))
         finally:

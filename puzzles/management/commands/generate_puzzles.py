@@ -41,6 +41,7 @@ class Command(BaseCommand):
         write_bank(records, output, meta)
         self.stdout.write(
             f"{stats.kept} puzzles and {stats.quiz} quiz items from {stats.deals} deals "
-            f"({stats.positions} positions analysed once each, {stats.duplicates} duplicates skipped) "
+            f"({stats.positions} positions analysed once each, {stats.duplicates} duplicates skipped, "
+            f"{stats.rejected.get('kong', 0)} decisions that also offer a kong left out) "
             f"in {stats.seconds:.1f} s: {stats.rate:.0f} items/s, written to {output}"
         )

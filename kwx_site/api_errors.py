@@ -7,19 +7,19 @@ raises (404, 405, 429, …) keeps its status and gets the same shape.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from rest_framework import exceptions, status
-from rest_framework.parsers import JSONParser
+from rest_framework import exceptions, serializers, status
+from rest_framework.parsers import BaseParser
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from kwx import EngineError
 from kwx.errors import printable
+from kwx_site.json_text import JSONTextError, load_json
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -36,22 +36,6 @@ class FieldParseError(exceptions.ParseError):
         self.field = field
 
 
-def _surrogate(value: Any) -> str | None:
-    """The code point of the first lone surrogate in a JSON value (keys included), or None."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            return f"U+{ord(value[exc.start]):04X}"
-        return None
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, item in items:
-        found = (_surrogate(key) if isinstance(key, str) else None) or _surrogate(item)
-        if found:
-            return found
-    return None
-
-
 def _has_null(value: Any) -> bool:
     if value is None:
         return True
@@ -60,15 +44,11 @@ def _has_null(value: Any) -> bool:
 
 
 def check_body(data: Any) -> Any:
-    """Refuse lone surrogates anywhere (not characters: they cannot be stored or answered) and null fields, naming the top-level field."""
-    if not isinstance(data, dict):
-        return data
-    for key, value in data.items():
-        found = _surrogate(key) or _surrogate(value)
-        if found:
-            raise FieldParseError(printable(key), _("The text contains a lone surrogate (%(code)s), which is not a character.") % {"code": found})
-        if value is None:
-            raise FieldParseError(key, _("This field may not be null: leave it out instead."))
+    """Refuse a null top-level field (leave it out instead), naming it."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if value is None:
+                raise FieldParseError(printable(key), _("This field may not be null: leave it out instead."))
     return data
 
 
@@ -80,23 +60,30 @@ def refuse_nulls(data: Any) -> None:
                 raise FieldParseError(key, _("This field may not be null: leave it out instead."))
 
 
-class LimitedJSONParser(JSONParser):
-    """JSON bodies of at most ``API_MAX_BODY_BYTES``; any malformed JSON is a 400, and so is text with a lone surrogate or a null."""
+class RawJSONParser(BaseParser):
+    """A JSON body of at most ``API_MAX_BODY_BYTES``, as bytes (a view that reads it with ``kwx_site.json_text`` itself)."""
+
+    media_type = "application/json"
 
     def parse(self, stream, media_type=None, parser_context=None) -> Any:
         limit = settings.API_MAX_BODY_BYTES
         raw = stream.read(limit + 1) if stream is not None else b""
         if len(raw) > limit:
             raise PayloadTooLarge(PayloadTooLarge.default_detail % {"limit": limit})
-        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        return raw
+
+
+class LimitedJSONParser(RawJSONParser):
+    """JSON bodies of at most ``API_MAX_BODY_BYTES``, read by ``kwx_site.json_text.load_json``: malformed JSON, text too
+    deep, a lone surrogate or NUL anywhere, and a null top-level field are 400s naming the field."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> Any:
+        raw = super().parse(stream, media_type, parser_context)
         try:
-            data = json.loads(raw.decode(encoding)) if raw else {}
-        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-            raise exceptions.ParseError(_("The request body is not valid JSON.")) from exc
-        try:
-            return check_body(data)
-        except RecursionError as exc:
-            raise exceptions.ParseError(_("The request body is not valid JSON.")) from exc
+            data = load_json(raw, limit=None, field="body")
+        except JSONTextError as exc:
+            raise FieldParseError(exc.field, exc.message) from exc
+        return check_body(data)
 
 
 def error_response(field: str | None, message: str, code: int = status.HTTP_400_BAD_REQUEST) -> Response:
@@ -129,3 +116,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         field = "body"
     response.data = {"error": {"field": field, "message": message}}
     return response
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    """The API's error: the field at fault (None for the body as a whole) and the message in the request's language."""
+
+    field = serializers.CharField(allow_null=True)
+    message = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one error shape of every API endpoint: ``{"error": {"field": …, "message": …}}``."""
+
+    error = ErrorDetailSerializer()

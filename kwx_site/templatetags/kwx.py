@@ -11,8 +11,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from analysis.drawing import BACK, DrawnHand, DrawnMeld, drawn_hand, drawn_meld
-from analysis.text import (
+from kwx.hand.fans import FAN_BY_KEY
+from kwx.hand.rules import PRESETS
+from kwx.hand.tiles import KIND_OF_ID, Hand, Meld
+from kwx_site.drawing import BACK, DrawnHand, DrawnMeld, drawn_hand, drawn_meld
+from kwx_site.text import (
     english,
     fan_label,
     fan_product,
@@ -23,12 +26,9 @@ from analysis.text import (
     shanten_words,
     tile_label,
 )
-from analysis.text import (
+from kwx_site.text import (
     fan_name as text_fan_name,
 )
-from kwx.hand.fans import FAN_BY_KEY
-from kwx.hand.rules import PRESETS
-from kwx.hand.tiles import KIND_OF_ID, Hand, Meld
 
 register = template.Library()
 MELD_NAMES = {"pong": gettext_noop("碰"), "kong": gettext_noop("明杠"), "concealed_kong": gettext_noop("暗杠")}

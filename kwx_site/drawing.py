@@ -3,7 +3,7 @@
 One rule for melds (``meld_faces``): a 碰 shows three faces, a 明杠 four, and an 暗杠 (concealed
 kong) four with its outer two face down (``back``), as a table shows it. The analyzer, the
 learn pages, the drills, the settlement calculator and the play pages all draw through here,
-the templates through ``{% hand %}`` and ``{% meld %}`` (``analysis/templatetags/kwx.py``).
+the templates through ``{% hand %}`` and ``{% meld %}`` (``kwx_site/templatetags/kwx.py``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,56 @@
+"""The shipped banks in the database, by command (``manage.py load_banks``), not by migration.
+
+Each bank file is read by its own reader (``puzzles.generation.bank.read_bank``) and upserted by
+``Puzzle.key``: missing puzzles are added, stored ones take their record's figures, and no row is
+ever deleted or made again, so attempts and review cards keep pointing at the same puzzles. The
+puzzles of the banks made before (keys ``d``, ``q``, ``e``: ``bank.RETIRED_PREFIXES``) that no
+shipped bank holds are retired: kept, never served again. Loading what is already there changes
+nothing, so it runs at every ``make setup`` and deploy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+
+from puzzles.generation.bank import BANK_PATH, RETIRED_PREFIXES, Loaded, load_bank, read_bank
+from puzzles.generation.ev import EV_BANK_PATH
+from puzzles.generation.table_bank import TABLE_BANK_PATH
+
+BANKS: dict[str, Path] = {"bank": BANK_PATH, "ev_bank": EV_BANK_PATH, "table_bank": TABLE_BANK_PATH}
+"""The bank files of puzzles, by name: 何切 and 算番, 期望值, the table drills."""
+FILES = BANKS
+NAMES = tuple(BANKS)
+
+
+def load_banks(*, names: Iterable[str] = NAMES, model: Any = None) -> dict[str, Loaded]:
+    """Upsert the named bank files (all by default) in one transaction; what each did, by name."""
+    from puzzles.models import Puzzle
+
+    model = model or Puzzle
+    wanted = list(names)
+    unknown = [n for n in wanted if n not in NAMES]
+    if unknown:
+        raise ValueError(f"no bank named {', '.join(unknown)} (the banks: {', '.join(NAMES)})")
+    done: dict[str, Loaded] = {}
+    with transaction.atomic():
+        for name, path in BANKS.items():
+            if name in wanted:
+                done[name] = load_bank(model, path)
+    return done
+
+
+def retire_old(*, model: Any = None) -> int:
+    """Retire the stored puzzles of the banks made before that no shipped bank holds; how many were retired now."""
+    from puzzles.models import Puzzle
+
+    model = model or Puzzle
+    shipped = {r["key"] for path in BANKS.values() for r in read_bank(path)}
+    old = Q()
+    for prefix in RETIRED_PREFIXES:
+        old |= Q(key__regex=rf"^{prefix}[0-9]{{5}}$")
+    return int(model.objects.filter(old, retired=False).exclude(key__in=shipped).update(retired=True))

@@ -1,0 +1,44 @@
+"""One walk of every page (tests/e2e/pages.py) in both languages, in Chromium under the site's own
+Content-Security-Policy. At 390 px each page is loaded once and that load is checked by axe-core,
+for ARIA references to missing ids and for fitting the phone (44 px tap targets, a one-row header
+whose links fit, nothing that scrolls sideways); at 360 px it is loaded again for the fit alone.
+One test per page and language, so a failure names its page and workers share the walk."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.axe import violations
+from tests.e2e.conftest import open_page
+from tests.e2e.pages import PAGES, dangling_references, fit_problems, page_url
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.presentation]
+LANGUAGES = {"zh-hans": "zh-Hans", "en": "en"}
+"""The site's languages and the ``lang`` of their pages."""
+
+
+def load(page, name: str, language: str) -> str:
+    """Open the page (made first when it must be), checking that it is in the language asked for; its URL."""
+    url = page_url(page, name)
+    page.goto(page.base + url)
+    assert page.evaluate("document.documentElement.lang") == LANGUAGES[language], url
+    return url
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", PAGES)
+def test_the_page_passes_axe_and_fits_390_px(browser, live_server, name, language):
+    with open_page(browser, live_server, 390, 844, language=language) as page:
+        url = load(page, name, language)
+        found = [f"{v['id']} ({v['impact']}) {v['help']} at {v['nodes']}" for v in violations(page)]
+        found += dangling_references(page) + fit_problems(page, 390)
+    assert not found, f"{language} {url}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("name", PAGES)
+def test_the_page_fits_360_px(browser, live_server, name, language):
+    with open_page(browser, live_server, 360, 800, language=language) as page:
+        url = load(page, name, language)
+        found = fit_problems(page, 360)
+    assert not found, f"{language} {url}:\n" + "\n".join(found)

@@ -1,0 +1,129 @@
+"""Banks by command: ``migrate`` loads no puzzle, ``manage.py load_banks`` upserts every shipped bank by key,
+changes nothing on a database that has them, and never makes a played puzzle's row again."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from puzzles.banks import BANKS, NAMES
+from puzzles.generation.bank import PREFIX, read_bank
+from puzzles.generation.ev import EV_BANK_PATH
+from puzzles.models import Attempt, Player, Puzzle, ReviewCard
+from puzzles.services import answer_puzzle
+from tests.puzzles.factories import aid
+
+RECORDS = {name: read_bank(path) for name, path in BANKS.items()}
+TABLES = {r["key"]: r["table"] for records in RECORDS.values() for r in records if "table" in r}
+
+
+def load_banks(*names: str) -> tuple[str, str]:
+    """Run the command as a deploy does; what it printed and what it warned."""
+    out, err = io.StringIO(), io.StringIO()
+    call_command("load_banks", *names, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def snapshot() -> list[dict]:
+    """Every stored puzzle, every field, by row id."""
+    return list(Puzzle.objects.order_by("id").values())
+
+
+def _migrate(target):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate([target] if target else executor.loader.graph.leaf_nodes("puzzles"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migrate_loads_no_puzzle():
+    Puzzle.objects.all().delete()
+    try:
+        _migrate(("puzzles", "0001_initial"))  # every later migration forward again: the old loaders were among them
+        _migrate(None)
+        assert Puzzle.objects.count() == 0
+    finally:
+        _migrate(None)
+
+
+@pytest.mark.django_db
+def test_the_session_holds_every_shipped_bank():
+    for records in RECORDS.values():
+        stored = dict(Puzzle.objects.filter(key__in=[r["key"] for r in records]).values_list("key", "hand"))
+        assert stored == {r["key"]: r["hand"] for r in records}
+    tables = dict(Puzzle.objects.filter(key__in=list(TABLES)).values_list("key", "table"))
+    assert tables == TABLES
+
+
+@pytest.mark.django_db
+def test_on_a_database_that_has_the_banks_it_changes_nothing():
+    player = Player.objects.create()
+    played = list(Puzzle.objects.filter(kind=Puzzle.DISCARD, key__startswith=PREFIX["discard"]).order_by("key")[:3])
+    for n, puzzle in enumerate(played):  # played: ratings moved, attempts and a review card point at these rows
+        answer_puzzle(player, puzzle, puzzle.accepted[0] if n else puzzle.options[-1]["discard"], aid(f"played-{n}"))
+    assert ReviewCard.objects.filter(player=player).exists()
+    before, cards = snapshot(), list(ReviewCard.objects.values_list("puzzle_id", flat=True))
+    assert any(p["plays"] for p in before)
+    out, err = load_banks()
+    assert snapshot() == before and list(ReviewCard.objects.values_list("puzzle_id", flat=True)) == cards
+    assert err == "" and out.count(" 0 added, 0 updated") == len(BANKS) and "retired: 0 " in out
+    assert sorted(Attempt.objects.values_list("puzzle__key", flat=True)) == [p.key for p in played]
+
+
+@pytest.mark.django_db
+def test_it_adds_the_missing_and_brings_stored_puzzles_up_to_their_record():
+    ev = RECORDS["ev_bank"][:3]
+    keys = [r["key"] for r in ev]
+    rows = {p.key: p for p in Puzzle.objects.filter(key__in=keys)}
+    for record in ev:  # what an old build stored: a step-back figure too high, a first rating since replaced
+        stale = {**record["ev"], "options": [{**o, "score": o["score"] + 0.14} for o in record["ev"]["options"]]}
+        Puzzle.objects.filter(key=record["key"]).update(ev=stale, rating=1234.0, plays=0, table={})
+    Puzzle.objects.filter(key=keys[1]).update(plays=5)  # its rating was learned from plays: kept
+    Puzzle.objects.filter(key=keys[2]).update(hand="123456789p1234s")  # another position under that key: left alone
+    missing = [r["key"] for r in RECORDS["table_bank"][:4]] + [f"{PREFIX['discard']}00002", f"{PREFIX['quiz']}00003"]
+    Puzzle.objects.filter(key__in=missing).delete()
+
+    out, err = load_banks()
+
+    now = {p.key: p for p in Puzzle.objects.filter(key__in=keys)}
+    assert {k: p.pk for k, p in now.items()} == {k: p.pk for k, p in rows.items()}  # the same rows, not made again
+    assert now[keys[0]].ev == ev[0]["ev"] and now[keys[0]].rating == ev[0]["rating"] and now[keys[0]].table == TABLES[keys[0]]
+    assert now[keys[1]].ev == ev[1]["ev"] and now[keys[1]].rating == 1234.0
+    assert now[keys[2]].ev != ev[2]["ev"] and now[keys[2]].hand == "123456789p1234s" and now[keys[2]].table == {}
+    assert set(Puzzle.objects.filter(key__in=missing).values_list("key", flat=True)) == set(missing)
+    assert f"{EV_BANK_PATH.name}: {len(RECORDS['ev_bank'])} records, 0 added, 2 updated" in out
+    assert "table_bank.json.gz: " in out and ", 4 added, 0 updated" in out
+    assert keys[2] in err and "left as they are" in err
+    again, _err = load_banks()
+    assert again.count(" 0 added, 0 updated") == len(BANKS)
+
+
+@pytest.mark.django_db
+def test_the_puzzles_of_the_banks_made_before_are_retired_with_their_attempts_kept():
+    player = Player.objects.create()
+    old = Puzzle.objects.create(key="d00007", kind=Puzzle.DISCARD, hand="123456789p12345s", accepted=["1p"], options=[])
+    made = Puzzle.objects.create(key="t00007", kind=Puzzle.DISCARD, hand="123456789p12345s", accepted=["1p"], options=[])
+    Attempt.objects.create(player=player, puzzle=old, attempt_id=aid("old"), answer="1p", correct=True)
+    out, _err = load_banks("bank")
+    assert "retired" not in out  # only a load of every bank retires
+    out, _err = load_banks()
+    assert "retired: 1 " in out
+    old.refresh_from_db()
+    made.refresh_from_db()
+    assert old.retired and not made.retired and Attempt.objects.filter(puzzle=old).exists()
+    assert not Puzzle.objects.filter(key__startswith=PREFIX["discard"], retired=True).exists()
+    again, _err = load_banks()
+    assert "retired: 0 " in again
+
+
+@pytest.mark.django_db
+def test_it_loads_only_the_banks_it_is_given():
+    Puzzle.objects.all().delete()
+    out, _err = load_banks("ev_bank")
+    assert Puzzle.objects.count() == len(RECORDS["ev_bank"]) and out.count("\n") == 1
+    with pytest.raises(CommandError, match="no bank named quiz .*" + ", ".join(NAMES)):
+        load_banks("quiz")
