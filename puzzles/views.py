@@ -21,7 +21,6 @@ from kwx.hand.fans import fan
 from kwx.hand.rules import PRESETS
 from kwx_site.htmx import render_page
 from kwx_site.middleware import began
-from .text import MODES, SIDES, THEMES, ev_explanation
 from play import selectors as play_selectors
 
 from . import selectors
@@ -29,6 +28,7 @@ from .explain import KIND_NAMES, KIND_PROMPTS, choice_buttons, choice_rows, disc
 from .generation.themes import THEME_KEYS
 from .models import Puzzle
 from .services import AnswerError, answer_puzzle, player_for
+from .text import MODES, SIDES, THEMES, ev_explanation
 
 
 def _kind(request: HttpRequest) -> str | None:

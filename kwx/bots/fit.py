@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -80,16 +80,16 @@ def live_waits(view: SeatView, waits: frozenset[int]) -> int:
 class Tally:
     """Counts over hands; :meth:`add` merges another (integer counts and float sums in a fixed order)."""
 
-    counts: dict[str, Counter[str]] = field(default_factory=dict)
+    counts: dict[str, defaultdict[str, float]] = field(default_factory=dict)
 
     def bump(self, table: str, key: str, value: float = 1.0) -> None:
         """Add ``value`` to ``table[key]``."""
-        self.counts.setdefault(table, Counter())[key] += value
+        self.counts.setdefault(table, defaultdict(float))[key] += value
 
     def add(self, other: Tally) -> None:
         """Merge ``other`` into this tally."""
         for table, counter in other.counts.items():
-            mine = self.counts.setdefault(table, Counter())
+            mine = self.counts.setdefault(table, defaultdict(float))
             for key, value in counter.items():
                 mine[key] += value
 
@@ -172,7 +172,7 @@ def _hand_events(tally: Tally, states: Sequence[Table]) -> None:
             tally.bump("first_ready_live", "sum", live_waits(view, sx.ready_on))
             tally.bump("first_ready_live", "n")
         ready_track[x].append((eff.shanten, min(eff.ukeire // UKEIRE_STEP, UKEIRE_MAX), draws))
-    for x, track in ready_track.items():
+    for track in ready_track.values():
         for j, (shanten, ukeire, draws) in enumerate(track):
             if shanten < 1:
                 continue
@@ -274,7 +274,7 @@ def _samples(tally: Tally, done: Replay, notes: list[tuple[int, int, str, float]
     """The calibration's samples of one hand: per noted discard, the model's money against the money the seat made from then on (kong money made before left out; a discard won on at once left out)."""
     final = done.final
     nets = done.settlement.nets
-    by_drawn = {}
+    by_drawn: dict[int, Table] = {}
     for state in done.states:
         by_drawn.setdefault(state.drawn, state)
     for seat, drawn, cell, money in notes:
@@ -335,18 +335,21 @@ def _rate(hits: float, n: float, prior: float, weight: float = PRIOR) -> float:
     return (hits + weight * prior) / (n + weight)
 
 
-def _ratio(c: Counter[str], a: str, b: str) -> float:
+def _ratio(c: defaultdict[str, float], a: str, b: str) -> float:
     return c[a] / c[b] if c[b] else 0.0
 
 
 def tables(tally: Tally) -> dict[str, Any]:
     """The fitted figures (rates rounded to 4 places; each sparse cell pulled towards its row's or table's mean)."""
     c = tally.counts
-    get = lambda name: c.get(name, Counter())  # noqa: E731
+
+    def get(name: str) -> defaultdict[str, float]:
+        return c.get(name, defaultdict(float))
+
     out: dict[str, Any] = {}
     for name in ("ready", "reveal"):
         hits, n = get(name), get(f"{name}_n")
-        rows = []
+        rows: list[list[float]] = []
         for r in range(RIVER_MAX + 1):
             row = []
             for m in range(MELDS_MAX + 1):
@@ -415,7 +418,7 @@ CAL_PRIOR = 200.0
 def calibration(tally: Tally) -> dict[str, list[float]]:
     """Per cell, the intercept and slope of the measured money on the model's (least squares, pulled towards 0 and 1)."""
     c = tally.counts
-    n, x, y, xx, xy = (c.get(k, Counter()) for k in ("cal_n", "cal_x", "cal_y", "cal_xx", "cal_xy"))
+    n, x, y, xx, xy = (c.get(k, defaultdict(float)) for k in ("cal_n", "cal_x", "cal_y", "cal_xx", "cal_xy"))
     out = {}
     for cell in sorted(n):
         a11, a12, a22 = n[cell] + CAL_PRIOR, x[cell], xx[cell] + CAL_PRIOR
@@ -480,4 +483,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-

@@ -36,12 +36,12 @@ class JudgeBot:
 
     def __init__(
         self,
-        work: int = 4000,
-        worlds: int = 48,
+        work: int = 2000,
+        worlds: int = 32,
         min_worlds: int = 8,
         candidates: int = 3,
         gap: float = 1.0,
-        margin: float = 1.0,
+        margin: float = 2.0,
         cpu_ceiling: float = float("inf"),
     ) -> None:
         self.strong = StrongBot()

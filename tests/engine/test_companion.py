@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kwx.bots.basic import BasicBot, best_discard
-from kwx.bots.companion import CompanionBot
-from kwx.hand.tiles import kind_of
+from kwx.bots.companion import CompanionBot, outs
+from kwx.hand.efficiency import discard_options
+from kwx.hand.tiles import EMPTY, kind_of
 from kwx.table.table import Action, SeatState, legal_actions
 from kwx.table.view import view_for
 from tests.engine.test_bots import act, claim, position, seat
@@ -57,6 +58,17 @@ def test_discards_to_leave_the_hand_ready_before_any_number_of_outs():
     # 1s leaves 567p23445677sZZ ready on 4 outs; 中 would leave it 1 away from ready with 30
     state = position((seat("567p123445677sZZ"), seat("123456p345s689sF"), seat("11233489p1299sB")), "act", 0, "Z")
     assert act(COMPANION, state) == Action(0, "discard", kind_of("1s"), liang_dao=True)
+
+
+def test_discards_for_the_lowest_shanten_before_the_most_outs():
+    # 中 (or 发) leaves 5689p11237899sF two from ready on 23 outs; 9p leaves it three from ready on 55
+    state = position((seat("5689p11237899sZF"), seat("12367p345s456sBB"), seat("1123344p567sBZZ")), "act", 0, "F")
+    view = view_for(state, 0)
+    options = {o.discard: o for o in discard_options(view.hand, EMPTY, view.rules)}
+    z, p9 = options[kind_of("Z")], options[kind_of("9p")]
+    assert (z.result.shanten, outs(view.hand, z)) == (2, 23) and (p9.result.shanten, outs(view.hand, p9)) == (3, 55)
+    # the tie between 中 and 发 (23 outs each) goes to the tile it held before the draw
+    assert act(COMPANION, state) == Action(0, "discard", kind_of("Z"))
 
 
 def test_counts_outs_as_four_less_the_copies_in_its_own_hand():
