@@ -24,3 +24,23 @@ class NoPolicy:
 
     def act(self, view: SeatView) -> Action:
         return view.options[0]
+
+
+class Cheater:
+    """Claims a win it was not offered on its first own turn."""
+
+    def act(self, view: SeatView) -> Action:
+        return Action(view.seat, "win", view.drawn_tile if view.drawn_tile is not None else 0)
+
+    def claim(self, view: SeatView) -> Action | None:
+        return None
+
+
+class Crashing:
+    """Raises on its first own turn, as a buggy bot would."""
+
+    def act(self, view: SeatView) -> Action:
+        raise KeyError("no such tile")
+
+    def claim(self, view: SeatView) -> Action | None:
+        return None

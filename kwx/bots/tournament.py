@@ -20,8 +20,10 @@ from multiprocessing import get_context
 from typing import Any
 
 from kwx.bots.advised import DecisionCost
-from kwx.bots.registry import policy_factory
-from kwx.table.selfplay import Policy, play, seeded_deal
+from kwx.bots.registry import BOTS, policy_factory
+from kwx.table.selfplay import IllegalChoice, Policy, play, seeded_deal
+from kwx.table.table import Action
+from kwx.table.view import SeatView
 
 Z95 = 1.959964
 """The normal quantile of a two-sided 95 % interval."""
@@ -64,11 +66,54 @@ def schedule(hands: int, seed: int) -> Iterator[Game]:
         yield Game(index, group, wall_seed(seed, group), group % 3, entries)
 
 
+class BotFailed(Exception):
+    """A bot of the line-up chose what its decision does not allow, or raised: the message names the hand, the bot and its seat."""
+
+
+class Guarded:
+    """A bot from outside the project, whose exceptions are reported as :class:`BotFailed` naming it and its seat."""
+
+    def __init__(self, name: str, policy: Policy) -> None:
+        self.name = name
+        self.policy = policy
+
+    def act(self, view: SeatView) -> Action:
+        """The bot's own-turn choice."""
+        try:
+            return self.policy.act(view)
+        except Exception as exc:
+            raise BotFailed(f"{self.name} in seat {view.seat} raised {type(exc).__name__}: {exc} (in act)") from exc
+
+    def claim(self, view: SeatView) -> Action | None:
+        """The bot's claim choice."""
+        try:
+            return self.policy.claim(view)
+        except Exception as exc:
+            raise BotFailed(f"{self.name} in seat {view.seat} raised {type(exc).__name__}: {exc} (in claim)") from exc
+
+    @property
+    def decisions(self) -> list[DecisionCost]:
+        """The decisions the bot recorded, if it records them."""
+        return list(getattr(self.policy, "decisions", []))
+
+
+def make_policy(name: str) -> Policy:
+    """A fresh policy for a seat name; a bot from outside comes guarded (:class:`Guarded`)."""
+    made = policy_factory(name)()
+    return made if name in BOTS else Guarded(name, made)
+
+
 def play_game(game: Game, lineup: Sequence[str], rules: str, keep_record: bool, policies: dict[str, Policy]) -> Outcome:
-    """Play one scheduled hand with the named bots."""
+    """Play one scheduled hand with the named bots (:class:`BotFailed` names the hand and the bot that broke it)."""
     seated = [lineup[e] for e in game.entries]
     players = tuple(f"{e}:{lineup[e]}"[:20] for e in game.entries)
-    replay = play(seeded_deal(game.seed, game.dealer), [policies[name] for name in seated], rules=rules, players=(players[0], players[1], players[2]))
+    where = f"hand {game.index} (wall seed {game.seed}, dealer {game.dealer})"
+    try:
+        replay = play(seeded_deal(game.seed, game.dealer), [policies[name] for name in seated], rules=rules, players=(players[0], players[1], players[2]))
+    except IllegalChoice as exc:
+        raise BotFailed(f"{where}: {seated[exc.seat]} in seat {exc.seat}: {exc}") from exc
+    except BotFailed as exc:
+        raise BotFailed(f"{where}: {exc}") from exc
     f0, f1, f2 = (replay.seat_facts(s) for s in range(3))
     return Outcome(
         game,
@@ -87,7 +132,7 @@ Chunk = tuple[list[Outcome], float, dict[str, list[DecisionCost]]]
 def _play_chunk(args: tuple[list[Game], tuple[str, ...], str, bool]) -> Chunk:
     """Play a list of hands in this process; the outcomes, the CPU seconds they took and the decisions the bots recorded."""
     games, lineup, rules, keep = args
-    policies = {name: policy_factory(name)() for name in sorted(set(lineup))}
+    policies = {name: make_policy(name) for name in sorted(set(lineup))}
     start = time.process_time()
     out = [play_game(g, lineup, rules, keep, policies) for g in games]
     cpu = time.process_time() - start

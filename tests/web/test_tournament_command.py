@@ -80,6 +80,20 @@ def test_a_bad_dotted_path_is_a_clear_error(seat, says):
     assert str(err.value).startswith("--seats: ") and says in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("bot", "says"),
+    [
+        ("Cheater", "tests.outside_bot:Cheater in seat 0: seat 0 chose {'seat': 0, 'win': "),
+        ("Crashing", "tests.outside_bot:Crashing in seat 0 raised KeyError: 'no such tile' (in act)"),
+    ],
+)
+def test_an_outside_bot_that_breaks_the_rules_or_raises_is_named_with_its_hand(bot, says):
+    with pytest.raises(CommandError) as err:
+        tournament("--hands", "3", "--seed", "3", "--seats", f"tests.outside_bot:{bot},strong,strong")
+    message = str(err.value)
+    assert message.startswith("--seats: hand 0 (wall seed 3000009, dealer 0): ") and says in message
+
+
 def test_paired_mode_plays_the_same_walls_and_prints_the_gain_per_wall():
     lines = tournament("--hands", "6", "--seed", "4", "--seats", "companion,strong,strong", "--paired", "basic")
     assert lines[0].startswith("run 1 of 2 — tournament: 6 hands on 2 walls") and "seats companion,strong,strong" in lines[0]

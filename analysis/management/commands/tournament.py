@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from kwx.bots.registry import BOTS, UnknownBot, policy_factory
-from kwx.bots.tournament import paired_lines, paired_run, report, run, summarise
+from kwx.bots.tournament import BotFailed, paired_lines, paired_run, report, run, summarise
 from kwx.hand.rules import PRESETS
 
 
@@ -52,10 +52,17 @@ class Command(BaseCommand):
                 raise CommandError(f"--paired: {exc}") from exc
             if opts["records"]:
                 raise CommandError("--records cannot be used with --paired (two runs play the same walls)")
-            for line in paired_lines(paired_run(opts["hands"], opts["seed"], seats, opts["paired"], opts["rules"], opts["jobs"])):
+            try:
+                paired = paired_run(opts["hands"], opts["seed"], seats, opts["paired"], opts["rules"], opts["jobs"])
+            except BotFailed as exc:
+                raise CommandError(f"--seats: {exc}") from exc
+            for line in paired_lines(paired):
                 self.stdout.write(line)
             return
-        result = run(opts["hands"], opts["seed"], seats, opts["rules"], opts["jobs"], keep_records=bool(opts["records"]))
+        try:
+            result = run(opts["hands"], opts["seed"], seats, opts["rules"], opts["jobs"], keep_records=bool(opts["records"]))
+        except BotFailed as exc:
+            raise CommandError(f"--seats: {exc}") from exc
         if opts["records"]:
             with open(opts["records"], "w", encoding="utf-8") as out:
                 for outcome in result.outcomes:
