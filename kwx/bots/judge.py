@@ -28,6 +28,11 @@ from kwx.table.advice import PASS, Advice, advise
 from kwx.table.table import Action
 from kwx.table.view import SeatView
 
+ALL_KINDS = frozenset({"discard", "defence", "declare", "kong", "claim"})
+"""The decision kinds the judge can roll out: close discards, discards against a revealed hand, 亮倒 or not, kongs, 碰/杠/过."""
+KINDS = frozenset({"declare", "kong", "claim"})
+"""The kinds it rolls out by default (docs/bots.md, "judge": offline, switching on the others gained nothing, and they are most of the cost)."""
+
 
 class JudgeBot:
     """Strong bot + paired rollouts on every close decision (see the module docstring)."""
@@ -43,6 +48,7 @@ class JudgeBot:
         gap: float = 1.0,
         margin: float = 2.0,
         cpu_ceiling: float = float("inf"),
+        kinds: frozenset[str] = KINDS,
     ) -> None:
         self.strong = StrongBot()
         self.work = work
@@ -52,6 +58,7 @@ class JudgeBot:
         self.gap = gap
         self.margin = margin
         self.cpu_ceiling = cpu_ceiling
+        self.kinds = kinds
         self.decisions: list[DecisionCost] = []
 
     def _seed(self, view: SeatView) -> int:
@@ -59,7 +66,7 @@ class JudgeBot:
 
     def _play_out(self, kind: str, view: SeatView, prior: Action | None, others: Sequence[Action | None], start: float) -> Action | None:
         """Roll the candidates out and record the decision; the prior, or a candidate clearly better."""
-        if not others:
+        if not others or kind not in self.kinds:
             self.decisions.append(DecisionCost("plain", time.process_time() - start, 0, 0, False))
             return prior
         advice = advise(

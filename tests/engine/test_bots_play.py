@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from kwx.bots.basic import BasicBot
 from kwx.bots.companion import CompanionBot
-from kwx.bots.judge import JudgeBot
+from kwx.bots.judge import ALL_KINDS, JudgeBot
 from kwx.bots.strong import StrongBot
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
 from kwx.table.record import replay
@@ -149,7 +149,7 @@ def test_a_strong_hand_is_the_same_hand_every_time():
 
 def small_judge() -> JudgeBot:
     """A judge with a tiny budget: the same code paths, a few rollouts a decision."""
-    return JudgeBot(work=100, worlds=2, min_worlds=2, candidates=2)
+    return JudgeBot(work=100, worlds=2, min_worlds=2, candidates=2, kinds=ALL_KINDS)
 
 
 def test_the_judge_chooses_from_its_view_only_on_every_decision_of_a_hand():
