@@ -465,8 +465,8 @@ def dumps(data: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: ``--hands N --seed S [--jobs J] [--out PATH] [--pool L1/L2/…]``."""
     parser = argparse.ArgumentParser(prog="python -m kwx.bots.fit", description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--hands", type=int, default=120_000)
-    parser.add_argument("--seed", type=int, default=24)
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=2400)
     parser.add_argument("--rounds", type=int, default=2, help="rounds with the strong bot after the companion's round 0")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--pool", default="/".join(POOL), help="line-ups separated by '/', each three bot names")

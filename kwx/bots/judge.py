@@ -31,7 +31,7 @@ from kwx.table.view import SeatView
 ALL_KINDS = frozenset({"discard", "defence", "declare", "kong", "claim"})
 """The decision kinds the judge can roll out: close discards, discards against a revealed hand, 亮倒 or not, kongs, 碰/杠/过."""
 KINDS = frozenset({"declare", "kong", "claim"})
-"""The kinds it rolls out by default (docs/bots.md, "judge": offline, switching on the others gained nothing, and they are most of the cost)."""
+"""The kinds it rolls out by default (docs/bots.md, "judge"): close discards and defence were most of the cost and gained nothing offline."""
 
 
 class JudgeBot:
