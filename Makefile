@@ -18,13 +18,14 @@ $(DEV): $(STAMP) requirements-dev.txt  ## and what the tests, benchmarks and che
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	rm -f $(VENV)/.installed-dev-* && touch $@
 
-setup: $(STAMP)  ## virtual environment, database tables (migrations: schema only) and the puzzle banks
+setup: $(STAMP)  ## virtual environment, database tables (migrations: schema only), the puzzle banks, reviews queued for finished hands without one
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_banks
 	$(PY) manage.py createcachetable
+	$(PY) manage.py enqueue_reviews
 
-run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/
-	DEBUG=1 $(PY) manage.py runserver $(HOST):$(PORT)
+run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/ with one task worker beside it (scripts/run-dev.sh)
+	DEBUG=1 PY=$(PY) scripts/run-dev.sh $(HOST):$(PORT)
 
 # On PostgreSQL: every test that can meet a database; not the engine's (pure Python, no Django)
 # nor the page walks marked presentation (the same HTML whatever the database).

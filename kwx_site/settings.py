@@ -59,6 +59,20 @@ EV_CONCURRENCY = int(os.environ.get("EV_CONCURRENCY", "1"))
 EV_SLOT_DIR = os.environ.get("EV_SLOT_DIR", "")
 EV_NICE = int(os.environ.get("EV_NICE", "19"))
 
+# Background work: Django's tasks API (the django-tasks backport of Django 6's django.tasks) with
+# the database backend of django-tasks-db, so the queue is a table of the one database and needs
+# no new service. `manage.py db_worker` (kwx_site's: the library's worker plus a lease) runs the
+# tasks; on PostgreSQL any number of workers on any number of machines share the queue. A task
+# RUNNING for longer than TASK_LEASE seconds is taken to belong to a dead worker and runs again
+# (docs/deploy.md): keep it far above the longest task (a review: under a minute).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+TASK_LEASE = int(os.environ.get("TASK_LEASE", "600"))
+# The review (复盘) of a hand: every decision's choices played out by REVIEW_POLICY (a bot name of
+# kwx.bots.registry, or package.module:Class) for REVIEW_WORK rollout actions per choice
+# (docs/play.md; docs/performance.md measures what it costs).
+REVIEW_POLICY = os.environ.get("REVIEW_POLICY", "strong")
+REVIEW_WORK = int(os.environ.get("REVIEW_WORK", "600"))
+
 INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -78,6 +92,8 @@ INSTALLED_APPS = [
     "puzzles",
     "accounts",
     "play",
+    "django_tasks",
+    "django_tasks_db",  # after kwx_site, whose db_worker (the library's with a lease) takes the name
 ]
 
 MIDDLEWARE = [

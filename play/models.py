@@ -31,11 +31,16 @@ class Hand(models.Model):
     """One hand: its kwx-hand/1 record (``record``, actions included), the secret wall seed, its end.
 
     A hand played here has a ``game`` and a ``seed`` (the wall, never sent to the client);
-    a pasted or uploaded record has neither. ``review`` caches the review's figures once the
-    hand is over; ``bot_result`` is what a bot in the person's seat made of the same wall.
+    a pasted or uploaded record has neither. Its review is worked out by a background task
+    once the hand is over (``play.tasks.review_hand``): ``review_state`` says where it is,
+    ``review_done`` of ``review_total`` decisions are judged, and ``review`` holds the figures
+    (complete only when the state is ``done``). ``bot_result`` is what a bot in the person's
+    seat made of the same wall.
     """
 
     PLAY, UPLOAD = "play", "upload"
+    NOT_ASKED, QUEUED, RUNNING, DONE, FAILED = "", "queued", "running", "done", "failed"
+    REVIEW_STATES = [(NOT_ASKED, "not asked"), (QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hands")
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="hands")
@@ -49,6 +54,9 @@ class Hand(models.Model):
     nets = models.JSONField(null=True, blank=True)
     next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     review = models.JSONField(null=True, blank=True)
+    review_state = models.CharField(max_length=8, blank=True, default=NOT_ASKED, choices=REVIEW_STATES)
+    review_done = models.PositiveIntegerField(default=0, help_text="Decisions judged so far.")
+    review_total = models.PositiveIntegerField(default=0, help_text="Decisions to judge (0 until the task starts).")
     outcome = models.JSONField(null=True, blank=True, help_text="The person's figures: won, dealt_in, liang_dao, net.")
     bot_result = models.JSONField(null=True, blank=True)
     share_token = models.CharField(max_length=32, null=True, blank=True, unique=True)
@@ -57,6 +65,11 @@ class Hand(models.Model):
     class Meta:
         ordering = ["id"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_hand_per_number")]
+
+    @property
+    def reviewable(self) -> bool:
+        """Whether a review may be worked out: a hand over, or an uploaded record however far it goes (never a hand still at the table)."""
+        return self.over or self.source == self.UPLOAD
 
     @property
     def action_count(self) -> int:

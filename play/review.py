@@ -1,31 +1,75 @@
-"""The review (复盘) of one hand from one seat: each decision, what was done, what the advice bot does, and the cost.
+"""The review (复盘) of one hand from one seat: each decision judged by paired rollouts, what it cost, and when that cost is clear.
 
 Pure Python over the engine. A decision is a state where the seat had more than one
 choice (its own turn with a discard to pick, a kong or a win on offer; or a claim on
-another seat's tile, where 过 is one choice). For each option the advice bot's
-``worth_of`` gives what the option is worth in base stakes (offence minus danger, see
-docs/bots.md); the **cost** of a decision is the worth of the bot's choice minus the worth
-of the seat's choice (never below 0). A decision is **costly** when its cost is at least
-``COSTLY`` base stakes and it is among the hand's ``MOST`` dearest; docs/play.md says why.
+another seat's tile, where 过 is one choice). Every choice is played out on the same worlds
+dealt from what the seat could see (``kwx.table.review.review_decision``, the rollout policy
+named by the caller); the **cost** of the seat's choice is the best choice's result minus its
+own, world by world, with the standard error of that paired difference. A decision is
+**costly** only when that gap is clear: more than ``COSTLY_MARGIN`` paired standard errors and
+at least ``COSTLY_FLOOR`` base stakes (:func:`clearly_costly`, the one rule; docs/play.md).
+Each decision's worlds come from a seed derived from the record, the seat and the step
+(:func:`decision_seed`), so the same record gives the same figures on any machine.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from kwx.bots.strong import StrongBot, danger
-from kwx.hand.efficiency import discard_options
-from kwx.hand.shapes import shanten
+from kwx.bots.registry import policy_factory
+from kwx.bots.strong import danger
+from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import TILE_IDS
+from kwx.table.record import Record
+from kwx.table.review import ChoiceReviewed, review_decision
+from kwx.table.selfplay import Policy
 from kwx.table.table import Action, Table
 from kwx.table.view import SeatView, view_for
 
 from . import seats
 
-COSTLY = 0.5
-"""Base stakes: a decision that gives away less than half a base is noise in the bot's estimates."""
-MOST = 3
-"""At most this many decisions of one hand are marked costly (and become review items)."""
+COSTLY_MARGIN = 3.0
+"""A choice is costly only when its gap to the best exceeds this many paired standard errors …"""
+COSTLY_FLOOR = 0.5
+"""… and is at least this many base stakes (a smaller gap is not worth a player's review)."""
+VERSION = 2
+"""Figures of version 1 were the strong bot's own ``worth_of`` guesses; 2 are paired rollouts."""
+
+
+def clearly_costly(gap: float, gap_se: float) -> bool:
+    """Whether a choice's gap to the best is clear: above the floor and more than COSTLY_MARGIN paired standard errors."""
+    return gap >= COSTLY_FLOOR and gap > COSTLY_MARGIN * gap_se
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    """How a review is worked out: the rollout policy (a bot name of ``kwx.bots.registry``) and the work budget."""
+
+    policy: str
+    work_per_choice: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """The method as stored beside the figures."""
+        return {"version": VERSION, "policy": self.policy, "work_per_choice": self.work_per_choice}
+
+
+def policies(name: str) -> Callable[[], list[Policy]]:
+    """What makes the three seats' rollout policies for one world: fresh bots named ``name`` (a key of ``kwx.bots.registry``)."""
+    factory = policy_factory(name)
+    return lambda: [factory(), factory(), factory()]
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """A state where the seat had a choice, and the record's next action (what was done)."""
+
+    step: int
+    state: Table
+    taken: Action
 
 
 def _key(action: Action | None) -> dict[str, Any]:
@@ -41,93 +85,151 @@ def _chosen(state: Table, action: Action, seat: int) -> Action | None:
     return action
 
 
-def _discard_figures(view: SeatView) -> dict[int, dict[str, Any]]:
-    """§4 figures of each discard of the seat's 14-tile hand: shanten, effective tiles, value, 包胡 against a revealed hand."""
-    _costs, bao = danger(view)
-    out = {}
-    for option in discard_options(view.hand, view.visible, view.rules):
-        r = option.result
-        out[option.discard] = {"shanten": r.shanten, "ukeire": r.ukeire, "value": r.value, "deals_in": option.discard in bao}
+def decision_points(record: dict[str, Any], seat: int) -> list[DecisionPoint]:
+    """Every state of the record where ``seat`` had more than one choice."""
+    done = seats.replayed(record)
+    out = []
+    for step, action in enumerate(done.actions):
+        state = done.states[step]
+        if len(view_for(state, seat).decision.choices) > 1:
+            out.append(DecisionPoint(step, state, action))
     return out
 
 
-def _claim_figures(view: SeatView, action: Action | None) -> dict[str, Any]:
-    """Shanten of the hand after a claim (before its discard, for a pong: the best discard's)."""
-    hand = view.hand
-    if action is None or action.verb == "win":
-        return {"shanten": shanten(hand.concealed, len(hand.melds)) if action is None else -1}
-    if action.verb == "kong":
-        kong = hand.after_kong(action.kind)
-        return {"shanten": shanten(kong.concealed, len(kong.melds))}
-    after = hand.after_pong(action.kind)
-    best = min(shanten(after.with_tile(k, -1).concealed, len(after.melds)) for k in range(len(after.concealed)) if after.concealed[k])
-    return {"shanten": best}
+def decision_seed(record: dict[str, Any], seat: int, step: int) -> int:
+    """The seed of one decision's worlds: from the record's canonical JSON, the seat and the step."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + f"|{seat}|{step}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def decision(state: Table, seat: int, taken: Action, bot: StrongBot) -> dict[str, Any] | None:
-    """One decision's figures (None when the seat had a single forced choice)."""
-    view = view_for(state, seat)
-    passing = view.decision.may_pass
-    choices = view.decision.choices
-    if len(choices) < 2:
-        return None
-    mine = _chosen(state, taken, seat)
-    best = bot.act(view) if not passing else bot.claim(view)
-    figures = _discard_figures(view) if not passing else {}
-    rows = []
-    for choice in choices:
-        row = {**_key(choice), "worth": round(bot.worth_of(view, choice), 3)}
-        if choice is not None and choice.verb == "discard" and choice.kind in figures:
-            row.update(figures[choice.kind])
-        elif passing:
-            row.update(_claim_figures(view, choice))
-        row["mine"] = choice == mine
-        row["bot"] = choice == best
-        rows.append(row)
-    rows.sort(key=lambda r: (-r["worth"], r["verb"], r["tile"]))
-    worth = {(r["verb"], r["tile"], r["liang_dao"]): r["worth"] for r in rows}
-    mine_key, best_key = _key(mine), _key(best)
-    cost = worth[(best_key["verb"], best_key["tile"], best_key["liang_dao"])] - worth[(mine_key["verb"], mine_key["tile"], mine_key["liang_dao"])]
+def _waits(result: Efficiency) -> list[dict[str, Any]]:
+    return [{"tile": TILE_IDS[w.kind], "left": w.remaining} for w in result.waits]
+
+
+def _shape(result: Efficiency) -> dict[str, Any]:
+    """The §4 figures of a 13-tile hand: shanten, effective tiles, value and waits (with the copies left)."""
+    return {"shanten": result.shanten, "ukeire": result.ukeire, "value": result.value, "waits": _waits(result)}
+
+
+def _shapes(view: SeatView) -> Callable[[Action | None], dict[str, Any]]:
+    """What each choice leaves (§4): the 13 tiles after a discard, a kong or a pass; after a pong, its best discard's."""
+    rules, seen = view.rules, view.seen
+    discards = {o.discard: o.result for o in discard_options(view.hand, view.visible, rules)} if sum(view.concealed) % 3 == 2 else {}
+    bao = danger(view)[1]
+
+    def shape(action: Action | None) -> dict[str, Any]:
+        if action is None:
+            return _shape(efficiency(view.hand, seen, rules))
+        if action.verb == "win":
+            return {"shanten": -1, "ukeire": None, "value": None, "waits": []}
+        if action.verb == "discard":
+            return {**_shape(discards[action.kind]), "deals_in": action.kind in bao}
+        if action.verb == "kong":
+            return _shape(efficiency(view.hand.after_kong(action.kind), seen, rules))
+        after = view.hand.after_pong(action.kind)
+        visible = tuple(max(0, s - h) for s, h in zip(seen, after.held))
+        best = discard_options(after, visible, rules)[0]
+        return {**_shape(best.result), "then": TILE_IDS[best.discard]}
+
+    return shape
+
+
+def _row(choice: ChoiceReviewed, shape: dict[str, Any], mine: Action | None, best: Action | None) -> dict[str, Any]:
     return {
+        **_key(choice.action),
+        "mean": choice.mean,
+        "se": choice.stderr,
+        "gap": choice.gap,
+        "gap_se": choice.gap_se,
+        "clear": clearly_costly(choice.gap, choice.gap_se),
+        **shape,
+        "mine": choice.action == mine,
+        "best": choice.action == best,
+    }
+
+
+def review_point(
+    record: dict[str, Any],
+    seat: int,
+    point: DecisionPoint,
+    policy_for: Callable[[], Sequence[Policy]],
+    work_per_choice: int,
+) -> dict[str, Any]:
+    """One decision's figures: every choice's worth (mean ± standard error), its gap to the best (± paired), its §4 figures."""
+    state = point.state
+    view = view_for(state, seat)
+    header = Record.from_json(record).header
+    judged = review_decision(
+        view,
+        policy_for,
+        seed=decision_seed(record, seat, point.step),
+        work_per_choice=work_per_choice,
+        base=header.base,
+        piao=header.piao,
+    )
+    mine = _chosen(state, point.taken, seat)
+    best = judged.best
+    shape = _shapes(view)
+    rows = [_row(choice, shape(choice.action), mine, best) for choice in judged.choices]
+    own = judged.of(mine)
+    return {
+        "step": point.step,
         "phase": state.phase,
-        "claim": passing,
-        "tile": TILE_IDS[state.tile] if passing and state.tile is not None else "",
-        "mine": mine_key,
-        "bot": best_key,
+        "claim": view.decision.may_pass,
+        "tile": TILE_IDS[state.tile] if view.decision.may_pass and state.tile is not None else "",
+        "mine": _key(mine),
+        "best": _key(best),
         "same": mine == best,
-        "cost": round(max(0.0, cost), 3),
+        "cost": own.gap,
+        "cost_se": own.gap_se,
+        "costly": clearly_costly(own.gap, own.gap_se),
+        "worlds": judged.worlds,
+        "actions": judged.actions,
         "options": rows,
     }
 
 
-def review_hand(record: dict[str, Any], seat: int, bot: StrongBot | None = None) -> dict[str, Any]:
-    """Every decision of ``seat`` in a record, with costs; the dearest (at least COSTLY) marked costly."""
-    bot = bot or StrongBot()
-    done = seats.replayed(record)
-    states, actions = done.states, done.actions
-    decisions = []
-    for step, action in enumerate(actions):
-        found = decision(states[step], seat, action, bot)
-        if found is not None:
-            decisions.append({"step": step, **found})
-    dearest = sorted((d for d in decisions if d["cost"] >= COSTLY), key=lambda d: -d["cost"])[:MOST]
-    marked = {d["step"] for d in dearest}
-    for d in decisions:
-        d["costly"] = d["step"] in marked
+def review_points(
+    record: dict[str, Any],
+    seat: int,
+    points: Sequence[DecisionPoint],
+    policy_for: Callable[[], Sequence[Policy]],
+    work_per_choice: int,
+) -> Iterator[dict[str, Any]]:
+    """Each decision's figures in turn (a caller may store each one as it comes)."""
+    for point in points:
+        yield review_point(record, seat, point, policy_for, work_per_choice)
+
+
+def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[str, Any]:
+    """A hand's review: its decisions, how many were the best choice, and the clearly costly ones with what they gave away in all (± from their paired errors).
+
+    Only clearly costly decisions are added up: a small cost is measured against the choice
+    that came out best on the same deals, so by itself it leans high, and summed over a hand
+    that lean would be read as a loss.
+    """
+    costly = [d for d in decisions if d["costly"]]
     return {
+        "method": method.as_dict(),
         "seat": seat,
         "decisions": decisions,
-        "total_cost": round(sum(d["cost"] for d in decisions), 3),
         "agree": sum(1 for d in decisions if d["same"]),
+        "costly": len(costly),
+        "costly_cost": sum(d["cost"] for d in costly),
+        "costly_cost_se": sum(d["cost_se"] ** 2 for d in costly) ** 0.5,
     }
 
 
+def review_hand(record: dict[str, Any], seat: int, policy_for: Callable[[], Sequence[Policy]], method: Method) -> dict[str, Any]:
+    """Every decision of ``seat`` in a record, reviewed at once (the background task stores them one by one instead)."""
+    points = decision_points(record, seat)
+    return summary(seat, list(review_points(record, seat, points, policy_for, method.work_per_choice)), method)
+
+
 def judge(decision_figures: dict[str, Any], choice: Any) -> bool:
-    """Whether an answer to a review item (a seats.Choice) is right: it costs less than COSTLY against the bot's choice."""
+    """Whether an answer to a review item (a seats.Choice) is right: it is not clearly costly against the best choice."""
     key = _key(choice.action)
-    rows = decision_figures["options"]
-    best = next(r["worth"] for r in rows if r["bot"])
-    for row in rows:
+    for row in decision_figures["options"]:
         if (row["verb"], row["tile"], row["liang_dao"]) == (key["verb"], key["tile"], key["liang_dao"]):
-            return best - row["worth"] < COSTLY
+            return not row["clear"]
     return False

@@ -27,6 +27,7 @@ from kwx_site.text import tile_label
 from puzzles.models import Player
 from settlement.text import part_text, settlement_json
 
+from . import review as reviewing
 from . import seats
 from .models import Game, Hand, ReviewItem
 from .seats import PERSON
@@ -184,25 +185,52 @@ def _step(text: str, last: int) -> int:
     return last if number is None else min(number, last)
 
 
-def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: str, shared: bool, done: Replay | None = None) -> dict[str, Any]:
-    """The review at one step: the table then, the action taken, the decision's figures, the way to the others."""
+VERB_ORDER = {"discard": 0, "kong": 1, "pong": 2, "win": 3, seats.PASS: 4}
+
+
+def _in_table_order(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A decision's choices in the table's order (verb, then tile), not by worth: what a re-asked decision offers."""
+    return sorted(options, key=lambda o: (VERB_ORDER[o["verb"]], TILE_IDS.index(o["tile"]) if o["tile"] else 0, o["liang_dao"]))
+
+
+def review_status(hand: Hand) -> dict[str, Any]:
+    """Where the hand's review is: its state, decisions judged of all, and whether it is still being worked out."""
+    state = hand.review_state
+    return {
+        "state": state,
+        "done": hand.review_done,
+        "total": hand.review_total,
+        "pending": state in (Hand.QUEUED, Hand.RUNNING),
+        "failed": state == Hand.FAILED,
+        "not_asked": state == Hand.NOT_ASKED,
+    }
+
+
+def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: Replay | None = None) -> dict[str, Any]:
+    """The review at one step: the table then, the action taken, the decision's figures, the way to the others.
+
+    Before the review task has stored the figures (``hand.review_state`` not done) the page has
+    the hand step by step and the review's status instead of the figures. Reads only.
+    """
+    figures = hand.review if hand.review_state == Hand.DONE else None
     last = hand.action_count
     step = _step(step_text.strip(), last)
-    decisions = figures["decisions"]
+    decisions = figures["decisions"] if figures else []
     at = next((d for d in decisions if d["step"] == step), None)
     done = done or seats.replayed(hand.record)
     view = table_view(hand, done, step=step)
-    taken = action_text(done.actions[step], hand.seat, hide_draws=False) if step < last else ""
     base = reverse("play-shared", args=[hand.share_token]) if shared else reverse("play-review", args=[hand.pk])
     link = lambda n: f"{base}?step={n}"
     item = None
     item_id = read_whole(item_text)
-    if not shared and item_id is not None:
+    if not shared and item_id is not None and at is not None:
         item = ReviewItem.objects.filter(pk=item_id, hand=hand, step=step).first()
+    taken = action_text(done.actions[step], hand.seat, hide_draws=False) if step < last and item is None else ""
     steps = [d["step"] for d in decisions]
     return {
         **view,
         "review": figures,
+        "review_status": review_status(hand),
         "step": step,
         "last": last,
         "taken": taken,
@@ -210,6 +238,10 @@ def review_view(hand: Hand, figures: dict[str, Any], step_text: str, item_text: 
         "decisions": decisions,
         "costly": [d for d in decisions if d["costly"]],
         "item": item,
+        "item_choices": _in_table_order(at["options"]) if item and at else [],
+        "policy_name": level_name(figures["method"]["policy"]) if figures else "",
+        "costly_margin": f"{reviewing.COSTLY_MARGIN:g}",
+        "costly_floor": f"{reviewing.COSTLY_FLOOR:g}",
         "shared": shared,
         "share_url": reverse("play-shared", args=[hand.share_token]) if hand.share_token and not shared else "",
         "decision_links": [(d, link(d["step"])) for d in decisions],
@@ -230,9 +262,10 @@ def item_for(player: Player | None, item_id: int) -> ReviewItem | None:
 
 
 def decision_at(hand: Hand, step: int) -> dict[str, Any] | None:
-    """The stored review figures of the decision at ``step`` (None if the hand has none there)."""
-    figures = hand.review or {"decisions": []}
-    return next((d for d in figures["decisions"] if d["step"] == step), None)
+    """The reviewed figures of the decision at ``step`` (None if the review is not done or has no decision there)."""
+    if hand.review_state != Hand.DONE or not hand.review:
+        return None
+    return next((d for d in hand.review["decisions"] if d["step"] == step), None)
 
 
 def choices_none() -> Choices:

@@ -9,6 +9,7 @@ changes nothing, so no action is ever lost or applied twice.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import secrets
 import time
@@ -33,9 +34,11 @@ from kwx.table.table import Action
 from puzzles.models import Player
 from puzzles.review import review as fsrs_review
 
-from . import seats
+from . import review, seats
 from .models import Game, Hand, ReviewItem
 from .seats import PERSON, Choice
+
+logger = logging.getLogger(__name__)
 
 LEVELS = ("basic", "companion", "strong")
 """The bots one can sit down with: keys of registry.BOTS (the one registry of bots); ``advice`` and
@@ -131,6 +134,7 @@ def _finish(hand: Hand, done: Replay) -> None:
     hand.outcome = outcome(done, hand.seat)
     if hand.seed is not None and hand.game is not None:
         hand.bot_result = bot_outcome(hand.seed, done.header, hand.game.level)
+    queue_review(hand)
 
 
 def outcome(done: Replay, seat: int) -> dict[str, Any]:
@@ -260,10 +264,12 @@ def upload(player: Player, text: Any, seat: Any = PERSON) -> Hand:
     if seat_text not in ("0", "1", "2"):
         raise PlayError("seat", _("Choose the seat to review: 0, 1 or 2."))
     hand = Hand(player=player, source=Hand.UPLOAD, seat=int(seat_text), record=data)
-    if done.result is not None:
-        hand.over, hand.result, hand.nets, hand.next_dealer = True, done.result, list(done.settlement.nets), done.next_dealer
-        hand.outcome = outcome(done, hand.seat)
-    hand.save()
+    with transaction.atomic():
+        if done.result is not None:
+            hand.over, hand.result, hand.nets, hand.next_dealer = True, done.result, list(done.settlement.nets), done.next_dealer
+            hand.outcome = outcome(done, hand.seat)
+        queue_review(hand)  # the task reads the hand's id once this transaction commits
+        hand.save()
     return hand
 
 
@@ -295,19 +301,92 @@ def unshare(player: Player, hand_id: int) -> Hand:
         return hand
 
 
+def queue_review(hand: Hand) -> None:
+    """Inside the transaction that ends a hand (or asks again): its review queued, the task enqueued once that transaction commits."""
+    hand.review, hand.review_state, hand.review_done, hand.review_total = None, Hand.QUEUED, 0, 0
+    transaction.on_commit(lambda: enqueue_review(hand.pk), robust=True)
+
+
+def enqueue_review(hand_id: int) -> None:
+    """Put the hand's review task in the queue; if the queue refuses it, the review is marked failed (the page offers to try again)."""
+    from .tasks import review_hand  # the task module imports this one
+
+    try:
+        review_hand.enqueue(hand_id)
+    except Exception:
+        logger.exception("could not enqueue the review of hand %s", hand_id)
+        Hand.objects.filter(pk=hand_id, review_state=Hand.QUEUED).update(review_state=Hand.FAILED)
+
+
+def request_review(player: Player | None, hand_id: int) -> Hand:
+    """Queue the review of the player's finished hand again when it failed or was never asked for (a repeat changes nothing)."""
+
+    def job() -> Hand:
+        with transaction.atomic():
+            hand = Hand.objects.select_for_update().filter(pk=hand_id, player=player).first() if player else None
+            if hand is None:
+                raise Hand.DoesNotExist("no such hand")
+            if hand.reviewable and hand.review_state in (Hand.NOT_ASKED, Hand.FAILED):
+                queue_review(hand)
+                hand.save(update_fields=["review", "review_state", "review_done", "review_total"])
+            return hand
+
+    return _retrying(job)
+
+
+def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: int | None = None) -> str:
+    """The review task's work: judge every decision of the hand's seat, storing each as it is done, then the whole review.
+
+    Idempotent: the same record gives the same figures (seeds from the record, a work budget),
+    a review already done is left as it is, and a run that finds the decisions an earlier run
+    (killed mid-task) stored with the same method goes on from there. ``decisions`` stops this
+    run after that many more (the review stays running; the next run goes on). An error marks
+    the review failed and is raised again (the task fails).
+    """
+    method = review.Method(policy, work_per_choice)
+    hand = Hand.objects.filter(pk=hand_id).first()
+    if hand is None or not hand.reviewable:
+        return "no such hand to review"
+    if hand.review_state == Hand.DONE:
+        return "reviewed already"
+    try:
+        return _work_review(hand, method, decisions)
+    except Exception:
+        Hand.objects.filter(pk=hand_id).exclude(review_state=Hand.DONE).update(review_state=Hand.FAILED)
+        raise
+
+
+def _work_review(hand: Hand, method: review.Method, limit: int | None) -> str:
+    points = review.decision_points(hand.record, hand.seat)
+    stored = hand.review or {}
+    decisions: list[dict[str, Any]] = list(stored.get("decisions", [])) if stored.get("method") == method.as_dict() else []
+    steps = {d["step"] for d in decisions}
+    mark = lambda **fields: Hand.objects.filter(pk=hand.pk).update(review={"method": method.as_dict(), "decisions": decisions}, **fields)
+    mark(review_state=Hand.RUNNING, review_total=len(points), review_done=len(decisions))
+    todo = [p for p in points if p.step not in steps][:limit]
+    for figures in review.review_points(hand.record, hand.seat, todo, review.policies(method.policy), method.work_per_choice):
+        decisions.append(figures)
+        mark(review_done=len(decisions))
+    if len(decisions) < len(points):
+        return f"{len(decisions)} of {len(points)} decisions reviewed"
+    decisions.sort(key=lambda d: d["step"])
+    store_review(hand, review.summary(hand.seat, decisions, method))
+    return f"{len(decisions)} decisions reviewed"
+
+
 def store_review(hand: Hand, figures: dict[str, Any], now: datetime | None = None) -> None:
-    """Cache a finished hand's review figures and put its costly decisions in the player's review queue."""
+    """Store a finished hand's review and put its clearly costly decisions in the player's review queue (storing twice changes nothing)."""
     now = now or datetime.now(UTC)
+    count = len(figures["decisions"])
     with transaction.atomic():
-        Hand.objects.filter(pk=hand.pk).update(review=figures)
-        hand.review = figures
+        Hand.objects.filter(pk=hand.pk).update(review=figures, review_state=Hand.DONE, review_done=count, review_total=count)
+        hand.review, hand.review_state, hand.review_done, hand.review_total = figures, Hand.DONE, count, count
+        player_id = Hand.objects.filter(pk=hand.pk).values_list("player_id", flat=True).first()
         for decision in figures["decisions"]:
-            if not decision.get("costly"):
-                continue
-            if ReviewItem.objects.filter(hand=hand, step=decision["step"]).exists():
+            if not decision.get("costly") or ReviewItem.objects.filter(hand=hand, step=decision["step"]).exists():
                 continue
             card, due = fsrs_review(None, False, now)
-            ReviewItem.objects.create(player=hand.player, hand=hand, step=decision["step"], cost=decision["cost"], card=card, due=due)
+            ReviewItem.objects.get_or_create(hand=hand, step=decision["step"], defaults={"player_id": player_id, "cost": decision["cost"], "card": card, "due": due})
 
 
 def answer_review(player: Player, item_id: int, correct: bool, now: datetime | None = None) -> ReviewItem:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("play/<int:game_id>/", views.table, name="play-table"),
     path("play/<int:game_id>/next/", views.next_hand, name="play-next"),
     path("play/<int:hand_id>/review/", views.review, name="play-review"),
+    path("play/<int:hand_id>/review/again/", views.review_again, name="play-review-again"),
     path("play/<int:hand_id>/share/", views.share, name="play-share"),
     path("play/<int:hand_id>/unshare/", views.unshare, name="play-unshare"),
     path("play/<int:hand_id>/record.json", views.record, name="play-record"),

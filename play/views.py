@@ -12,7 +12,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from kwx.hand.rules import PRESETS
 from kwx.table.record import Replay
@@ -138,20 +138,28 @@ def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse
         if shared:
             raise Http404("the hand is not over")
         return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]))
-    figures = hand.review
-    if figures is None:
-        figures = reviewing.review_hand(hand.record, hand.seat)
-        if not shared:
-            services.store_review(hand, figures)
-    context = selectors.review_view(hand, figures, request.GET.get("step", ""), request.GET.get("item", ""), shared)
+    context = selectors.review_view(hand, request.GET.get("step", ""), request.GET.get("item", ""), shared)
+    context["here"] = request.get_full_path()
     return render_page(request, "play/review.html", "review", context)
 
 
+@require_safe
 def review(request: HttpRequest, hand_id: int) -> HttpResponse:
-    """/play/<hand>/review/?step=N: the hand action by action, each decision beside the advice bot's."""
+    """/play/<hand>/review/?step=N: the hand action by action, each decision judged by rollouts (or the review's progress while its task works)."""
     return _review_page(request, found(selectors.hand_for(_player(request), hand_id), "no such hand"), shared=False)
 
 
+@require_POST
+def review_again(request: HttpRequest, hand_id: int) -> HttpResponse:
+    """Queue the hand's review again (it failed, or was never worked out); then back to the review page, which shows its progress."""
+    try:
+        hand = services.request_review(_player(request), hand_id)
+    except Hand.DoesNotExist:
+        raise Http404("no such hand") from None
+    return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
+
+
+@require_safe
 def shared_review(request: HttpRequest, token: str) -> HttpResponse:
     """A review opened by its share link (read-only, for anyone with the link)."""
     return _review_page(request, found(selectors.shared_hand(token), "no such shared hand"), shared=True)
@@ -215,12 +223,14 @@ def review_item(request: HttpRequest, item_id: int) -> HttpResponse:
     player = _player(request)
     item = found(selectors.item_for(player, item_id), "no such review item")
     decision = selectors.decision_at(item.hand, item.step)
+    if decision is None:  # its review is being worked out again: nothing to judge the answer by yet
+        return HttpResponseRedirect(reverse("play-review", args=[item.hand_id]))
     data = request.POST
     try:
         choice = services.parse_choice(data.get("move"))
     except PlayError:
         choice = None
-    correct = decision is not None and choice is not None and reviewing.judge(decision, choice)
+    correct = choice is not None and reviewing.judge(decision, choice)
     services.answer_review(player, item.pk, correct)
     url = reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&answered={'right' if correct else 'wrong'}"
     return HttpResponseRedirect(url)

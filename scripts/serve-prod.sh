@@ -36,6 +36,7 @@ $PY manage.py collectstatic --noinput -v0
 $PY manage.py migrate --noinput -v0
 $PY manage.py load_banks  # the puzzle banks, upserted by key: changes nothing when they are there
 $PY manage.py createcachetable
+$PY manage.py enqueue_reviews -v0  # hands finished before reviews were tasks (docs/deploy.md, Task workers)
 # --preload: workers fork from a master that has warmed the engine (kwx_site/wsgi.py); they are
 # retired rarely, since the engine's caches are bounded (see docs/deploy.md). On SIGTERM gunicorn
 # stops accepting and lets requests in flight finish (--graceful-timeout); drain first (docs/deploy.md).

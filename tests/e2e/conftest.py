@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -15,6 +16,9 @@ PATIENCE_MS = 120_000
 Tests wait on what the page shows, never for a fixed time; this bound only ends a wait that would never
 end, so it is generous enough for a machine under four times its cores' load (issue 27)."""
 expect.set_options(timeout=PATIENCE_MS)
+
+SHOTS = os.environ.get("KWX_SHOTS")
+"""A folder to save the tests' screenshots in (unset: none are saved)."""
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests
 # make there (fixtures, assertions on saved rows) are still plain synchronous code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -42,14 +46,15 @@ def browser():
 
 
 @contextmanager
-def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False, language: str = "zh-hans"):
+def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False, language: str = "zh-hans", javascript: bool = True):
     """A fresh browser context (own cookies) of that window size; ``page.base`` is the server.
 
     ``bypass_csp`` lets a test add its own script to pages whose Content-Security-Policy allows only
     the site's files (axe-core needs no such help: it is evaluated through DevTools); every other
     test runs under the policy. ``language="en"`` starts with the cookie the site's language switch sets.
+    ``javascript=False``: a browser with JavaScript off.
     """
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN", bypass_csp=bypass_csp)
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN", bypass_csp=bypass_csp, java_script_enabled=javascript)
     if language != "zh-hans":
         context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
     page = context.new_page()
@@ -86,3 +91,10 @@ def tap_at_once(page, ids: list[str]) -> dict:
     """Click the analyzer's controls of these ids one after another in one go, before any answer can come
     (faster than any player); what its busy notice (#az-busy) and the form's aria-busy said right after."""
     return page.evaluate(TAP_AT_ONCE, ids)
+
+
+def shot(page, name: str) -> None:
+    """Save a full-page screenshot as ``KWX_SHOTS/name.png`` when KWX_SHOTS is set."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)

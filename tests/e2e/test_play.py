@@ -6,24 +6,14 @@ otherwise discard the tile just drawn (or the first tile that can go).
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from play.models import Hand
 from tests.e2e.axe import assert_no_violations
-from tests.e2e.conftest import PATIENCE_MS, open_page
+from tests.e2e.conftest import open_page, shot
+from tests.play.helpers import run_queued_tasks
 
 pytestmark = pytest.mark.django_db(transaction=True)
-SHOTS = os.environ.get("KWX_SHOTS")
-"""A folder to save screenshots of the table and the review in (unset: none are saved)."""
-
-
-def shot(page, name: str) -> None:
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
 
 
 def tap_next_move(page) -> None:
@@ -66,8 +56,9 @@ def play_to_settlement(page, js: bool, name: str, axe: bool = False) -> None:
         assert_no_violations(page)
     hand = Hand.objects.order_by("-id").first()
     assert hand.over and sum(hand.nets) == 0
+    run_queued_tasks()  # the worker reviews the hand (tests/e2e/test_review_page.py follows the page while it does)
     page.locator("#review-link").click()
-    page.locator(".pl-summary").wait_for()
+    page.locator(".pl-declist").wait_for()
     page.locator("#step-first").click()
     page.wait_for_function("() => location.search.includes('step=0')")
     page.locator("#step-next-decision").click()
@@ -89,14 +80,8 @@ def test_axe_finds_nothing_on_the_table_the_settlement_and_the_review(browser, l
 
 
 def test_a_whole_hand_without_javascript(browser, live_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN", java_script_enabled=False)
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE_MS)
-    page.base = live_server.url
-    try:
+    with open_page(browser, live_server, 390, 844, javascript=False) as page:
         play_to_settlement(page, js=False, name="nojs")
-    finally:
-        context.close()
 
 
 def test_the_table_at_desktop_width_with_hints(browser, live_server):

@@ -21,3 +21,17 @@ def move_for(hand: Hand) -> str:
     else:
         action = BOT.act(view)
     return f"{action.verb} {action.tile}" + (" ld" if action.liang_dao else "")
+
+
+def run_queued_tasks() -> None:
+    """Run every queued task in this process, as a worker does (``manage.py db_worker --batch``).
+
+    Inside a test's transaction the worker must not close the connection between tasks (it
+    does so to drop stale connections, and a connection in a transaction looks stale to it).
+    """
+    from unittest import mock
+
+    from django.core.management import call_command
+
+    with mock.patch("kwx_site.management.commands.db_worker.close_old_connections"):
+        call_command("db_worker", batch=True, reload=False, startup_delay=False, interval=0, verbosity=0)

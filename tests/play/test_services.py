@@ -148,9 +148,10 @@ def test_merging_a_session_moves_its_games_hands_and_review_items():
     anonymous, account = Player.objects.create(), Player.objects.create()
     game = services.start_game(anonymous, "basic", "standard", "1", "0")
     hand = play_out(anonymous, game)
-    from play.review import review_hand
+    from play import review
 
-    figures = review_hand(hand.record, 0)
+    method = review.Method("strong", 30)
+    figures = review.review_hand(hand.record, 0, review.policies(method.policy), method)
     figures["decisions"][0]["costly"] = True  # at least one item to move
     services.store_review(hand, figures)
     merged = merge_players(anonymous, account)

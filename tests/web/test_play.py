@@ -11,7 +11,7 @@ from django.test import Client
 from play.models import Game, Hand, ReviewItem
 from puzzles.models import Player
 from tests.conftest import VECTORS
-from tests.play.helpers import move_for
+from tests.play.helpers import move_for, run_queued_tasks
 
 pytestmark = pytest.mark.django_db
 START = {"level": "basic", "rules": "standard", "base": "1", "piao": "0"}
@@ -27,8 +27,10 @@ def current(game: Game) -> Hand:
     return game.hands.order_by("-number").first()
 
 
-def play_hand(client: Client, game: Game, htmx: bool = False) -> Hand:
-    """Answer every decision through the table form until the hand's settlement shows."""
+def play_hand(client: Client, game: Game, htmx: bool = False, capture=None) -> Hand:
+    """Answer every decision through the table form until the hand's settlement shows (``capture``: run what each request leaves for its commit, the review's enqueue)."""
+    from contextlib import nullcontext
+
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     hand = current(game)
     for _ in range(200):
@@ -40,7 +42,8 @@ def play_hand(client: Client, game: Game, htmx: bool = False) -> Hand:
         move = move_for(hand)
         assert f'value="{move}"' in page.content.decode()  # the page offers exactly that button
         assert f'name="hand" value="{hand.pk}"' in page.content.decode()
-        response = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": seen, "move": move}, **headers)
+        with capture(execute=True) if capture else nullcontext():
+            response = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": seen, "move": move}, **headers)
         if htmx:
             assert response.status_code == 200 and 'id="table"' in response.content.decode()
             assert "<html" not in response.content.decode()
@@ -57,13 +60,16 @@ def test_start_page_offers_levels_rules_base_and_piao(client):
         assert name in body
 
 
-def test_a_whole_hand_without_javascript_ends_in_its_settlement_and_opens_its_review(client):
+def test_a_whole_hand_without_javascript_ends_in_its_settlement_and_opens_its_review(client, django_capture_on_commit_callbacks):
     game = start(client)
-    hand = play_hand(client, game)
+    hand = play_hand(client, game, capture=django_capture_on_commit_callbacks)
     page = client.get(f"/play/{game.pk}/").content.decode()
     assert 'id="next-hand"' in page and f"/play/{hand.pk}/review/" in page
     review = client.get(f"/play/{hand.pk}/review/")
-    assert review.status_code == 200 and "step" in review.content.decode()
+    assert review.status_code == 200 and 'id="review-status"' in review.content.decode() and 'id="review-refresh"' in review.content.decode()
+    run_queued_tasks()
+    review = client.get(f"/play/{hand.pk}/review/")
+    assert review.status_code == 200 and 'id="review-status"' not in review.content.decode() and "pl-declist" in review.content.decode()
     step = client.get(f"/play/{hand.pk}/review/?step=5")
     assert step.status_code == 200 and 'id="step-next"' in step.content.decode()
     nxt = client.post(f"/play/{game.pk}/next/", {"number": hand.number, "piao": "2"})
@@ -132,6 +138,7 @@ def test_nobody_else_reads_or_changes_a_hand_and_a_share_link_opens_the_review(c
     assert other.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "pass"}).status_code == 404
     assert other.post(f"/play/{game.pk}/next/", {"number": 1, "piao": "0"}).status_code == 404
     assert other.post(f"/play/{hand.pk}/share/").status_code == 404
+    assert other.post(f"/play/{hand.pk}/review/again/").status_code == 404
     assert current(game).record == before and game.hands.count() == 1
     assert client.get("/play/999999/").status_code == 404 and client.get("/play/999999/review/").status_code == 404
     assert other.get("/play/shared/not-a-token/").status_code == 404
@@ -153,18 +160,24 @@ def test_a_pasted_record_is_reviewed_and_a_bad_one_names_the_action(client):
     assert re.search(r"(Action|动作|第) ?2", response.content.decode())
 
 
-def test_costly_decisions_become_review_items_that_open_the_review_at_their_step(client):
+def test_costly_decisions_become_review_items_that_open_the_review_at_their_step(client, django_capture_on_commit_callbacks):
+    from play.services import store_review
+
     game = start(client)
-    hand = play_hand(client, game)
-    client.get(f"/play/{hand.pk}/review/")
+    hand = play_hand(client, game, capture=django_capture_on_commit_callbacks)
+    run_queued_tasks()
     hand.refresh_from_db()
     costly = [d for d in hand.review["decisions"] if d["costly"]]
     assert ReviewItem.objects.filter(hand=hand).count() == len(costly)
+    if not costly:  # no clearly costly decision this hand: mark one as the review would
+        hand.review["decisions"][0]["costly"] = True
+        store_review(hand, hand.review)
+        costly = [hand.review["decisions"][0]]
     for item in ReviewItem.objects.filter(hand=hand):
         page = client.get(f"/play/{hand.pk}/review/?step={item.step}&item={item.pk}").content.decode()
         assert f"/play/items/{item.pk}/" in page
         decision = next(d for d in costly if d["step"] == item.step)
-        bot = decision["bot"]
+        bot = decision["best"]
         move = "pass" if bot["verb"] == "pass" else f"{bot['verb']} {bot['tile']}" + (" ld" if bot["liang_dao"] else "")
         due = item.due
         answered = client.post(f"/play/items/{item.pk}/", {"move": move})
@@ -188,14 +201,14 @@ def test_progress_shows_hands_rates_and_the_bots_figures_on_the_same_walls(clien
     assert float(bot[4]) == hand.bot_result["net"]
 
 
-def test_a_due_costly_decision_is_served_by_the_drills_review_queue(client):
+def test_a_due_costly_decision_is_served_by_the_drills_review_queue(client, django_capture_on_commit_callbacks):
     from datetime import timedelta
 
     from django.utils import timezone
 
     game = start(client)
-    hand = play_hand(client, game)
-    client.get(f"/play/{hand.pk}/review/")
+    hand = play_hand(client, game, capture=django_capture_on_commit_callbacks)
+    run_queued_tasks()
     hand.refresh_from_db()
     decision = hand.review["decisions"][0]
     item = ReviewItem.objects.filter(hand=hand).first()

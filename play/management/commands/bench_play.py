@@ -19,7 +19,8 @@ from django.test.utils import setup_test_environment, teardown_test_environment
 from play import seats
 
 
-def _pct(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
+    """The value at quantile ``q`` of ``values`` (nearest rank)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -81,5 +82,5 @@ class Command(BaseCommand):
             teardown_test_environment()
         ms = lambda v: f"{1000 * v:.1f} ms"
         self.stdout.write(f"{len(posts)} action POSTs over {options['hands']} hands, bots: {options['level']}")
-        self.stdout.write(f"whole POST (htmx, bots answer inside): p50 {ms(_pct(posts, 0.5))}  p99 {ms(_pct(posts, 0.99))}  mean {ms(statistics.mean(posts))}")
-        self.stdout.write(f"bots' play (advance until the person's turn): p50 {ms(_pct(bots_only, 0.5))}  p99 {ms(_pct(bots_only, 0.99))}")
+        self.stdout.write(f"whole POST (htmx, bots answer inside): p50 {ms(percentile(posts, 0.5))}  p99 {ms(percentile(posts, 0.99))}  mean {ms(statistics.mean(posts))}")
+        self.stdout.write(f"bots' play (advance until the person's turn): p50 {ms(percentile(bots_only, 0.5))}  p99 {ms(percentile(bots_only, 0.99))}")

@@ -1,0 +1,97 @@
+"""How long a hand's review takes to be ready: from the hand's end to its stored review, with one real worker.
+
+In a throwaway test database, hands are played through ``play.services`` (the person answering
+as the basic or the strong bot would) one after another; each hand's end enqueues its review,
+and one ``manage.py db_worker`` process — started here on the same database, with the site's
+REVIEW_WORK unless ``--work`` — works it out. For each hand it prints the decisions, the time
+from the hand's end to the review being done (wall clock, the queue's polling included), the
+worker's CPU seconds for it and the worlds per decision; then p50, p90 and the worst.
+Prints figures; asserts nothing. ``manage.py bench_review --hands 10``.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.test.utils import setup_test_environment, teardown_test_environment
+
+from kwx.bots.registry import policy_factory
+from kwx.table.view import view_for
+from play import seats, services
+from play.management.commands.bench_play import percentile
+from play.models import Hand
+from puzzles.models import Player
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Command(BaseCommand):
+    help = "Time a hand's review from the hand's end to the stored review, with one worker process: p50, p90, worst."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--hands", type=int, default=10)
+        parser.add_argument("--person", default="basic", help="the bot whose answers stand for the person's (default basic)")
+        parser.add_argument("--work", type=int, default=None, help="rollout actions per choice (default: REVIEW_WORK)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        work = options["work"] or settings.REVIEW_WORK
+        setup_test_environment()
+        old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        db = connection.settings_dict
+        url = f"sqlite:///{db['NAME']}" if connection.vendor == "sqlite" else f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+        env = {**os.environ, "DATABASE_URL": url, "REVIEW_WORK": str(work), "REVIEW_POLICY": settings.REVIEW_POLICY}
+        env.pop("DEBUG", None)
+        worker = subprocess.Popen([sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay", "--verbosity", "0"], cwd=ROOT, env=env)
+        rows = []
+        try:
+            person = policy_factory(options["person"])()
+            for number in range(options["hands"]):
+                player = Player.objects.create()
+                game = services.start_game(player, "strong", "standard", "1", "0")
+                hand = game.hands.get()
+                while not hand.over:
+                    view = view_for(seats.replayed(hand.record).final, 0)
+                    action = person.claim(view) if view.decision.may_pass else person.act(view)
+                    move = "pass" if action is None else f"{action.verb} {action.tile}" + (" ld" if action.liang_dao else "")
+                    hand, _changed, _done = services.act(player, game.pk, hand.action_count, services.parse_choice(move))
+                ended, cpu = time.monotonic(), _cpu_seconds(worker.pid)
+                while Hand.objects.filter(pk=hand.pk).values_list("review_state", flat=True).get() not in (Hand.DONE, Hand.FAILED):
+                    if worker.poll() is not None:
+                        raise RuntimeError("the worker stopped")
+                    time.sleep(0.05)
+                latency, used = time.monotonic() - ended, _cpu_seconds(worker.pid) - cpu
+                hand.refresh_from_db()
+                decisions = hand.review["decisions"] if hand.review_state == Hand.DONE else []
+                worlds = [d["worlds"] for d in decisions]
+                rows.append((latency, used, len(decisions)))
+                self.stdout.write(
+                    f"hand {number + 1}: {hand.review_state}, {len(decisions)} decisions, ready {latency:.1f} s after its end, "
+                    f"worker CPU {used:.1f} s, worlds per decision {min(worlds, default=0)}–{max(worlds, default=0)} (median {statistics.median(worlds) if worlds else 0})"
+                )
+        finally:
+            worker.terminate()
+            worker.wait(timeout=120)
+            connection.creation.destroy_test_db(old_name, verbosity=0)
+            teardown_test_environment()
+        latencies = [r[0] for r in rows]
+        self.stdout.write(
+            f"{len(rows)} hands, REVIEW_WORK {work}, policy {settings.REVIEW_POLICY}, person {options['person']}, load average {os.getloadavg()[0]:.1f}: "
+            f"ready after p50 {percentile(latencies, 0.5):.1f} s, p90 {percentile(latencies, 0.9):.1f} s, worst {max(latencies):.1f} s; "
+            f"worker CPU per review mean {statistics.mean(r[1] for r in rows):.1f} s, worst {max(r[1] for r in rows):.1f} s; "
+            f"decisions per hand mean {statistics.mean(r[2] for r in rows):.1f}, most {max(r[2] for r in rows)}"
+        )
