@@ -154,14 +154,17 @@ class Run:
     """Per bot that records them (the advice bot), every decision it made, in hand order."""
 
 
-def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", jobs: int = 1, keep_records: bool = False) -> Run:
-    """Play a tournament of ``hands`` hands (``jobs`` processes); the outcomes in hand order."""
+def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", jobs: int = 1, keep_records: bool = False, shard: tuple[int, int] = (0, 1)) -> Run:
+    """Play a tournament of ``hands`` hands (``jobs`` processes), or of shard ``k`` of ``n`` only (the wall groups ``g`` with ``g mod n = k``); the outcomes in hand order."""
     names = tuple(lineup)
     if len(names) != 3:
         raise ValueError(f"a line-up is three bots, not {list(names)}")
     for name in names:
         policy_factory(name)  # an unknown name or a class that is no Policy is refused before any hand is played
-    games = list(schedule(hands, seed))
+    k, n = shard
+    if not 0 <= k < n:
+        raise ValueError(f"shard {k} of {n}: a shard is from 0 to {n - 1}")
+    games = [g for g in schedule(hands, seed) if g.group % n == k]
     size = max(3, 3 * math.ceil(len(games) / (3 * max(1, jobs) * 8)))
     chunks = [(games[i : i + size], names, rules, keep_records) for i in range(0, len(games), size)]
     start = time.perf_counter()
@@ -183,6 +186,48 @@ def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", j
         jobs,
         tuple((name, made) for name, made in decisions if made),
     )
+
+
+def outcome_json(o: Outcome) -> list[Any]:
+    """An outcome (without its record) as a JSON list, for a shard stored by a task."""
+    g = o.game
+    return [g.index, g.group, g.seed, g.dealer, list(g.entries), list(o.nets), list(o.won), list(o.dealt_in), list(o.liang_dao), o.result]
+
+
+def outcome_from_json(data: Sequence[Any]) -> Outcome:
+    """An outcome from :func:`outcome_json`'s list."""
+    index, group, seed, dealer, entries, nets, won, dealt_in, liang_dao, result = data
+
+    def three(values: Sequence[Any], kind: type) -> Any:
+        a, b, c = (kind(v) for v in values)
+        return (a, b, c)
+
+    return Outcome(Game(int(index), int(group), int(seed), int(dealer), three(entries, int)), three(nets, int), three(won, bool), three(dealt_in, bool), three(liang_dao, bool), result, None)
+
+
+def decisions_json(run_: Run) -> dict[str, list[list[Any]]]:
+    """The decisions the bots recorded, per bot, as JSON lists (kind, CPU seconds, rollout actions, worlds, switched)."""
+    return {name: [[d.kind, d.cpu_seconds, d.actions, d.worlds, d.switched] for d in made] for name, made in run_.decisions}
+
+
+def merged(parts: Sequence[Run]) -> Run:
+    """One run from the shards of a tournament (played apart, on other workers): outcomes in hand order, CPU summed, wall time the longest shard's."""
+    first = parts[0]
+    if any((p.lineup, p.seed, p.rules) != (first.lineup, first.seed, first.rules) for p in parts):
+        raise ValueError("the shards are of different tournaments")
+    outcomes = tuple(sorted((o for p in parts for o in p.outcomes), key=lambda o: o.game.index))
+    if len({o.game.index for o in outcomes}) != len(outcomes):
+        raise ValueError("two shards played the same hand")
+    names = sorted({name for p in parts for name, _ in p.decisions})
+    decisions = tuple((name, tuple(d for p in parts for n, made in p.decisions if n == name for d in made)) for name in names)
+    return Run(first.lineup, first.seed, first.rules, outcomes, sum(p.cpu_seconds for p in parts), max(p.wall_seconds for p in parts), len(parts), decisions)
+
+
+def run_from_json(lineup: Sequence[str], seed: int, rules: str, outcomes: Sequence[Any], cpu: float, wall: float, decisions: dict[str, Any]) -> Run:
+    """A shard's run from what a task stored (:func:`outcome_json`, :func:`decisions_json`)."""
+    made = tuple((name, tuple(DecisionCost(str(k), float(c), int(a), int(w), bool(s)) for k, c, a, w, s in rows)) for name, rows in sorted(decisions.items()))
+    a, b, c = lineup
+    return Run((a, b, c), seed, rules, tuple(outcome_from_json(o) for o in outcomes), cpu, wall, 1, made)
 
 
 # ---------------------------------------------------------------- statistics

@@ -7,8 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from analysis import tournaments
 from kwx.bots.registry import BOTS, UnknownBot, policy_factory
-from kwx.bots.tournament import BotFailed, paired_lines, paired_run, report, run, summarise
+from kwx.bots.tournament import BotFailed, Paired, paired_lines, paired_run, report, run, summarise
 from kwx.hand.rules import PRESETS
 
 
@@ -31,6 +32,14 @@ class Command(BaseCommand):
             metavar="BOT",
             help="also play the same walls with BOT in the first seat's place and print the first bot's gain over it per wall group (same seats, same walls)",
         )
+        parser.add_argument(
+            "--tasks",
+            type=int,
+            default=None,
+            metavar="N",
+            help="play as N background tasks sharded by wall (manage.py db_worker runs them, on any number of workers); then the same command with --report prints the figures",
+        )
+        parser.add_argument("--report", action="store_true", help="with --tasks: print the figures of the stored shards (an error naming the shards still missing)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         seats = [s.strip() for s in opts["seats"].split(",")]
@@ -50,6 +59,12 @@ class Command(BaseCommand):
                 policy_factory(opts["paired"])
             except UnknownBot as exc:
                 raise CommandError(f"--paired: {exc}") from exc
+        if opts["tasks"] is not None:
+            self._tasks(seats, opts)
+            return
+        if opts["report"]:
+            raise CommandError("--report reads the shards of --tasks N: give --tasks too")
+        if opts["paired"] is not None:
             if opts["records"]:
                 raise CommandError("--records cannot be used with --paired (two runs play the same walls)")
             try:
@@ -68,4 +83,31 @@ class Command(BaseCommand):
                 for outcome in result.outcomes:
                     out.write(json.dumps(outcome.record, ensure_ascii=False) + "\n")
         for line in report(result, summarise(result)):
+            self.stdout.write(line)
+
+    def _tasks(self, seats: list[str], opts: dict[str, Any]) -> None:
+        """Queue the shards not stored yet, or (``--report``) print the figures of the stored ones."""
+        shards, hands = opts["tasks"], opts["hands"]
+        groups = (hands + 2) // 3
+        if not 1 <= shards <= groups:
+            raise CommandError(f"--tasks must be from 1 to {groups} (the walls of {hands} hands)")
+        if opts["records"]:
+            raise CommandError("--records cannot be used with --tasks (the shards store no records)")
+        lineups = [seats] + ([[opts["paired"], *seats[1:]]] if opts["paired"] is not None else [])
+        key = {"seed": opts["seed"], "hands": hands, "rules": opts["rules"], "shards": shards}
+        if not opts["report"]:
+            for lineup in lineups:
+                queued = tournaments.enqueue_shards(lineup=lineup, **key)
+                self.stdout.write(f"seats {','.join(lineup)}: queued {len(queued)} of {shards} shards ({shards - len(queued)} already stored)")
+            self.stdout.write("run manage.py db_worker (any number, on any machine sharing the database), then this command with --report")
+            return
+        runs = []
+        for lineup in lineups:
+            done = tournaments.stored_run(lineup=lineup, **key)
+            if done is None:
+                missing = tournaments.missing_shards(lineup=lineup, **key)
+                raise CommandError(f"seats {','.join(lineup)}: shards {missing} of {shards} are not stored yet (are workers running?)")
+            runs.append(done)
+        lines = paired_lines(Paired(runs[0], runs[1])) if len(runs) == 2 else report(runs[0], summarise(runs[0]))
+        for line in lines:
             self.stdout.write(line)
