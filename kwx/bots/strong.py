@@ -44,7 +44,7 @@ from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
-from kwx.hand.tiles import COPIES, NUM_KINDS, Hand, add, with_tile
+from kwx.hand.tiles import COPIES, NUM_KINDS, Hand, with_tile
 from kwx.table.settlement import KONG_MONEY
 from kwx.table.table import Action
 from kwx.table.view import PublicSeat, SeatView
@@ -564,7 +564,7 @@ class StrongBot:
         """Every allowed discard of a 14-tile hand, scored, best first (包胡 tiles only when nothing else is left)."""
         look = self.outlook(view)
         bao = _bao(view)
-        options = discard_options(hand, view.visible, view.rules)
+        options = discard_options(hand, view.visible_beside(hand), view.rules)  # a ponged tile is seen once, not twice
         choices = []
         for option in options:
             kind = option.discard
@@ -588,7 +588,7 @@ class StrongBot:
     def _worth13(self, view: SeatView, hand: Hand) -> float:
         """The worth of a 13-tile-equivalent hand waiting for its next draw (the better of hidden and 亮倒; a locked hand's as declared)."""
         look = self.outlook(view)
-        eff = efficiency(hand, add(hand.held, view.visible), view.rules)
+        eff = efficiency(hand, view.seen, view.rules)  # what the seat has seen stays seen, whatever it chose
         if view.me.liang_dao:
             return look.locked_worth(hand, eff)
         hidden, declared = look.hand_worth(hand, eff)
