@@ -20,8 +20,10 @@ from multiprocessing import get_context
 from typing import Any
 
 from kwx.bots.advised import DecisionCost
-from kwx.bots.registry import policy_factory
-from kwx.table.selfplay import Policy, play, seeded_deal
+from kwx.bots.registry import BOTS, policy_factory
+from kwx.table.selfplay import IllegalChoice, Policy, play, seeded_deal
+from kwx.table.table import Action
+from kwx.table.view import SeatView
 
 Z95 = 1.959964
 """The normal quantile of a two-sided 95 % interval."""
@@ -64,11 +66,54 @@ def schedule(hands: int, seed: int) -> Iterator[Game]:
         yield Game(index, group, wall_seed(seed, group), group % 3, entries)
 
 
+class BotFailed(Exception):
+    """A bot of the line-up chose what its decision does not allow, or raised: the message names the hand, the bot and its seat."""
+
+
+class Guarded:
+    """A bot from outside the project, whose exceptions are reported as :class:`BotFailed` naming it and its seat."""
+
+    def __init__(self, name: str, policy: Policy) -> None:
+        self.name = name
+        self.policy = policy
+
+    def act(self, view: SeatView) -> Action:
+        """The bot's own-turn choice."""
+        try:
+            return self.policy.act(view)
+        except Exception as exc:
+            raise BotFailed(f"{self.name} in seat {view.seat} raised {type(exc).__name__}: {exc} (in act)") from exc
+
+    def claim(self, view: SeatView) -> Action | None:
+        """The bot's claim choice."""
+        try:
+            return self.policy.claim(view)
+        except Exception as exc:
+            raise BotFailed(f"{self.name} in seat {view.seat} raised {type(exc).__name__}: {exc} (in claim)") from exc
+
+    @property
+    def decisions(self) -> list[DecisionCost]:
+        """The decisions the bot recorded, if it records them."""
+        return list(getattr(self.policy, "decisions", []))
+
+
+def make_policy(name: str) -> Policy:
+    """A fresh policy for a seat name; a bot from outside comes guarded (:class:`Guarded`)."""
+    made = policy_factory(name)()
+    return made if name in BOTS else Guarded(name, made)
+
+
 def play_game(game: Game, lineup: Sequence[str], rules: str, keep_record: bool, policies: dict[str, Policy]) -> Outcome:
-    """Play one scheduled hand with the named bots."""
+    """Play one scheduled hand with the named bots (:class:`BotFailed` names the hand and the bot that broke it)."""
     seated = [lineup[e] for e in game.entries]
     players = tuple(f"{e}:{lineup[e]}"[:20] for e in game.entries)
-    replay = play(seeded_deal(game.seed, game.dealer), [policies[name] for name in seated], rules=rules, players=(players[0], players[1], players[2]))
+    where = f"hand {game.index} (wall seed {game.seed}, dealer {game.dealer})"
+    try:
+        replay = play(seeded_deal(game.seed, game.dealer), [policies[name] for name in seated], rules=rules, players=(players[0], players[1], players[2]))
+    except IllegalChoice as exc:
+        raise BotFailed(f"{where}: {seated[exc.seat]} in seat {exc.seat}: {exc}") from exc
+    except BotFailed as exc:
+        raise BotFailed(f"{where}: {exc}") from exc
     f0, f1, f2 = (replay.seat_facts(s) for s in range(3))
     return Outcome(
         game,
@@ -87,7 +132,7 @@ Chunk = tuple[list[Outcome], float, dict[str, list[DecisionCost]]]
 def _play_chunk(args: tuple[list[Game], tuple[str, ...], str, bool]) -> Chunk:
     """Play a list of hands in this process; the outcomes, the CPU seconds they took and the decisions the bots recorded."""
     games, lineup, rules, keep = args
-    policies = {name: policy_factory(name)() for name in sorted(set(lineup))}
+    policies = {name: make_policy(name) for name in sorted(set(lineup))}
     start = time.process_time()
     out = [play_game(g, lineup, rules, keep, policies) for g in games]
     cpu = time.process_time() - start
@@ -109,14 +154,17 @@ class Run:
     """Per bot that records them (the advice bot), every decision it made, in hand order."""
 
 
-def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", jobs: int = 1, keep_records: bool = False) -> Run:
-    """Play a tournament of ``hands`` hands (``jobs`` processes); the outcomes in hand order."""
+def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", jobs: int = 1, keep_records: bool = False, shard: tuple[int, int] = (0, 1)) -> Run:
+    """Play a tournament of ``hands`` hands (``jobs`` processes), or of shard ``k`` of ``n`` only (the wall groups ``g`` with ``g mod n = k``); the outcomes in hand order."""
     names = tuple(lineup)
     if len(names) != 3:
         raise ValueError(f"a line-up is three bots, not {list(names)}")
     for name in names:
         policy_factory(name)  # an unknown name or a class that is no Policy is refused before any hand is played
-    games = list(schedule(hands, seed))
+    k, n = shard
+    if not 0 <= k < n:
+        raise ValueError(f"shard {k} of {n}: a shard is from 0 to {n - 1}")
+    games = [g for g in schedule(hands, seed) if g.group % n == k]
     size = max(3, 3 * math.ceil(len(games) / (3 * max(1, jobs) * 8)))
     chunks = [(games[i : i + size], names, rules, keep_records) for i in range(0, len(games), size)]
     start = time.perf_counter()
@@ -138,6 +186,48 @@ def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", j
         jobs,
         tuple((name, made) for name, made in decisions if made),
     )
+
+
+def outcome_json(o: Outcome) -> list[Any]:
+    """An outcome (without its record) as a JSON list, for a shard stored by a task."""
+    g = o.game
+    return [g.index, g.group, g.seed, g.dealer, list(g.entries), list(o.nets), list(o.won), list(o.dealt_in), list(o.liang_dao), o.result]
+
+
+def outcome_from_json(data: Sequence[Any]) -> Outcome:
+    """An outcome from :func:`outcome_json`'s list."""
+    index, group, seed, dealer, entries, nets, won, dealt_in, liang_dao, result = data
+
+    def three(values: Sequence[Any], kind: type) -> Any:
+        a, b, c = (kind(v) for v in values)
+        return (a, b, c)
+
+    return Outcome(Game(int(index), int(group), int(seed), int(dealer), three(entries, int)), three(nets, int), three(won, bool), three(dealt_in, bool), three(liang_dao, bool), result, None)
+
+
+def decisions_json(run_: Run) -> dict[str, list[list[Any]]]:
+    """The decisions the bots recorded, per bot, as JSON lists (kind, CPU seconds, rollout actions, worlds, switched)."""
+    return {name: [[d.kind, d.cpu_seconds, d.actions, d.worlds, d.switched] for d in made] for name, made in run_.decisions}
+
+
+def merged(parts: Sequence[Run]) -> Run:
+    """One run from the shards of a tournament (played apart, on other workers): outcomes in hand order, CPU summed, wall time the longest shard's."""
+    first = parts[0]
+    if any((p.lineup, p.seed, p.rules) != (first.lineup, first.seed, first.rules) for p in parts):
+        raise ValueError("the shards are of different tournaments")
+    outcomes = tuple(sorted((o for p in parts for o in p.outcomes), key=lambda o: o.game.index))
+    if len({o.game.index for o in outcomes}) != len(outcomes):
+        raise ValueError("two shards played the same hand")
+    names = sorted({name for p in parts for name, _ in p.decisions})
+    decisions = tuple((name, tuple(d for p in parts for n, made in p.decisions if n == name for d in made)) for name in names)
+    return Run(first.lineup, first.seed, first.rules, outcomes, sum(p.cpu_seconds for p in parts), max(p.wall_seconds for p in parts), len(parts), decisions)
+
+
+def run_from_json(lineup: Sequence[str], seed: int, rules: str, outcomes: Sequence[Any], cpu: float, wall: float, decisions: dict[str, Any]) -> Run:
+    """A shard's run from what a task stored (:func:`outcome_json`, :func:`decisions_json`)."""
+    made = tuple((name, tuple(DecisionCost(str(k), float(c), int(a), int(w), bool(s)) for k, c, a, w, s in rows)) for name, rows in sorted(decisions.items()))
+    a, b, c = lineup
+    return Run((a, b, c), seed, rules, tuple(outcome_from_json(o) for o in outcomes), cpu, wall, 1, made)
 
 
 # ---------------------------------------------------------------- statistics
@@ -194,6 +284,48 @@ def _group_means(run_: Run, name: str) -> list[float]:
             if run_.lineup[entry] == name:
                 totals.setdefault(o.game.group, []).append(o.nets[seat])
     return [statistics.fmean(v) for _, v in sorted(totals.items())]
+
+
+def entry_group_means(run_: Run, entry: int) -> dict[int, float]:
+    """Per wall group, the mean net of line-up entry ``entry`` over its seat-hands in that group (by entry, not by name)."""
+    totals: dict[int, list[int]] = {}
+    for o in run_.outcomes:
+        totals.setdefault(o.game.group, []).append(o.nets[o.game.entries.index(entry)])
+    return {g: statistics.fmean(v) for g, v in totals.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """Two runs on the same walls that differ only in line-up entry 0 (``first`` has the bot measured, ``second`` the bot it is compared with)."""
+
+    first: Run
+    second: Run
+
+    @property
+    def difference(self) -> Interval:
+        """Entry 0's points per hand in ``first`` minus in ``second``, wall group by wall group (the groups are the samples)."""
+        a, b = entry_group_means(self.first, 0), entry_group_means(self.second, 0)
+        return interval([a[g] - b[g] for g in sorted(a)])
+
+
+def paired_run(hands: int, seed: int, lineup: Sequence[str], other: str, rules: str = "standard", jobs: int = 1) -> Paired:
+    """The line-up, and the same line-up with ``other`` in entry 0's place, on the same walls and seats (each wall from every seat)."""
+    first = run(hands, seed, lineup, rules, jobs)
+    second = run(hands, seed, [other, *lineup[1:]], rules, jobs)
+    return Paired(first, second)
+
+
+def paired_lines(paired: Paired) -> list[str]:
+    """The paired report: both runs' figures, then entry 0's difference per wall group with its 95 % interval."""
+    a, b = paired.first, paired.second
+    lines = [f"run 1 of 2 — {line}" if i == 0 else line for i, line in enumerate(report(a, summarise(a)))]
+    lines += [f"run 2 of 2 — {line}" if i == 0 else line for i, line in enumerate(report(b, summarise(b)))]
+    d = paired.difference
+    lines.append(
+        f"paired: {a.lineup[0]} − {b.lineup[0]} in the same seat on the same walls: {d.mean:+.3f} points per hand, "
+        f"95 % interval [{d.low:+.3f}, {d.high:+.3f}] ({len(entry_group_means(a, 0))} walls, each from every seat)"
+    )
+    return lines
 
 
 def summarise(run_: Run) -> Summary:
@@ -266,7 +398,7 @@ def _quantile(values: Sequence[float], q: float) -> float:
 
 
 def decision_lines(run_: Run) -> list[str]:
-    """Per bot that records its decisions: how many, of which kind, how many switched, and their CPU time (median, p95)."""
+    """Per bot that records its decisions: how many, of which kind, how many switched, and their CPU time (median, p95, p99, max)."""
     lines = []
     for name, made in run_.decisions:
         rolled = [d for d in made if d.kind != "plain"]
@@ -277,7 +409,8 @@ def decision_lines(run_: Run) -> list[str]:
         lines.append(
             f"{name} decisions: {len(made)}, rolled out {len(rolled)} ("
             + ", ".join(f"{k} {n}, {switched[k]} switched" for k, n in sorted(kinds.items()))
-            + f"); CPU per decision median {_quantile(every, 0.5):.1f} ms, p95 {_quantile(every, 0.95):.1f} ms; "
+            + f"); CPU per decision median {_quantile(every, 0.5):.1f} ms, p95 {_quantile(every, 0.95):.1f} ms, "
+            f"p99 {_quantile(every, 0.99):.1f} ms, max {max(every, default=0):.1f} ms; "
             f"rolled out median {_quantile(out, 0.5):.0f} ms, p95 {_quantile(out, 0.95):.0f} ms, "
             f"max {max(out, default=0):.0f} ms; rollout actions max {max((d.actions for d in rolled), default=0)}"
         )

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kwx.bots.strong import StrongBot, danger
+from kwx.drills.bank_bot import StrongBot, danger
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.notation import format_counts

@@ -73,6 +73,15 @@ def play(
     return finish(record.append(*actions), tuple(states))
 
 
+class IllegalChoice(ValueError):
+    """A policy answered with a choice its decision does not allow (the message says the seat, the choice and the options)."""
+
+    def __init__(self, seat: int, choice: Action | None, options: tuple[Action, ...]) -> None:
+        shown = "passing" if choice is None else repr(choice.as_dict()) if isinstance(choice, Action) else repr(choice)
+        super().__init__(f"seat {seat} chose {shown}, not one of {[o.as_dict() for o in options]}")
+        self.seat = seat
+
+
 class Waiting(Exception):
     """Raised by a policy that has no answer yet (a person at the table): the hand waits for ``seat``."""
 
@@ -128,8 +137,8 @@ def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
     if phase in ("act", "pong"):
         view = view_for(state, state.turn, options)
         choice = policies[state.turn].act(view)
-        if not view.decision.allows(choice) or choice is None:
-            raise ValueError(f"seat {state.turn} chose {choice}, not among {view.options}")
+        if choice is None or not isinstance(choice, Action) or not view.decision.allows(choice):
+            raise IllegalChoice(state.turn, choice, view.options)
         return [choice]
     wins: list[Action] = []
     call: Action | None = None
@@ -140,8 +149,8 @@ def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
         claim = policies[seat].claim(view)
         if claim is None:
             continue
-        if not view.decision.allows(claim):
-            raise ValueError(f"seat {seat} chose {claim}, not among {view.options}")
+        if not isinstance(claim, Action) or not view.decision.allows(claim):
+            raise IllegalChoice(seat, claim, view.options)
         if claim.verb == "win":
             wins.append(claim)
         else:

@@ -173,7 +173,11 @@ class SeatView:
     @cached_property
     def visible(self) -> Counts:
         """The tiles the seat has seen outside its own hand and melds (the analysis's ``visible``)."""
-        held = self.hand.held
+        return self.visible_beside(self.hand)
+
+    def visible_beside(self, hand: Hand) -> Counts:
+        """The tiles seen outside ``hand``, a hand one of the seat's choices leaves: what was seen stays seen (a discard goes to the river, a claimed tile from a river into a meld, counted once)."""
+        held = hand.held
         return tuple(max(0, n - h) for n, h in zip(self.seen, held))
 
     @property

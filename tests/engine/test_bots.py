@@ -168,3 +168,18 @@ def test_a_revealed_hand_throws_what_it_draws_even_into_another_revealed_hand():
     state = position((me, seat("234678s345pFFBB", liang_dao=True), seat("112334567p129sB")), "act", 0, "F")
     assert kind_of("F") in danger(view_for(state, 0))[1]
     assert act(StrongBot(), state) == Action(0, "discard", kind_of("F"))
+
+
+def test_after_a_pong_the_fourth_copy_of_the_ponged_tile_is_live():
+    # pong 5p from seat 1, then 发 leaves 46p waiting on the last 5p (卡五星); it is live unless seat 2 has thrown it
+    def discard_worth_after_pong(third: SeatState) -> float:
+        state = position((seat("4556p123456sZZF"), seat("12378p345s789sBB", "5p"), third), "claim", 1, "5p")
+        view = view_for(state, 0)
+        after = view.hand.after_pong(kind_of("5p"))
+        assert view.visible_beside(after)[kind_of("5p")] + after.held[kind_of("5p")] == view.seen[kind_of("5p")] == (3 if third.river == () else 4)
+        held = frozenset(k for k in range(NUM_KINDS) if after.concealed[k])
+        return next(c.worth for c in StrongBot().discards(view, after, held, True) if c.kind == kind_of("F") and not c.liang_dao)
+
+    live = discard_worth_after_pong(seat("11234789p1299sB"))
+    dead = discard_worth_after_pong(seat("11234789p1299sB", "5p"))
+    assert live > dead + 0.2

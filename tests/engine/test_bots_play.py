@@ -16,6 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kwx.bots.basic import BasicBot
+from kwx.bots.companion import CompanionBot
+from kwx.bots.judge import ALL_KINDS, JudgeBot
 from kwx.bots.strong import StrongBot
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
 from kwx.table.record import replay
@@ -23,7 +25,7 @@ from kwx.table.selfplay import play, seeded_deal
 from kwx.table.table import SEATS, Table, legal_actions
 from kwx.table.view import SeatView, decision_for, view_for
 
-BOTS = {"basic": BasicBot, "strong": StrongBot}
+BOTS = {"basic": BasicBot, "companion": CompanionBot, "strong": StrongBot}
 
 
 def hidden_shuffled(state: Table, seat: int, rng: random.Random) -> Table:
@@ -143,3 +145,25 @@ def test_a_strong_hand_is_the_same_hand_every_time():
     first = play(deal, [StrongBot(), BasicBot(), StrongBot()])
     second = play(deal, [StrongBot(), BasicBot(), StrongBot()])
     assert first.actions == second.actions and first.settlement.nets == second.settlement.nets
+
+
+def small_judge() -> JudgeBot:
+    """A judge with a tiny budget: the same code paths, a few rollouts a decision."""
+    return JudgeBot(work=100, worlds=2, min_worlds=2, candidates=2, kinds=ALL_KINDS)
+
+
+def test_the_judge_chooses_from_its_view_only_on_every_decision_of_a_hand():
+    rng = random.Random(5)
+    judge = small_judge()
+    checked = Checked(judge, small_judge())
+    hand = play(seeded_deal(41, 2), [CompanionBot(), checked, StrongBot()])
+    assert hand.result is not None and checked.calls > 0
+    assert any(d.kind != "plain" for d in judge.decisions)
+    asked = 0
+    for state, seat in every_decision(hand.states):
+        if seat != 1 or state.wins:
+            continue
+        # every tile the judge cannot see dealt again: its view (all it is given) is the same
+        assert view_for(hidden_shuffled(state, seat, rng), seat) == view_for(state, seat)
+        asked += 1
+    assert asked == checked.calls

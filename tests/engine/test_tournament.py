@@ -6,7 +6,9 @@ import math
 import statistics
 from collections import Counter
 
-from kwx.bots.tournament import interval, run, schedule, summarise
+import pytest
+
+from kwx.bots.tournament import interval, paired_run, run, schedule, summarise
 
 
 def test_each_entry_plays_each_wall_from_each_seat():
@@ -48,3 +50,34 @@ def test_two_processes_play_the_same_hands():
     two = run(6, seed=2, lineup=["strong", "basic", "strong"], jobs=2, keep_records=True)
     assert [o.record for o in one.outcomes] == [o.record for o in two.outcomes]
     assert [o.nets for o in one.outcomes] == [o.nets for o in two.outcomes]
+
+
+def test_a_paired_run_differs_only_in_the_first_entry_and_is_paired_per_wall():
+    same = paired_run(6, seed=8, lineup=["strong", "companion", "companion"], other="strong")
+    assert [o.nets for o in same.first.outcomes] == [o.nets for o in same.second.outcomes]
+    assert same.difference.mean == same.difference.low == same.difference.high == 0.0
+    pair = paired_run(9, seed=8, lineup=["companion", "strong", "strong"], other="basic")
+    assert [o.game for o in pair.first.outcomes] == [o.game for o in pair.second.outcomes]
+    assert pair.second.lineup == ("basic", "strong", "strong")
+    by_group = {}
+    for a, b in zip(pair.first.outcomes, pair.second.outcomes):
+        seat = a.game.entries.index(0)
+        by_group.setdefault(a.game.group, []).append(a.nets[seat] - b.nets[seat])
+    diffs = [sum(v) / 3 for _, v in sorted(by_group.items())]
+    expected = interval(diffs)
+    assert math.isclose(pair.difference.mean, expected.mean, abs_tol=1e-9) and math.isclose(pair.difference.low, expected.low, abs_tol=1e-9)
+
+
+def test_shards_split_the_walls_and_merged_they_are_the_whole_tournament():
+    from kwx.bots.tournament import decisions_json, merged, outcome_json, run_from_json
+
+    lineup = ["strong", "companion", "companion"]
+    whole = run(15, seed=6, lineup=lineup)
+    parts = [run(15, seed=6, lineup=lineup, shard=(k, 3)) for k in range(3)]
+    assert [{o.game.group % 3 for o in p.outcomes} for p in parts] == [{0}, {1}, {2}]  # whole walls, every seat of each
+    stored = [run_from_json(lineup, 6, "standard", [outcome_json(o) for o in p.outcomes], p.cpu_seconds, p.wall_seconds, decisions_json(p)) for p in parts]
+    together = merged(stored)
+    assert [(o.game, o.nets, o.won, o.dealt_in, o.liang_dao, o.result) for o in together.outcomes] == [(o.game, o.nets, o.won, o.dealt_in, o.liang_dao, o.result) for o in whole.outcomes]
+    assert summarise(together).bots == summarise(whole).bots
+    with pytest.raises(ValueError, match="same hand"):
+        merged([parts[0], parts[0]])

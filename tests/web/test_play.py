@@ -9,7 +9,11 @@ import pytest
 from django.test import Client
 
 from accounts.models import Player
+from kwx.bots.companion import CompanionBot
+from kwx.table.record import replay
+from kwx.table.view import view_for
 from play.models import Game, Hand, ReviewItem
+from play.seats import PERSON
 from tests.conftest import VECTORS
 from tests.play.helpers import move_for, run_queued_tasks
 
@@ -74,6 +78,21 @@ def test_a_whole_hand_without_javascript_ends_in_its_settlement_and_opens_its_re
     assert step.status_code == 200 and 'id="step-next"' in step.content.decode()
     nxt = client.post(f"/play/{game.pk}/next/", {"number": hand.number, "piao": "2"})
     assert nxt.status_code == 302 and game.hands.count() == 2 and current(game).record["piao"][0] == 2
+
+
+def test_the_companion_is_a_level_one_plays_a_whole_hand_against(client):
+    body = client.get("/play/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert 'name="level" value="companion"' in body and "陪练" in body
+    game = start(client, level="companion")
+    assert game.level == "companion"
+    hand = play_hand(client, game, htmx=True)
+    done = replay(hand.record)
+    asked = 0
+    for state, action in zip(done.states, done.actions):  # states[i] is the table before action i
+        if action.seat != PERSON and state.phase in ("act", "pong") and state.turn == action.seat:
+            assert CompanionBot().act(view_for(state, action.seat)) == action  # the bots' every own-turn move is the companion's
+            asked += 1
+    assert asked > 0
 
 
 def test_a_whole_hand_by_htmx_gets_the_table_partial_each_time(client):

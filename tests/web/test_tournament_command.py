@@ -55,3 +55,52 @@ def test_the_advice_bot_prints_its_decisions_and_plays_the_same_for_a_seed():
     # everything but the CPU times is fixed by the seed: the figures, the decisions and their kinds
     assert first[:-2] == second[:-2]
     assert decisions[0].split("; CPU")[0] == second[-2].split("; CPU")[0]
+
+
+def test_a_bot_from_outside_takes_a_seat_by_its_dotted_path():
+    lines = tournament("--hands", "6", "--seed", "3", "--seats", "tests.outside_bot:FirstChoice,strong,strong")
+    assert "seats tests.outside_bot:FirstChoice,strong,strong" in lines[0]
+    outside = next(line for line in lines if line.startswith("tests.outside_bot:FirstChoice"))
+    assert outside.split()[1] == "6"
+    assert any(line.startswith("strong ") and line.split()[1] == "12" for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("seat", "says"),
+    [
+        ("tests.no_such_module:Bot", "cannot import 'tests.no_such_module'"),
+        ("tests.outside_bot:Missing", "has no class 'Missing'"),
+        ("tests.outside_bot", "is not a bot"),
+        ("tests.outside_bot:NoPolicy", "act(view) and claim(view)"),
+    ],
+)
+def test_a_bad_dotted_path_is_a_clear_error(seat, says):
+    with pytest.raises(CommandError) as err:
+        tournament("--hands", "3", "--seats", f"{seat},strong,strong")
+    assert str(err.value).startswith("--seats: ") and says in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("bot", "says"),
+    [
+        ("Cheater", "tests.outside_bot:Cheater in seat 0: seat 0 chose {'seat': 0, 'win': "),
+        ("Crashing", "tests.outside_bot:Crashing in seat 0 raised KeyError: 'no such tile' (in act)"),
+    ],
+)
+def test_an_outside_bot_that_breaks_the_rules_or_raises_is_named_with_its_hand(bot, says):
+    with pytest.raises(CommandError) as err:
+        tournament("--hands", "3", "--seed", "3", "--seats", f"tests.outside_bot:{bot},strong,strong")
+    message = str(err.value)
+    assert message.startswith("--seats: hand 0 (wall seed 3000009, dealer 0): ") and says in message
+
+
+def test_paired_mode_plays_the_same_walls_and_prints_the_gain_per_wall():
+    lines = tournament("--hands", "6", "--seed", "4", "--seats", "companion,strong,strong", "--paired", "basic")
+    assert lines[0].startswith("run 1 of 2 — tournament: 6 hands on 2 walls") and "seats companion,strong,strong" in lines[0]
+    second = next(i for i, line in enumerate(lines) if line.startswith("run 2 of 2 — "))
+    assert "seats basic,strong,strong" in lines[second]
+    paired = lines[-1]
+    assert paired.startswith("paired: companion − basic in the same seat on the same walls: ") and "(2 walls, each from every seat)" in paired
+    with pytest.raises(CommandError) as err:
+        tournament("--hands", "3", "--seats", "strong,basic,basic", "--paired", "nobody")
+    assert str(err.value).startswith("--paired: ")

@@ -7,8 +7,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from analysis import tournaments
 from kwx.bots.registry import BOTS, UnknownBot, policy_factory
-from kwx.bots.tournament import report, run, summarise
+from kwx.bots.tournament import BotFailed, Paired, paired_lines, paired_run, report, run, summarise
 from kwx.hand.rules import PRESETS
 
 
@@ -25,6 +26,20 @@ class Command(BaseCommand):
         parser.add_argument("--rules", default="standard", choices=sorted(PRESETS))
         parser.add_argument("--records", default=None, help="write every hand's kwx-hand/1 record to this file, one JSON per line")
         parser.add_argument("--jobs", type=int, default=1, help="processes to play in (the figures do not depend on it)")
+        parser.add_argument(
+            "--paired",
+            default=None,
+            metavar="BOT",
+            help="also play the same walls with BOT in the first seat's place and print the first bot's gain over it per wall group (same seats, same walls)",
+        )
+        parser.add_argument(
+            "--tasks",
+            type=int,
+            default=None,
+            metavar="N",
+            help="play as N background tasks sharded by wall (manage.py db_worker runs them, on any number of workers); then the same command with --report prints the figures",
+        )
+        parser.add_argument("--report", action="store_true", help="with --tasks: print the figures of the stored shards (an error naming the shards still missing)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         seats = [s.strip() for s in opts["seats"].split(",")]
@@ -39,10 +54,60 @@ class Command(BaseCommand):
             raise CommandError("--hands must be at least 1")
         if not 1 <= opts["jobs"] <= 64:
             raise CommandError("--jobs must be from 1 to 64")
-        result = run(opts["hands"], opts["seed"], seats, opts["rules"], opts["jobs"], keep_records=bool(opts["records"]))
+        if opts["paired"] is not None:
+            try:
+                policy_factory(opts["paired"])
+            except UnknownBot as exc:
+                raise CommandError(f"--paired: {exc}") from exc
+        if opts["tasks"] is not None:
+            self._tasks(seats, opts)
+            return
+        if opts["report"]:
+            raise CommandError("--report reads the shards of --tasks N: give --tasks too")
+        if opts["paired"] is not None:
+            if opts["records"]:
+                raise CommandError("--records cannot be used with --paired (two runs play the same walls)")
+            try:
+                paired = paired_run(opts["hands"], opts["seed"], seats, opts["paired"], opts["rules"], opts["jobs"])
+            except BotFailed as exc:
+                raise CommandError(f"--seats: {exc}") from exc
+            for line in paired_lines(paired):
+                self.stdout.write(line)
+            return
+        try:
+            result = run(opts["hands"], opts["seed"], seats, opts["rules"], opts["jobs"], keep_records=bool(opts["records"]))
+        except BotFailed as exc:
+            raise CommandError(f"--seats: {exc}") from exc
         if opts["records"]:
             with open(opts["records"], "w", encoding="utf-8") as out:
                 for outcome in result.outcomes:
                     out.write(json.dumps(outcome.record, ensure_ascii=False) + "\n")
         for line in report(result, summarise(result)):
+            self.stdout.write(line)
+
+    def _tasks(self, seats: list[str], opts: dict[str, Any]) -> None:
+        """Queue the shards not stored yet, or (``--report``) print the figures of the stored ones."""
+        shards, hands = opts["tasks"], opts["hands"]
+        groups = (hands + 2) // 3
+        if not 1 <= shards <= groups:
+            raise CommandError(f"--tasks must be from 1 to {groups} (the walls of {hands} hands)")
+        if opts["records"]:
+            raise CommandError("--records cannot be used with --tasks (the shards store no records)")
+        lineups = [seats] + ([[opts["paired"], *seats[1:]]] if opts["paired"] is not None else [])
+        key = {"seed": opts["seed"], "hands": hands, "rules": opts["rules"], "shards": shards}
+        if not opts["report"]:
+            for lineup in lineups:
+                queued = tournaments.enqueue_shards(lineup=lineup, **key)
+                self.stdout.write(f"seats {','.join(lineup)}: queued {len(queued)} of {shards} shards ({shards - len(queued)} already stored)")
+            self.stdout.write("run manage.py db_worker (any number, on any machine sharing the database), then this command with --report")
+            return
+        runs = []
+        for lineup in lineups:
+            done = tournaments.stored_run(lineup=lineup, **key)
+            if done is None:
+                missing = tournaments.missing_shards(lineup=lineup, **key)
+                raise CommandError(f"seats {','.join(lineup)}: shards {missing} of {shards} are not stored yet (are workers running?)")
+            runs.append(done)
+        lines = paired_lines(Paired(runs[0], runs[1])) if len(runs) == 2 else report(runs[0], summarise(runs[0]))
+        for line in lines:
             self.stdout.write(line)

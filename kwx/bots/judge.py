@@ -1,0 +1,142 @@
+"""The judge: the strong bot's choice, unless playing the hand out shows another to be better (docs/bots.md).
+
+On each decision where the strong bot's own figures leave more than one choice close — a
+discard (亮倒 or not included: the best discard of the other way is always a candidate), a
+kong, a 碰 or passing, a discard against a revealed hand — the judge plays the close
+candidates out on worlds consistent with what its seat sees (``advice.advise``: hidden hands
+dealt with ``progress``, every later move of every seat by the strong bot), the same worlds
+for every candidate, and takes the candidate with the best mean when it beats the strong
+bot's choice by more than ``margin`` standard errors of the world-by-world difference. A
+decision with one sensible choice (a win, a single legal action, a locked hand, a gap in the
+strong bot's figures wider than ``gap``) costs no rollouts.
+
+The budget of a decision is work, not time: at most ``worlds`` worlds and ``work`` rollout
+actions (passed by at most one rollout), so a seed gives the same play on any machine;
+``cpu_ceiling`` (off by default) only guards a page. ``decisions`` records each decision's
+kind, CPU seconds, rollout actions, worlds and whether it switched, for the tournament's report.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections.abc import Sequence
+
+from kwx.bots.advised import DecisionCost
+from kwx.bots.strong import StrongBot
+from kwx.table.advice import PASS, Advice, advise
+from kwx.table.table import Action
+from kwx.table.view import SeatView
+
+ALL_KINDS = frozenset({"discard", "defence", "declare", "kong", "claim"})
+"""The decision kinds the judge can roll out: close discards, discards against a revealed hand, 亮倒 or not, kongs, 碰/杠/过."""
+KINDS = frozenset({"declare", "kong", "claim"})
+"""The kinds it rolls out by default (docs/bots.md, "judge"): close discards and defence were most of the cost and gained nothing offline."""
+
+
+class JudgeBot:
+    """Strong bot + paired rollouts on every close decision (see the module docstring)."""
+
+    name = "judge"
+
+    def __init__(
+        self,
+        work: int = 2000,
+        worlds: int = 32,
+        min_worlds: int = 8,
+        candidates: int = 3,
+        gap: float = 1.0,
+        margin: float = 2.0,
+        cpu_ceiling: float = float("inf"),
+        kinds: frozenset[str] = KINDS,
+    ) -> None:
+        self.strong = StrongBot()
+        self.work = work
+        self.worlds = worlds
+        self.min_worlds = min_worlds
+        self.candidates = candidates
+        self.gap = gap
+        self.margin = margin
+        self.cpu_ceiling = cpu_ceiling
+        self.kinds = kinds
+        self.decisions: list[DecisionCost] = []
+
+    def _seed(self, view: SeatView) -> int:
+        return zlib.crc32(repr((view.seat, view.drawn, view.phase, view.concealed, [o.river for o in view.seats])).encode())
+
+    def _play_out(self, kind: str, view: SeatView, prior: Action | None, others: Sequence[Action | None], start: float) -> Action | None:
+        """Roll the candidates out and record the decision; the prior, or a candidate clearly better."""
+        if not others or kind not in self.kinds:
+            self.decisions.append(DecisionCost("plain", time.process_time() - start, 0, 0, False))
+            return prior
+        advice = advise(
+            view,
+            lambda: [self.strong, self.strong, self.strong],
+            seed=self._seed(view),
+            cpu_budget=self.cpu_ceiling,
+            max_worlds=self.worlds,
+            min_worlds=self.min_worlds,
+            candidates=[prior, *others],
+            max_actions=self.work,
+            progress=True,
+        )
+        choice = _switch(advice, prior, self.margin)
+        self.decisions.append(DecisionCost(kind, time.process_time() - start, advice.actions, advice.worlds, choice != prior))
+        return choice
+
+    def act(self, view: SeatView) -> Action:
+        """Win when allowed; else the strong bot's pick, or a close candidate the rollouts show to be better."""
+        start = time.process_time()
+        options = view.options
+        for action in options:
+            if action.verb == "win":
+                return action
+        prior = self.strong.act(view)
+        if len(options) == 1 or (view.me.liang_dao and not any(a.verb == "kong" for a in options)):
+            return prior
+        seat = view.seat
+        allowed = frozenset(a.kind for a in options if a.verb == "discard")
+        may_declare = any(a.liang_dao for a in options)
+        scored = [] if view.me.liang_dao else self.strong.discards(view, view.hand, allowed, may_declare)
+        ranked = [(Action(seat, "discard", c.kind, c.liang_dao), c.worth) for c in scored]
+        kongs = [a for a in options if a.verb == "kong"]
+        if kongs:
+            kind = "kong"
+            best_discard = ranked[0][0] if ranked else Action(seat, "discard", view.kind if view.kind is not None else min(allowed))
+            pool: list[Action] = [*kongs, best_discard]
+        else:
+            top = ranked[0][1]
+            close = [a for a, w in ranked if top - w <= self.gap]
+            pool = close[: self.candidates]
+            other_way = next((a for a, _ in ranked if a.liang_dao != prior.liang_dao), None)
+            if may_declare and other_way is not None and other_way not in pool:
+                pool.append(other_way)
+            kind = "declare" if any(a.liang_dao for a in pool) and any(not a.liang_dao for a in pool) else "discard"
+            if any(view.seats[o].liang_dao for o in view.others()):
+                kind = "defence" if kind == "discard" else kind
+        others = [a for a in pool if a != prior]
+        choice = self._play_out(kind, view, prior, others, start)
+        assert choice is not None, "an own turn never passes"
+        return choice
+
+    def claim(self, view: SeatView) -> Action | None:
+        """Win when allowed; else 碰, 杠 or 过, rolled out when the strong bot's figures leave them close."""
+        start = time.process_time()
+        for action in view.options:
+            if action.verb == "win":
+                return action
+        prior = self.strong.claim(view)
+        choices: list[Action | None] = [*view.options, PASS]
+        worths = {c: self.strong.worth_of(view, c) for c in choices}
+        top = worths[prior]
+        others = [c for c in choices if c != prior and top - worths[c] <= self.gap]
+        return self._play_out("claim", view, prior, others, start)
+
+
+def _switch(advice: Advice, prior: Action | None, margin: float) -> Action | None:
+    """The best estimate's choice if it beats the prior by more than ``margin`` paired standard errors, else the prior."""
+    best = advice.estimates[0].action
+    if best == prior or advice.worlds < 2:
+        return prior
+    gain, stderr = advice.difference(best, prior)
+    return best if gain > margin * stderr and stderr > 0 else prior

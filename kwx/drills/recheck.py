@@ -1,0 +1,105 @@
+"""Re-checking a table drill on fresh worlds (issue 24 item 6): does its answer set hold on worlds it was not selected on?
+
+A drill of the bank was selected by sequential looks at one set of worlds (``table_drills.verify``),
+and the figures it shows are those same looks'. Here its choices are made again from its stored
+view (``candidate_options`` with the bot that made the bank gives exactly the choices it played)
+and played out on a second, independent set of worlds by a rollout policy (the fitted strong
+bot, the judge's rollout policy, by default). A choice is accepted unless it is clearly worse
+than the best on these worlds (the bank's margin rule: 3 paired standard errors and 0.25 base
+stakes); the drill *holds* when that set is the set it accepts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from kwx.bots.strong import StrongBot
+from kwx.drills.table_drills import RULE, MarginRule, answer_of, candidate_options, clearly_worse, dangerous_choices
+from kwx.table.advice import mean_se, paired, rollout, sample_world
+from kwx.table.selfplay import Policy
+from kwx.table.table import Action
+from kwx.table.view import SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class Recheck:
+    """One drill on fresh worlds: its choices, each choice's results world by world, the answers accepted there and the ones the bank accepts."""
+
+    key: str
+    kind: str
+    choices: tuple[Action | None, ...]
+    answers: tuple[str, ...]
+    results: tuple[tuple[float, ...], ...]
+    accepted: frozenset[str]
+    shown: frozenset[str]
+    margin_shown: float
+
+    @property
+    def holds(self) -> bool:
+        """Whether the fresh worlds accept exactly the answers the bank accepts."""
+        return self.accepted == self.shown
+
+    @property
+    def hidden_declaration(self) -> bool:
+        """Whether a choice the page names as a plain call or "no kong" also declares 亮倒 (a 杠不杠 drill's discard that declares)."""
+        return self.kind == "kong" and any(c is not None and c.verb == "discard" and c.liang_dao for c in self.choices)
+
+    def margin(self) -> tuple[float, float]:
+        """The best choice minus the best clearly worse one (else the second best) on the fresh worlds: mean and paired standard error."""
+        means = [mean_se(r)[0] for r in self.results]
+        order = sorted(range(len(means)), key=lambda i: (-means[i], i))
+        worse = clearly_worse(self.results)
+        second = next((i for i in order if i in worse), order[1])
+        return paired(self.results[order[0]], self.results[second])
+
+
+def world_seed(key: str, seed: int) -> int:
+    """The fresh worlds' seed of drill ``key`` in a re-check seeded ``seed`` (never the drill's own: another hash)."""
+    return int.from_bytes(hashlib.sha256(f"kwx-recheck/{seed}/{key}".encode()).digest()[:8], "big") >> 1
+
+
+def choices_of(record: dict[str, Any]) -> tuple[SeatView, tuple[Action | None, ...]]:
+    """The stored view of a bank record and the choices its drill played out, in the order it played them."""
+    view = SeatView.from_json(record["table"])
+    choices = candidate_options(view, record["kind"])
+    if choices is None:
+        raise ValueError(f"{record['key']}: its view no longer offers a {record['kind']} decision")
+    return view, choices
+
+
+def recheck(record: dict[str, Any], worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot, rule: MarginRule = RULE) -> Recheck:
+    """Play the drill's choices out on ``worlds`` fresh worlds (the same worlds for every choice) and compare the answers accepted there with the bank's."""
+    view, choices = choices_of(record)
+    kind = record["kind"]
+    bots = (policy(), policy(), policy())
+    rng = random.Random(world_seed(record["key"], seed))
+    results: list[list[float]] = [[] for _ in choices]
+    for _ in range(worlds):
+        world = sample_world(view, random.Random(rng.getrandbits(64)))
+        for i, choice in enumerate(choices):
+            value, _steps = rollout(world, view.seat, choice, bots, 1, (0, 0, 0))
+            results[i].append(value)
+    frozen = tuple(tuple(r) for r in results)
+    worse = clearly_worse(frozen, rule)
+    dangerous = dangerous_choices(view, choices) if kind == "defence" else frozenset()
+    answers = tuple(answer_of(c, kind) for c in choices)
+    accepted = frozenset(answers[i] for i in range(len(choices)) if i not in worse and i not in dangerous)
+    return Recheck(record["key"], kind, choices, answers, frozen, accepted, frozenset(record["accepted"]), float(record["margin"]["diff"]))
+
+
+def summary_lines(checks: Sequence[Recheck]) -> list[str]:
+    """Per kind: drills re-checked, how many hold, the mean margin shown against the mean on fresh worlds, and the 杠不杠 drills whose "no kong" declares 亮倒."""
+    lines = []
+    for kind in sorted({c.kind for c in checks}):
+        mine = [c for c in checks if c.kind == kind]
+        fresh = [c.margin()[0] for c in mine]
+        lines.append(
+            f"{kind}: {len(mine)} drills, {sum(c.holds for c in mine)} keep their answer set on fresh worlds; "
+            f"margin shown {sum(c.margin_shown for c in mine) / len(mine):.2f} on average, fresh {sum(fresh) / len(fresh):.2f}"
+            + (f"; {sum(c.hidden_declaration for c in mine)} whose no-kong discard declares 亮倒" if kind == "kong" else "")
+        )
+    return lines
