@@ -46,6 +46,11 @@ DEFAULT_KINDS = frozenset({"declare", "kong"})
 """The decisions rolled out by default: where rollouts measured better than the strong bot (docs/bots.md)."""
 
 
+def view_seed(view: SeatView) -> int:
+    """The seed of a decision's rollout worlds, from what the seat sees: the same position gives the same worlds."""
+    return zlib.crc32(repr((view.seat, view.drawn, view.phase, view.concealed, [o.river for o in view.seats])).encode())
+
+
 class AdviceBot:
     """Strong bot + rollouts on its contested decisions (see the module docstring)."""
 
@@ -75,15 +80,12 @@ class AdviceBot:
         self.cpu_ceiling = cpu_ceiling
         self.decisions: list[DecisionCost] = []
 
-    def _seed(self, view: SeatView) -> int:
-        return zlib.crc32(repr((view.seat, view.drawn, view.phase, view.concealed, [o.river for o in view.seats])).encode())
-
     def _rollouts(self, view: SeatView, prior: Action | None, others: Sequence[Action | None]) -> tuple[Action | None, Advice]:
         """The prior, or a candidate the rollouts show to be clearly better; and the advice."""
         advice = advise(
             view,
             lambda: [self.strong, self.strong, self.strong],
-            seed=self._seed(view),
+            seed=view_seed(view),
             cpu_budget=self.cpu_ceiling,
             max_worlds=self.worlds,
             min_worlds=self.min_worlds,

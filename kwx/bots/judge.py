@@ -19,10 +19,9 @@ kind, CPU seconds, rollout actions, worlds and whether it switched, for the tour
 from __future__ import annotations
 
 import time
-import zlib
 from collections.abc import Sequence
 
-from kwx.bots.advised import DecisionCost
+from kwx.bots.advised import DecisionCost, view_seed
 from kwx.bots.strong import StrongBot
 from kwx.table.advice import PASS, Advice, advise
 from kwx.table.table import Action
@@ -61,9 +60,6 @@ class JudgeBot:
         self.kinds = kinds
         self.decisions: list[DecisionCost] = []
 
-    def _seed(self, view: SeatView) -> int:
-        return zlib.crc32(repr((view.seat, view.drawn, view.phase, view.concealed, [o.river for o in view.seats])).encode())
-
     def _play_out(self, kind: str, view: SeatView, prior: Action | None, others: Sequence[Action | None], start: float) -> Action | None:
         """Roll the candidates out and record the decision; the prior, or a candidate clearly better."""
         if not others or kind not in self.kinds:
@@ -72,7 +68,7 @@ class JudgeBot:
         advice = advise(
             view,
             lambda: [self.strong, self.strong, self.strong],
-            seed=self._seed(view),
+            seed=view_seed(view),
             cpu_budget=self.cpu_ceiling,
             max_worlds=self.worlds,
             min_worlds=self.min_worlds,
