@@ -110,6 +110,8 @@ def choice_text(kind: str, row: dict[str, Any], view: SeatView | None) -> str:
         return _("Kong %(tile)s (%(type)s)") % {"tile": tile_label(_called(view, "kong")), "type": KONG_TYPES.get(row.get("kong_type", ""), "杠")}
     if answer == "pass":
         if kind == "kong" and row.get("discard"):
+            if row.get("liang_dao"):
+                return _("No kong (discard %(tile)s and declare 亮倒)") % {"tile": tile_label(row["discard"])}
             return _("No kong (discard %(tile)s)") % {"tile": tile_label(row["discard"])}
         return _("Pass (过)")
     if answer == "declare":

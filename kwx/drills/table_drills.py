@@ -457,6 +457,8 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
             row["kong_type"] = kong_type(view, choice.kind)
         if choice is not None and choice.verb == "discard" and drill.kind != "defence":
             row["discard"] = choice.tile
+        if choice is not None and choice.liang_dao and drill.kind != "declare":
+            row["liang_dao"] = True  # the choice declares too (杠不杠's "no kong" is the bot's discard, 亮倒 or not): the page says so
         options.append(row)
     diff, diff_se = verdict.margin(rule)
     melds = view.me.melds

@@ -123,3 +123,19 @@ SLICE = [
 def test_a_slice_of_the_bank_rebuilds_byte_for_byte_from_its_own_seeds(shipped):
     rebuilt = build(shipped["kind"], shipped["source"]["index"])
     assert json.dumps(rebuilt, sort_keys=True, ensure_ascii=False) == json.dumps(shipped, sort_keys=True, ensure_ascii=False)
+
+
+def test_a_no_kong_choice_that_also_declares_says_so_in_the_bank():
+    """杠不杠 on one's own turn: "no kong" is the strong bot's discard, and when that discard declares 亮倒 the drill records it (83 of 400 do)."""
+    from kwx.drills.table_drills import candidate_options
+    from kwx.table.view import SeatView
+
+    declaring = 0
+    for r in (r for r in BANK if r["kind"] == "kong"):
+        choices = candidate_options(SeatView.from_json(r["table"]), "kong") or ()
+        discards = {c.tile: c.liang_dao for c in choices if c is not None and c.verb == "discard"}
+        for o in r["options"]:
+            if o["answer"] == "pass" and "discard" in o:
+                assert o.get("liang_dao", False) == discards[o["discard"]], r["key"]
+                declaring += o.get("liang_dao", False)
+    assert declaring > 0

@@ -308,3 +308,10 @@ def test_the_nav_names_the_drills_the_same_on_desktop_and_phone(client, language
     page = client.get("/progress/").content.decode()
     link = re.search(r'<a href="/drills/"[^>]*><span class="long">([^<]+)</span><span class="short">([^<]+)</span></a>', page)
     assert link.group(1) == link.group(2) and "何切" not in link.group(1)  # the drills are not all 何切 any more
+
+
+def test_a_no_kong_choice_that_declares_names_the_declaration_on_its_button():
+    ensure_bank("table_bank")
+    puzzle = next(p for p in Puzzle.objects.filter(kind="kong").order_by("key") if any(o.get("liang_dao") for o in p.options))
+    html = Client().get(f"/drills/{puzzle.pk}/").content.decode()
+    assert re.search(r"不杠（打[^）]*并亮倒）|No kong \(discard [^)]* and declare 亮倒\)", html), puzzle.key
