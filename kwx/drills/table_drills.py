@@ -422,7 +422,7 @@ def _after(view: SeatView, choice: Action | None) -> tuple[Hand, Action | None]:
 def figures(view: SeatView, choice: Action | None) -> dict[str, Any]:
     """The hand a choice leaves, in the engine's figures: shanten, effective tiles, waits (for the explanation)."""
     hand, then = _after(view, choice)
-    seen = add(hand.held, view.visible)
+    seen = add(hand.held, view.visible_beside(hand))  # what was seen stays seen: a discard in the river, a claimed tile once
     eff = efficiency(hand, seen, view.rules)
     out = _shape(eff, view.rules, hand, bool(choice is not None and choice.liang_dao))
     if then is not None:
