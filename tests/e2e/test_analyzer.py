@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from kwx.hand.fans import fan
-from tests.e2e.conftest import PATIENCE_MS, tap_at_once
+from tests.e2e.conftest import open_page, tap_at_once
 
 HAND = ["4p", "5p", "5p", "6p", "1s", "2s", "3s", "7s", "8s", "9s", "Z", "Z", "Z"]
 
@@ -17,12 +17,8 @@ HAND = ["4p", "5p", "5p", "6p", "1s", "2s", "3s", "7s", "8s", "9s", "Z", "Z", "Z
 @pytest.fixture
 def nojs_page(browser, live_server):
     """A phone-sized page with JavaScript turned off: the analyzer must work as a plain form."""
-    context = browser.new_context(viewport={"width": 360, "height": 800}, locale="zh-CN", java_script_enabled=False)
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE_MS)
-    page.base = live_server.url
-    yield page
-    context.close()
+    with open_page(browser, live_server, 360, 800, javascript=False) as page:
+        yield page
 
 
 def tap_hand(page, tiles):

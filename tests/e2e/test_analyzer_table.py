@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import tap_at_once
+from tests.e2e.conftest import open_page, tap_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HAND = "5566p123456789s"
@@ -47,10 +47,8 @@ def test_enter_a_position_by_tapping_and_see_the_estimate(page):
 
 
 def test_the_same_link_works_without_javascript(browser, live_server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN", java_script_enabled=False)
-    page = context.new_page()
-    try:
-        page.goto(live_server.url + LINK)
+    with open_page(browser, live_server, 390, 844, javascript=False) as page:  # the suite's patience, as every page
+        page.goto(page.base + LINK)
         rows = page.locator(".az-advice-table tbody tr")
         expect(rows).to_have_count(2)
         expect(page.locator(".az-advice-table")).to_contain_text("碰")
@@ -60,8 +58,6 @@ def test_the_same_link_works_without_javascript(browser, live_server):
         expect(page).to_have_url(re.compile(r"r2=BF9s"))
         expect(page.locator(".az-advice-table tbody tr")).to_have_count(2)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    finally:
-        context.close()
 
 
 def test_the_estimate_at_desktop_width(desktop_page):
