@@ -48,8 +48,11 @@ def test_the_settlement_bar_does_not_cover_the_footer(page):
     expect(bar).to_be_visible()
     link = page.locator(".site-footer a").last
     link.focus()
-    page.wait_for_function(  # the focused link is scrolled into view above the bar, not under it
-        "([link, bar]) => link.getBoundingClientRect().bottom <= bar.getBoundingClientRect().top", arg=[link.element_handle(), bar.element_handle()]
+    # The focused link is scrolled into view above the bar, not under it. Both are looked up afresh on every check: a late
+    # answer to an earlier input swaps the result, bar included, and a handle to the old bar would measure a detached element.
+    page.wait_for_function(
+        "() => { const link = [...document.querySelectorAll('.site-footer a')].pop(), bar = document.querySelector('.st-netbar');"
+        " return link === document.activeElement && bar !== null && link.getBoundingClientRect().bottom <= bar.getBoundingClientRect().top; }"
     )
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     footer = page.locator(".site-footer").bounding_box()
