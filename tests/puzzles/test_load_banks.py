@@ -128,3 +128,25 @@ def test_it_loads_only_the_banks_it_is_given():
     assert Puzzle.objects.count() == len(RECORDS["ev_bank"]) and out.count("\n") == 1
     with pytest.raises(CommandError, match="no bank named quiz .*" + ", ".join(NAMES)):
         load_banks("quiz")
+
+
+@pytest.mark.django_db
+def test_a_table_drill_that_left_the_bank_is_retired_with_its_attempts_and_its_card_no_longer_due():
+    """A drill its confirming worlds no longer keep leaves the bank file (manage.py confirm_table_drills); load_banks retires its row."""
+    from datetime import timedelta
+
+    from puzzles.selectors import due_reviews
+
+    player = Player.objects.create()
+    shipped = RECORDS["table_bank"][0]
+    gone_key = f"{shipped['key'][0]}99999"
+    assert gone_key not in {r["key"] for r in RECORDS["table_bank"]}
+    gone = Puzzle.objects.create(key=gone_key, kind=shipped["kind"], hand=shipped["hand"], accepted=shipped["accepted"], options=shipped["options"], table=shipped["table"])
+    answer_puzzle(player=player, puzzle=gone, answer=next(o["answer"] for o in shipped["options"] if not o["right"]), attempt_id=aid("gone"))
+    assert ReviewCard.objects.filter(player=player, puzzle=gone).exists()
+    out, _err = load_banks()
+    assert "retired: 1 " in out
+    gone.refresh_from_db()
+    assert gone.retired and Attempt.objects.filter(puzzle=gone).count() == 1 and ReviewCard.objects.filter(puzzle=gone).exists()
+    assert not Puzzle.objects.filter(key=shipped["key"], retired=True).exists()
+    assert not due_reviews(player, now=gone.attempts.get().created + timedelta(days=3650)).filter(puzzle=gone).exists()
