@@ -6,8 +6,11 @@ from django_tasks import task
 
 from . import tournaments
 
+OFFLINE_PRIORITY = -10
+"""Shards of offline work (tournaments, table drills) wait behind the reviews (priority 0), which a player is waiting for."""
 
-@task()
+
+@task(priority=OFFLINE_PRIORITY)
 def play_tournament_shard(*, lineup: list[str], seed: int, hands: int, rules: str, shard: int, shards: int) -> int:
     """Play and store one shard of a tournament, its walls from every seat (idempotent: may run twice); the hands it played."""
     stored = tournaments.play_shard(lineup=lineup, seed=seed, hands=hands, rules=rules, shard=shard, shards=shards)

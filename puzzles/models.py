@@ -160,3 +160,24 @@ class ReviewCard(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "puzzle"], name="one_card_per_puzzle")]
+
+
+class DrillShard(models.Model):
+    """One shard of table-drill work run as a background task (``puzzles.drill_shards``): making the bank (``generate``: drill indices
+    ``i`` with ``i mod shards = shard``) or confirming the shipped bank (``confirm``: its drills at those positions). ``rows`` as the caches store them."""
+
+    JOBS = [("generate", "Generate"), ("confirm", "Confirm")]
+
+    job = models.CharField(max_length=8, choices=JOBS)
+    params = models.CharField(max_length=200, help_text="generate: kinds=…;indices=…; confirm: the digest of the bank file confirmed.")
+    shards = models.PositiveIntegerField()
+    shard = models.PositiveIntegerField()
+    rows = models.JSONField()
+    cpu_seconds = models.FloatField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["job", "params", "shards", "shard"], name="drill_shard_once")]
+
+    def __str__(self) -> str:
+        return f"{self.job} {self.params}: shard {self.shard} of {self.shards}"

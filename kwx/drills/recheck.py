@@ -71,19 +71,24 @@ def choices_of(record: dict[str, Any]) -> tuple[SeatView, tuple[Action | None, .
     return view, choices
 
 
-def recheck(record: dict[str, Any], worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot, rule: MarginRule = RULE) -> Recheck:
-    """Play the drill's choices out on ``worlds`` fresh worlds (the same worlds for every choice) and compare the answers accepted there with the bank's."""
-    view, choices = choices_of(record)
-    kind = record["kind"]
+def play_out(view: SeatView, choices: Sequence[Action | None], worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot) -> tuple[tuple[float, ...], ...]:
+    """Each choice's net money on ``worlds`` worlds drawn from ``seed`` (the same worlds for every choice), every seat then played by ``policy``."""
     bots = (policy(), policy(), policy())
-    rng = random.Random(world_seed(record["key"], seed))
+    rng = random.Random(seed)
     results: list[list[float]] = [[] for _ in choices]
     for _ in range(worlds):
         world = sample_world(view, random.Random(rng.getrandbits(64)))
         for i, choice in enumerate(choices):
             value, _steps = rollout(world, view.seat, choice, bots, 1, (0, 0, 0))
-            results[i].append(value)
-    frozen = tuple(tuple(r) for r in results)
+            results[i].append(round(value, 6))
+    return tuple(tuple(r) for r in results)
+
+
+def recheck(record: dict[str, Any], worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot, rule: MarginRule = RULE) -> Recheck:
+    """Play the drill's choices out on ``worlds`` fresh worlds (the same worlds for every choice) and compare the answers accepted there with the bank's."""
+    view, choices = choices_of(record)
+    kind = record["kind"]
+    frozen = play_out(view, choices, worlds, world_seed(record["key"], seed), policy)
     worse = clearly_worse(frozen, rule)
     dangerous = dangerous_choices(view, choices) if kind == "defence" else frozenset()
     answers = tuple(answer_of(c, kind) for c in choices)

@@ -462,7 +462,6 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
         options.append(row)
     diff, diff_se = verdict.margin(rule)
     melds = view.me.melds
-    rating = 1200 + int(400 * max(0.0, 1.0 - min(diff / max(diff_se, 1e-9), 12.0) / 12.0)) + 60 * len(melds)
     return {
         "kind": drill.kind,
         "hand": format_counts(view.concealed),
@@ -479,12 +478,20 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
         "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": verdict.worlds, "rollouts": verdict.rollouts, "sigmas": rule.sigmas, "money": rule.money},
         "source": {"index": drill.index, "attempt": drill.attempt, "seed": drill.seed},
         "themes": [drill.kind],
-        "rating": max(800, min(2400, rating)),
+        "rating": rating_of(diff, diff_se, len(melds)),
     }
 
 
-def build(kind: str, index: int, rule: MarginRule = RULE) -> dict[str, Any] | None:
-    """The record of drill ``index`` of ``kind`` (its key included), or None when its deals give none."""
+def rating_of(diff: float, se: float, melds: int) -> int:
+    """A drill's starting rating: harder the closer its margin is to the rule's edge (in standard errors), and with more melds."""
+    rating = 1200 + int(400 * max(0.0, 1.0 - min(diff / max(se, 1e-9), 12.0) / 12.0)) + 60 * melds
+    return max(800, min(2400, rating))
+
+
+def select(kind: str, index: int, rule: MarginRule = RULE) -> dict[str, Any] | None:
+    """The record of drill ``index`` of ``kind`` as its selecting worlds found it (its key included), or None when its deals give none.
+
+    The bank's records are these confirmed on a second set of worlds (``kwx.drills.confirm.build``)."""
     drill = find_drill(kind, index, rule)
     if drill is None:
         return None

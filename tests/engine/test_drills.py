@@ -1,4 +1,4 @@
-"""Table drills: seeds, the margin rule, and a slice of the shipped bank rebuilt byte for byte from its own seeds."""
+"""Table drills: seeds, the margin rule, and a slice of the shipped bank rebuilt byte for byte from its own seeds (selected, then confirmed)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import random
 import pytest
 
 from kwx.drills import table_drills as drills
-from kwx.drills.table_drills import KINDS, RULE, MarginRule, Verdict, build, clearly_worse, drill_seed
+from kwx.drills.confirm import build
+from kwx.drills.table_drills import KINDS, RULE, MarginRule, Verdict, clearly_worse, drill_seed
 from kwx.table.advice import paired
 from puzzles.generation.bank import read_bank, read_meta
 from puzzles.generation.table_bank import TABLE_BANK_PATH
@@ -108,7 +109,7 @@ def test_every_shipped_drill_passes_the_margin_rule_it_records():
 def _cheapest(kind: str, n: int, start: int = 0) -> list[dict]:
     """The ``n`` drills of a kind (from index ``start`` on) that took the fewest deals and worlds to find (the quickest to rebuild)."""
     records = [r for r in BANK if r["kind"] == kind and r["source"]["index"] >= start]
-    return sorted(records, key=lambda r: (r["source"]["attempt"], r["margin"]["rollouts"], r["key"]))[:n]
+    return sorted(records, key=lambda r: (r["source"]["attempt"], r["selection"]["rollouts"], r["key"]))[:n]
 
 
 SLICE = [

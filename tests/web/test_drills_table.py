@@ -190,18 +190,18 @@ def _page_figures(html: str) -> tuple[list[str], list[str]]:
 
 
 def test_the_explanation_and_its_table_write_each_figure_the_same_way():
-    """p00143 said −0.57 ± 0.57 beside −0.57 ± 0.58 (two roundings of 0.575): every drill page now writes each figure once."""
+    """A drill once said −0.57 ± 0.57 beside −0.57 ± 0.58 (two roundings of 0.575): every drill page now writes each figure once."""
     from puzzles.explain import choice_rows, table_explanation
 
     ensure_bank("table_bank")
-    puzzle = Puzzle.objects.get(key="p00143")
+    puzzle = Puzzle.objects.filter(kind=Puzzle.PONG, retired=False).order_by("key").first()
     client = Client()
     html = client.get(f"/drills/{puzzle.pk}/").content.decode()
     answered = client.post(f"/drills/{puzzle.pk}/", {"choice": puzzle.accepted[0], "attempt": _attempt(html), "mode": "rated"}).content.decode()
     said, shown = _page_figures(answered)
     assert said and set(said) <= set(shown), (said, shown)
-    checked = 0
-    for puzzle in Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).order_by("key"):
+    checked, drills = 0, Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).order_by("key")
+    for puzzle in drills:
         with translation.override("en"):
             rows = {r["label"]: f"{r['mean_text']} ± {r['se_text']}" for r in choice_rows(puzzle)}
             sentences = table_explanation(puzzle)
@@ -212,7 +212,7 @@ def test_the_explanation_and_its_table_write_each_figure_the_same_way():
                     assert sentence.split(f"{label}: ", 1)[1].startswith(figures), (puzzle.key, sentence, figures)
                     checked += 1
         assert not any(re.fullmatch(r"[+−]0\.0+", r["mean_text"]) for r in choice_rows(puzzle)), puzzle.key
-    assert checked > 1000
+    assert checked >= drills.count() > 100  # every drill's explanation quotes at least one row's figures
 
 
 def _answered(puzzle, choice: str, language: str = "en") -> str:

@@ -8,9 +8,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from kwx.drills.confirm import CONFIRM_WORLDS, POLICY
 from kwx.drills.table_drills import KINDS, MAX_ATTEMPTS, REFUSAL_ATTEMPTS, REFUSALS_FROM, RULE, SHARP_DEFENCE_FROM, SHARP_SAFE
+from puzzles import drill_shards
 from puzzles.generation.bank import write_bank
-from puzzles.generation.table_bank import TABLE_BANK_PATH, generate_table_drills
+from puzzles.generation.table_bank import TABLE_BANK_PATH, TableStats, assemble, generate_table_drills
 
 DEFAULT_COUNT = 300
 
@@ -26,6 +28,9 @@ class Command(BaseCommand):
         parser.add_argument("--cache", type=Path, default=None, help="A file of finished drills, one JSON a line: a stopped run goes on from it.")
         parser.add_argument("--output", type=Path, default=TABLE_BANK_PATH, help="Where to write the bank.")
         parser.add_argument("--no-progress", action="store_true", help="No progress bar.")
+        parser.add_argument("--tasks", type=int, default=None, help="Queue the work as N background tasks (manage.py db_worker runs them), over --indices indices of each kind.")
+        parser.add_argument("--indices", type=int, default=None, help="With --tasks: drill indices 0 … N-1 of each kind are made (enough that each kind keeps its count).")
+        parser.add_argument("--report", action="store_true", help="With --tasks: write the bank from the stored shards.")
 
     def handle(self, *args, count: int, kinds: str, counts: str, jobs: int, cache: Path | None, output: Path, no_progress: bool, **options) -> None:
         chosen = [k for k in kinds.split(",") if k]
@@ -38,8 +43,21 @@ class Command(BaseCommand):
             if kind not in wanted or not number.isdecimal():
                 raise CommandError(f"--counts takes kind=number for the kinds chosen, not {part!r}.")
             wanted[kind] = int(number)
-        with tqdm(unit="index", disable=no_progress, file=self.stderr._out) as bar:
-            records, stats = generate_table_drills(wanted, chosen, jobs=jobs, cache=cache, progress=bar.update)
+        if options["tasks"] is not None:
+            done = self._tasks(chosen, options)
+            if done is None:
+                return
+            stats = TableStats(kept=dict.fromkeys(chosen, 0), empty=dict.fromkeys(chosen, 0), cpu=dict.fromkeys(chosen, 0.0))
+            for row in done:
+                stats.cpu[row["kind"]] += row["cpu"]
+            records = assemble({(r["kind"], r["index"]): r["record"] for r in done}, wanted, chosen, stats)
+            if short := [k for k in chosen if stats.kept[k] < wanted[k]]:
+                raise CommandError(f"{', '.join(f'{k}: {stats.kept[k]} of {wanted[k]}' for k in short)} drills in {options['indices']} indices: queue more --indices")
+        elif options["report"] or options["indices"] is not None:
+            raise CommandError("--report and --indices go with --tasks N")
+        else:
+            with tqdm(unit="index", disable=no_progress, file=self.stderr._out) as bar:
+                records, stats = generate_table_drills(wanted, chosen, jobs=jobs, cache=cache, progress=bar.update)
         meta = {
             "counts": wanted,
             "kinds": chosen,
@@ -47,8 +65,26 @@ class Command(BaseCommand):
             "max_attempts": MAX_ATTEMPTS,
             "refusals": {"from": REFUSALS_FROM, "attempts": REFUSAL_ATTEMPTS},
             "sharp_defence": {"from": SHARP_DEFENCE_FROM, "safe": SHARP_SAFE},
+            "confirm": {"worlds": CONFIRM_WORLDS, "policy": POLICY},
         }
         write_bank(records, output, meta)
         for kind in chosen:
             self.stdout.write(f"{kind}: {stats.kept[kind]} drills ({stats.empty[kind]} indices gave none), {stats.cpu[kind] / 60:.1f} CPU-minutes")
         self.stdout.write(f"{len(records)} drills in {stats.seconds / 60:.1f} minutes of wall time, {sum(stats.cpu.values()) / 60:.1f} CPU-minutes, written to {output}")
+
+    def _tasks(self, kinds: list[str], options: dict) -> list[dict] | None:
+        """Queue the shards not stored yet (None), or (``--report``) every stored row."""
+        shards, indices = options["tasks"], options["indices"]
+        if indices is None or indices < 1:
+            raise CommandError("--tasks needs --indices N (N ≥ 1): the drill indices of each kind to make")
+        if not 1 <= shards <= indices:
+            raise CommandError(f"--tasks must be from 1 to {indices} (the indices of each kind)")
+        key = {"job": "generate", "params": drill_shards.generation_params(kinds, indices), "shards": shards}
+        if not options["report"]:
+            queued = drill_shards.enqueue_shards(**key)
+            self.stdout.write(f"queued {len(queued)} of {shards} shards ({shards - len(queued)} already stored); run manage.py db_worker, then this command with --report")
+            return None
+        stored = drill_shards.stored_rows(**key)
+        if stored is None:
+            raise CommandError(f"shards {drill_shards.missing_shards(**key)} of {shards} are not stored yet (are workers running?)")
+        return stored[0]

@@ -1,0 +1,116 @@
+"""Confirming a table drill on a second, independent set of worlds (issue 24 item 6; docs/drills.md).
+
+A drill is *selected* by sequential looks at one set of worlds (``table_drills.verify``): the
+looks that chose it are also the luckiest, so their figures overstate its margin. Every figure a
+drill shows is taken instead from a second set of :data:`CONFIRM_WORLDS` worlds, drawn from its
+own seed (:func:`confirm_seed`) and played out by the judge's rollout policy (the fitted strong
+bot): a choice is right unless it is clearly worse than the best there (the bank's margin rule),
+and the position stays a drill only when those worlds keep it by the rule that selected it —
+the best beats every other choice clearly (defence: it is safe, and every tile that deals into a
+revealed hand and at least one safe tile are clearly worse; a sharp defence drill has at most
+two safe tiles right; a 杠不杠 refusal drill's best is not the kong). Otherwise the drill leaves
+the bank.
+
+Confirming a confirmed record gives it back unchanged (its choices come from its stored view,
+its worlds from its key), so the shipped bank can be re-checked at any time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kwx.bots.strong import StrongBot
+from kwx.drills.recheck import choices_of, play_out
+from kwx.drills.table_drills import RULE, SHARP_SAFE, MarginRule, answer_of, clearly_worse, dangerous_choices, rating_of, refuses, select, sharp
+from kwx.table.advice import mean_se, paired
+from kwx.table.selfplay import Policy
+
+CONFIRM_WORLDS = 256
+"""Worlds of the confirming set, every choice played on each."""
+POLICY = "strong"
+"""The confirming rollouts' policy, as the record names it (the judge's rollout policy)."""
+
+
+def confirm_seed(key: str) -> int:
+    """The seed of drill ``key``'s confirming worlds (a hash of the key alone: independent of the deal seed that selected it)."""
+    return int.from_bytes(hashlib.sha256(f"kwx-confirm/{key}".encode()).digest()[:8], "big") >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmed:
+    """A drill after confirmation: its record (None when it leaves the bank), the answers its selection accepted and the ones the confirming worlds accept."""
+
+    key: str
+    kind: str
+    record: dict[str, Any] | None
+    selected: frozenset[str]
+    accepted: frozenset[str]
+
+    @property
+    def status(self) -> str:
+        """``holds`` (same answers), ``re-answered`` (still a drill, other answers) or ``retired`` (no clear decision on the confirming worlds)."""
+        if self.record is None:
+            return "retired"
+        return "holds" if self.accepted == self.selected else "re-answered"
+
+
+def _kept(results: tuple[tuple[float, ...], ...], dangerous: frozenset[int], worse: frozenset[int], best: int, sharp: bool) -> bool:
+    """The selection's rule at the confirming worlds' end: every other choice clearly worse (defence: the best safe, every dangerous and one
+    safe clearly worse; ``sharp``: at most SHARP_SAFE safe tiles right)."""
+    others = [i for i in range(len(results)) if i != best]
+    if not dangerous:
+        return set(others) <= worse
+    safe = [i for i in others if i not in dangerous]
+    right = 1 + sum(1 for i in safe if i not in worse)
+    return best not in dangerous and dangerous <= worse and any(i in worse for i in safe) and (not sharp or right <= SHARP_SAFE)
+
+
+def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: Callable[[], Policy] = StrongBot, rule: MarginRule = RULE) -> Confirmed:
+    """The drill with every figure from its confirming worlds (its position, choices and explanations unchanged), or retired when they keep no clear answer."""
+    view, choices = choices_of(record)
+    kind, key = record["kind"], record["key"]
+    selection = record.get("selection") or {
+        "accepted": record["accepted"],
+        "diff": record["margin"]["diff"],
+        "se": record["margin"]["se"],
+        "worlds": record["margin"]["worlds"],
+        "rollouts": record["margin"]["rollouts"],
+    }
+    results = play_out(view, choices, worlds, confirm_seed(key), policy)
+    means = [mean_se(r) for r in results]
+    order = sorted(range(len(choices)), key=lambda i: (-means[i][0], i))
+    worse = clearly_worse(results, rule)
+    dangerous = dangerous_choices(view, choices) if kind == "defence" else frozenset()
+    answers = [answer_of(c, kind) for c in choices]
+    right = [i for i in order if i not in worse and i not in dangerous]
+    accepted = frozenset(answers[i] for i in right)
+    index = record["source"]["index"]
+    top = choices[order[0]]
+    refused = refuses(kind, index) and top is not None and top.verb == "kong"  # a refusal drill whose best is the kong
+    if refused or not _kept(results, dangerous, worse, order[0], sharp(kind, index)):
+        return Confirmed(key, kind, None, frozenset(selection["accepted"]), accepted)
+    rows = {o["answer"]: o for o in record["options"]}
+    options = []
+    for i in order:
+        mean, se = means[i]
+        options.append({**rows[answers[i]], "mean": round(mean, 3), "se": round(se, 3), "right": i in right})
+    second = next(i for i in order if i in worse)
+    diff, diff_se = paired(results[order[0]], results[second])
+    confirmed = {
+        **record,
+        "accepted": [answers[i] for i in right],
+        "options": options,
+        "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": worlds, "rollouts": worlds * len(choices), "sigmas": rule.sigmas, "money": rule.money, "policy": POLICY},
+        "selection": selection,
+        "rating": rating_of(diff, diff_se, len(record["melds"])),
+    }
+    return Confirmed(key, kind, confirmed, frozenset(selection["accepted"]), accepted)
+
+
+def build(kind: str, index: int, rule: MarginRule = RULE) -> dict[str, Any] | None:
+    """The bank record of drill ``index`` of ``kind``: selected on one set of worlds, confirmed on another (None: no drill at this index)."""
+    selected = select(kind, index, rule)
+    return None if selected is None else confirm(selected, rule=rule).record

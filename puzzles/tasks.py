@@ -1,0 +1,15 @@
+"""The puzzles app's background tasks (Django's tasks API, run by ``manage.py db_worker``): a shard of table-drill work."""
+
+from __future__ import annotations
+
+from django_tasks import task
+
+from analysis.tasks import OFFLINE_PRIORITY
+
+from . import drill_shards
+
+
+@task(priority=OFFLINE_PRIORITY)
+def play_drill_shard(*, job: str, params: str, shard: int, shards: int) -> int:
+    """Do and store one shard of a table-drill job (``generate`` or ``confirm``; idempotent: may run twice); the rows it stored."""
+    return len(drill_shards.play_shard(job=job, params=params, shard=shard, shards=shards).rows)

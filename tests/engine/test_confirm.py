@@ -1,0 +1,124 @@
+"""Confirming table drills on a second set of worlds (kwx/drills/confirm.py): figures from the confirming worlds, the selection's kept apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from kwx.drills import confirm as confirming
+from kwx.drills.confirm import Confirmed, confirm, confirm_seed
+from kwx.drills.recheck import world_seed
+from puzzles.generation.bank import read_bank
+from puzzles.generation.table_bank import TABLE_BANK_PATH
+
+BANK = read_bank(TABLE_BANK_PATH)
+
+
+def _record(key: str) -> dict:
+    return next(r for r in BANK if r["key"] == key)
+
+
+def _with_results(monkeypatch: pytest.MonkeyPatch, *series: list[float]) -> None:
+    """Make the confirming worlds give these results, choice by choice (in the order the drill plays its choices)."""
+    monkeypatch.setattr(confirming, "play_out", lambda view, choices, worlds, seed, policy: tuple(tuple(s) for s in series))
+
+
+def _plain(kind: str) -> dict:
+    """A shipped drill of ``kind`` with two choices."""
+    return next(r for r in BANK if r["kind"] == kind and len(r["options"]) == 2)
+
+
+def test_the_confirming_worlds_have_their_own_seed():
+    keys = [r["key"] for r in BANK]
+    seeds = {confirm_seed(k) for k in keys}
+    assert len(seeds) == len(keys)
+    assert not seeds & {r["source"]["seed"] for r in BANK}
+    assert not seeds & {world_seed(k, s) for k in keys[:50] for s in range(1, 4)}  # nor a re-check's
+
+
+def test_every_figure_comes_from_the_confirming_worlds_and_the_selection_is_kept_apart(monkeypatch):
+    record = _plain("pong")
+    first = record["selection"]["accepted"][0] if "selection" in record else record["accepted"][0]
+    order = ["pong", "pass"]
+    good, bad = [3.0, 2.0, 4.0, 3.0] * 8, [0.0, -1.0, 1.0, 0.0] * 8
+    _with_results(monkeypatch, *(good if a == first else bad for a in order))
+    done = confirm(record, worlds=32)
+    assert isinstance(done, Confirmed) and done.status == "holds" and done.accepted == {first}
+    new = done.record
+    assert new is not None and new["accepted"] == [first]
+    assert [o["answer"] for o in new["options"]] == [first, *(a for a in order if a != first)]
+    assert new["options"][0]["mean"] == 3.0 and new["options"][1]["mean"] == 0.0 and new["options"][0]["se"] > 0
+    assert new["margin"] == {**new["margin"], "diff": 3.0, "worlds": 32, "rollouts": 64, "policy": "strong"}
+    assert new["selection"]["accepted"] == record.get("selection", record)["accepted"]
+    assert {k: v for k, v in new.items() if k not in ("options", "accepted", "margin", "selection", "rating")} == {
+        k: v for k, v in record.items() if k not in ("options", "accepted", "margin", "selection", "rating")
+    }  # the position, its table and the explanations' figures are the drill's own
+    assert {o["answer"]: {k: v for k, v in o.items() if k not in ("mean", "se", "right")} for o in new["options"]} == {
+        o["answer"]: {k: v for k, v in o.items() if k not in ("mean", "se", "right")} for o in record["options"]
+    }
+
+
+def test_a_drill_the_confirming_worlds_turn_round_is_re_answered(monkeypatch):
+    record = _plain("declare")
+    selected = set(record.get("selection", record)["accepted"])
+    other = ({"declare", "hidden"} - selected).pop()
+    choices = ["declare", "hidden"]
+    _with_results(monkeypatch, *([2.0, 1.0] * 20 if c == other else [0.0, -1.0] * 20 for c in choices))
+    done = confirm(record, worlds=40)
+    assert done.status == "re-answered" and done.record is not None and done.record["accepted"] == [other]
+    assert [o["right"] for o in done.record["options"]] == [True, False]
+
+
+def test_a_drill_with_no_clear_answer_on_the_confirming_worlds_leaves_the_bank(monkeypatch):
+    record = _plain("kong")
+    _with_results(monkeypatch, [1.0, 0.0] * 20, [0.0, 1.0] * 20)
+    done = confirm(record, worlds=40)
+    assert done.status == "retired" and done.record is None and done.accepted == {"kong", "pass"}
+
+
+def test_defence_keeps_a_drill_only_when_a_safe_tile_is_clearly_worse_and_never_accepts_dealing_in(monkeypatch):
+    record = next(r for r in BANK if r["kind"] == "defence")
+    _view, choices = confirming.choices_of(record)
+    n = len(choices)  # the safe tiles, then the tempting dangerous one
+    level = [[1.0, 2.0] * 20 for _ in range(n - 1)] + [[-5.0, -6.0] * 20]
+    _with_results(monkeypatch, *level)
+    assert confirm(record, worlds=40).status == "retired"  # every safe tile as good: nothing to learn beyond "not the dangerous one"
+    level[1] = [-1.0, 0.0] * 20
+    _with_results(monkeypatch, *level)
+    done = confirm(record, worlds=40)
+    assert done.record is not None
+    rows = {o["answer"]: o for o in done.record["options"]}
+    dangerous = [a for a, o in rows.items() if o.get("dangerous")]
+    assert dangerous and not any(rows[a]["right"] for a in dangerous)
+    assert len(done.record["accepted"]) == n - 2
+
+
+def test_confirming_a_confirmed_drill_gives_it_back_unchanged():
+    record = min((r for r in BANK if r["kind"] == "kong"), key=lambda r: (r["wall_left"], r["key"]))  # the shortest rollouts
+    once = confirm(record, worlds=12)
+    if once.record is not None:
+        assert confirm(once.record, worlds=12) == Confirmed(once.key, once.kind, once.record, once.selected, once.accepted)
+
+
+def test_every_shipped_drill_shows_the_figures_of_its_confirming_worlds():
+    for r in BANK:
+        assert r["margin"]["worlds"] == confirming.CONFIRM_WORLDS and r["margin"]["policy"] == confirming.POLICY, r["key"]
+        assert r["margin"]["rollouts"] == confirming.CONFIRM_WORLDS * len(r["options"]), r["key"]
+        assert set(r["selection"]) == {"accepted", "diff", "se", "worlds", "rollouts"}, r["key"]
+
+
+def test_a_sharp_defence_drill_stays_only_while_at_most_two_safe_tiles_are_right(monkeypatch):
+    record = next(r for r in BANK if r["kind"] == "defence" and r["source"]["index"] >= 300 and len(r["options"]) == 5)
+    worse, level, dangerous = [-1.0, 0.0] * 20, [1.0, 2.0] * 20, [-5.0, -6.0] * 20
+    _with_results(monkeypatch, level, level, level, worse, dangerous)  # three safe tiles as good: no longer sharp
+    assert confirm(record, worlds=40).status == "retired"
+    _with_results(monkeypatch, level, level, worse, worse, dangerous)
+    done = confirm(record, worlds=40)
+    assert done.record is not None and len(done.record["accepted"]) == 2
+
+
+def test_a_refusal_drill_whose_best_turns_out_to_be_the_kong_leaves_the_bank(monkeypatch):
+    record = next(r for r in BANK if r["kind"] == "kong" and r["source"]["index"] >= 300 and len(r["options"]) == 2)
+    _view, choices = confirming.choices_of(record)
+    kong = [i for i, c in enumerate(choices) if c is not None and c.verb == "kong"]
+    _with_results(monkeypatch, *([3.0, 2.0] * 20 if i in kong else [0.0, -1.0] * 20 for i in range(len(choices))))
+    assert confirm(record, worlds=40).status == "retired"  # 杠不杠 refusals exist to teach not konging
