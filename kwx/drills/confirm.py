@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kwx.bots.strong import StrongBot
 from kwx.drills.recheck import choices_of, play_out
-from kwx.drills.table_drills import RULE, SHARP_SAFE, MarginRule, answer_of, clearly_worse, dangerous_choices, rating_of, refuses, select, sharp
+from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, dangerous_choices, decide, rating_of, refuses, select, sharp
 from kwx.table.advice import mean_se, paired
 from kwx.table.selfplay import Policy
 
@@ -57,17 +57,6 @@ class Confirmed:
         return "holds" if self.accepted == self.selected else "re-answered"
 
 
-def _kept(results: tuple[tuple[float, ...], ...], dangerous: frozenset[int], worse: frozenset[int], best: int, sharp: bool) -> bool:
-    """The selection's rule at the confirming worlds' end: every other choice clearly worse (defence: the best safe, every dangerous and one
-    safe clearly worse; ``sharp``: at most SHARP_SAFE safe tiles right)."""
-    others = [i for i in range(len(results)) if i != best]
-    if not dangerous:
-        return set(others) <= worse
-    safe = [i for i in others if i not in dangerous]
-    right = 1 + sum(1 for i in safe if i not in worse)
-    return best not in dangerous and dangerous <= worse and any(i in worse for i in safe) and (not sharp or right <= SHARP_SAFE)
-
-
 def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: Callable[[], Policy] = StrongBot, rule: MarginRule = RULE) -> Confirmed:
     """The drill with every figure from its confirming worlds (its position, choices and explanations unchanged), or retired when they keep no clear answer."""
     view, choices = choices_of(record)
@@ -90,7 +79,8 @@ def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: Callab
     index = record["source"]["index"]
     top = choices[order[0]]
     refused = refuses(kind, index) and top is not None and top.verb == "kong"  # a refusal drill whose best is the kong
-    if refused or not _kept(results, dangerous, worse, order[0], sharp(kind, index)):
+    one_look = replace(rule, min_worlds=worlds, max_worlds=worlds)  # the selection's rule, at a single look at the end
+    if refused or decide([list(r) for r in results], dangerous, one_look, sharp(kind, index)) is not True:
         return Confirmed(key, kind, None, frozenset(selection["accepted"]), accepted)
     rows = {o["answer"]: o for o in record["options"]}
     options = []
