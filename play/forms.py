@@ -75,7 +75,7 @@ class StartForm(PlayForm):
     def clean_level(self) -> str:
         level: str = self.cleaned_data["level"]
         if level not in LEVELS:
-            raise ValidationError(_("Choose the bots' level: basic, companion or strong."))
+            raise ValidationError(_("Choose the bots' level: basic, companion, strong or judge."))
         return level
 
     def clean_rules(self) -> str:

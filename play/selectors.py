@@ -44,7 +44,7 @@ VERB_WORDS = {
 }
 LOG_LENGTH = 12
 """How many of the latest actions the table lists (newest first: the bots' last moves at hand, older ones below in the scroll box)."""
-LEVEL_NAMES = {"basic": gettext_noop("basic"), "companion": gettext_noop("companion"), "strong": gettext_noop("strong")}
+LEVEL_NAMES = {"basic": gettext_noop("basic"), "companion": gettext_noop("companion"), "strong": gettext_noop("strong"), "judge": gettext_noop("judge")}
 
 
 def level_name(level: str) -> str:

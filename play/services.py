@@ -34,7 +34,7 @@ from .seats import PERSON, Choice
 
 logger = logging.getLogger(__name__)
 
-LEVELS = ("basic", "companion", "strong")
+LEVELS = ("basic", "companion", "strong", "judge")
 """The bots one can sit down with: keys of registry.BOTS (the one registry of bots); ``advice`` and
 ``judge`` roll hands out and are too slow to answer inside a page's request."""
 SEAT_BOT = "strong"

@@ -1,12 +1,16 @@
-"""The judge: the strong bot's choice, unless playing the hand out shows another to be better (docs/bots.md).
+"""The judge: the strong bot with its discards priced by the learned evaluator, and rollouts on the decision kinds asked for (docs/bots.md).
 
-On each decision where the strong bot's own figures leave more than one choice close — a
+Every discard of an unlocked hand is chosen by the strong bot's worth corrected by the model
+fitted on self-play (:mod:`kwx.bots.learned`); wins, kongs, 碰 and 亮倒-or-not otherwise follow
+the strong bot's figures. With ``kinds`` (none by default: the tournaments measured no gain
+from rollouts on top of the fitted figures, docs/bots.md), on each decision of those kinds
+where the figures leave more than one choice close — a
 discard (亮倒 or not included: the best discard of the other way is always a candidate), a
 kong, a 碰 or passing, a discard against a revealed hand — the judge plays the close
 candidates out on worlds consistent with what its seat sees (``advice.advise``: hidden hands
 dealt with ``progress``, every later move of every seat by the strong bot), the same worlds
-for every candidate, and takes the candidate with the best mean when it beats the strong
-bot's choice by more than ``margin`` standard errors of the world-by-world difference. A
+for every candidate, and takes the candidate with the best mean when it beats the evaluator's
+choice by more than ``margin`` standard errors of the world-by-world difference. A
 decision with one sensible choice (a win, a single legal action, a locked hand, a gap in the
 strong bot's figures wider than ``gap``) costs no rollouts.
 
@@ -22,6 +26,7 @@ import time
 from collections.abc import Sequence
 
 from kwx.bots.advised import DecisionCost, view_seed
+from kwx.bots.learned import Learned, Model
 from kwx.bots.strong import StrongBot
 from kwx.table.advice import PASS, Advice, advise
 from kwx.table.table import Action
@@ -29,17 +34,18 @@ from kwx.table.view import SeatView
 
 ALL_KINDS = frozenset({"discard", "defence", "declare", "kong", "claim"})
 """The decision kinds the judge can roll out: close discards, discards against a revealed hand, 亮倒 or not, kongs, 碰/杠/过."""
-KINDS = frozenset({"declare", "kong", "claim"})
-"""The kinds it rolls out by default (docs/bots.md, "judge"): close discards and defence were most of the cost and gained nothing offline."""
+KINDS: frozenset[str] = frozenset()
+"""The kinds it rolls out by default: none (docs/bots.md, "judge": rollouts of 亮倒, kongs and 碰 on 32 worlds gained nothing measurable over the fitted figures)."""
 
 
 class JudgeBot:
-    """Strong bot + paired rollouts on every close decision (see the module docstring)."""
+    """The learned evaluator + paired rollouts on the close decisions of ``kinds`` (see the module docstring)."""
 
     name = "judge"
 
     def __init__(
         self,
+        model: Model | None = None,
         work: int = 2000,
         worlds: int = 32,
         min_worlds: int = 8,
@@ -49,7 +55,8 @@ class JudgeBot:
         cpu_ceiling: float = float("inf"),
         kinds: frozenset[str] = KINDS,
     ) -> None:
-        self.strong = StrongBot()
+        self.evaluator = Learned(model)
+        self.strong = StrongBot()  # the rollouts' policy: fast
         self.work = work
         self.worlds = worlds
         self.min_worlds = min_worlds
@@ -81,20 +88,21 @@ class JudgeBot:
         return choice
 
     def act(self, view: SeatView) -> Action:
-        """Win when allowed; else the strong bot's pick, or a close candidate the rollouts show to be better."""
+        """Win when allowed; else the evaluator's pick, or a close candidate the rollouts show to be better."""
         start = time.process_time()
         options = view.options
         for action in options:
             if action.verb == "win":
                 return action
-        prior = self.strong.act(view)
-        if len(options) == 1 or (view.me.liang_dao and not any(a.verb == "kong" for a in options)):
+        prior = self.evaluator.act(view)
+        if not self.kinds or len(options) == 1 or (view.me.liang_dao and not any(a.verb == "kong" for a in options)):
+            self._play_out("plain", view, prior, [], start)
             return prior
         seat = view.seat
         allowed = frozenset(a.kind for a in options if a.verb == "discard")
         may_declare = any(a.liang_dao for a in options)
-        scored = [] if view.me.liang_dao else self.strong.discards(view, view.hand, allowed, may_declare)
-        ranked = [(Action(seat, "discard", c.kind, c.liang_dao), c.worth) for c in scored]
+        scored = [] if view.me.liang_dao else self.evaluator.judged(view, self.evaluator.discards(view, view.hand, allowed, may_declare))
+        ranked = [(Action(seat, "discard", c.kind, c.liang_dao), worth) for c, worth in scored]
         kongs = [a for a in options if a.verb == "kong"]
         if kongs:
             kind = "kong"
@@ -121,9 +129,11 @@ class JudgeBot:
         for action in view.options:
             if action.verb == "win":
                 return action
-        prior = self.strong.claim(view)
+        prior = self.evaluator.claim(view)
+        if not self.kinds:
+            return self._play_out("claim", view, prior, [], start)
         choices: list[Action | None] = [*view.options, PASS]
-        worths = {c: self.strong.worth_of(view, c) for c in choices}
+        worths = {c: self.evaluator.worth_of(view, c) for c in choices}
         top = worths[prior]
         others = [c for c in choices if c != prior and top - worths[c] <= self.gap]
         return self._play_out("claim", view, prior, others, start)

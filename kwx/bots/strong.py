@@ -337,16 +337,47 @@ class Outlook:
 
     def far_worth(self, hand: Hand, eff: Efficiency) -> float:
         """The worth of a hand not yet ready: the measured chance to get ready in the draws left, times a typical ready hand then."""
-        if eff.ukeire == 0 or not self.rounds:
+        chance, start = self.far_chance(eff)
+        if chance <= 0:
             return 0.0
+        return chance * self.typical_worth(far_total(hand, self.weights), start)
+
+    def far_chance(self, eff: Efficiency) -> tuple[float, int]:
+        """The measured chance that a hand not yet ready gets ready in the draws left, and the round it gets there then."""
+        if eff.ukeire == 0 or not self.rounds:
+            return 0.0, 0
         f = self.figures
         table, lefts = f.far[str(min(eff.shanten, 3))], f.far_left[str(min(eff.shanten, 3))]
         chance = _bilinear(table, (eff.ukeire - 1.5) / 4, self.draws - 0.5)
-        if chance <= 0:
-            return 0.0
         left = self.draws * _bilinear(lefts, (eff.ukeire - 1.5) / 4, self.draws - 0.5)
-        start = max(0, min(len(self.rounds) - 1, int(len(self.rounds) - ceil(left))))
-        return chance * self.typical_worth(far_total(hand, self.weights), start)
+        return chance, max(0, min(len(self.rounds) - 1, int(len(self.rounds) - ceil(left))))
+
+    def drawn_worth(self, hand: Hand, eff: Efficiency, start: int) -> float:
+        """The worth at round ``start`` of the ready hands a hand one tile from ready makes: each live effective draw's best ready discard (hidden or 亮倒), weighted by its live copies (the judge's evaluator reads it)."""
+        key = ("drawn", hand.concealed, hand.melds, eff.left, start)
+        if key not in self._cache:
+            visible = tuple(COPIES - h - n for h, n in zip(hand.held, eff.left))
+            rules = self.view.rules
+            total = weight = 0.0
+            for kind in eff.kinds:
+                n = eff.left[kind]
+                if n <= 0:
+                    continue
+                drawn = Hand(with_tile(hand.concealed, kind, 1), hand.melds)
+                best = 0.0
+                for option in discard_options(drawn, visible, rules):
+                    result = option.result
+                    if result.shanten != 0 or not result.waits:
+                        continue
+                    after = Hand(with_tile(drawn.concealed, option.discard, -1), hand.melds)
+                    worth = self.ready_worth(after, result, False, start)
+                    if self.weights.declare:
+                        worth = max(worth, self.ready_worth(after, result, True, start))
+                    best = max(best, worth)
+                total += n * best
+                weight += n
+            self._cache[key] = total / weight if weight else 0.0
+        return self._cache[key]
 
     def raw_worth(self, hand: Hand, eff: Efficiency) -> tuple[str, float, float | None]:
         """The model's money for a 13-tile hand (the seat's whole expected money from now), kept hidden and declared 亮倒 (None: not ready), with the kind of hand it is (``far1`` … ``far3``, ``ready``)."""

@@ -25,7 +25,7 @@ from kwx.table.selfplay import play, seeded_deal
 from kwx.table.table import SEATS, Table, legal_actions
 from kwx.table.view import SeatView, decision_for, view_for
 
-BOTS = {"basic": BasicBot, "companion": CompanionBot, "strong": StrongBot}
+BOTS = {"basic": BasicBot, "companion": CompanionBot, "strong": StrongBot, "judge": JudgeBot}
 
 
 def hidden_shuffled(state: Table, seat: int, rng: random.Random) -> Table:

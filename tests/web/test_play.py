@@ -10,6 +10,7 @@ from django.test import Client
 
 from accounts.models import Player
 from kwx.bots.companion import CompanionBot
+from kwx.bots.judge import JudgeBot
 from kwx.table.record import replay
 from kwx.table.view import view_for
 from play.models import Game, Hand, ReviewItem
@@ -80,17 +81,18 @@ def test_a_whole_hand_without_javascript_ends_in_its_settlement_and_opens_its_re
     assert nxt.status_code == 302 and game.hands.count() == 2 and current(game).record["piao"][0] == 2
 
 
-def test_the_companion_is_a_level_one_plays_a_whole_hand_against(client):
+@pytest.mark.parametrize(("level", "name", "bot"), [("companion", "陪练", CompanionBot), ("judge", "裁判", JudgeBot)])
+def test_a_level_one_plays_a_whole_hand_against(client, level, name, bot):
     body = client.get("/play/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert 'name="level" value="companion"' in body and "陪练" in body
-    game = start(client, level="companion")
-    assert game.level == "companion"
+    assert f'name="level" value="{level}"' in body and name in body
+    game = start(client, level=level)
+    assert game.level == level
     hand = play_hand(client, game, htmx=True)
     done = replay(hand.record)
     asked = 0
     for state, action in zip(done.states, done.actions):  # states[i] is the table before action i
         if action.seat != PERSON and state.phase in ("act", "pong") and state.turn == action.seat:
-            assert CompanionBot().act(view_for(state, action.seat)) == action  # the bots' every own-turn move is the companion's
+            assert bot().act(view_for(state, action.seat)) == action  # the bots' every own-turn move is that level's bot's
             asked += 1
     assert asked > 0
 

@@ -1,0 +1,138 @@
+"""The judge's evaluator: the strong bot's worth of a discard, corrected by a linear model fitted on self-play.
+
+The strong bot prices the hand a discard leaves with one model of the rest of the hand
+(:class:`~kwx.bots.strong.Outlook`). What that model does not see — how good the ready hands
+a hand one tile from ready will make are (:meth:`~kwx.bots.strong.Outlook.drawn_worth`), pairs
+and dragons kept, a hand near 清一色, a ready hand only 屁胡 on a discard, how much it prices a
+deal-in — is read as a few features (:func:`features`), and the money the seat made from
+then on, less what the strong bot reckoned, is fitted on them by least squares on hands of a
+pool of bots (``python -m kwx.bots.fit_judge``; the coefficients ship in
+``kwx/bots/data/learned.json`` with the command and seed that made them).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from kwx.bots.strong import Choice, Outlook, StrongBot, far_total
+from kwx.hand.efficiency import Efficiency, discard_options
+from kwx.hand.tiles import Hand, with_tile
+from kwx.table.table import Action
+from kwx.table.view import SeatView
+
+DATA = Path(__file__).resolve().parent / "data" / "learned.json"
+NAMES = (
+    "ready_hidden",
+    "declared",
+    "far1",
+    "far2",
+    "far3",
+    "drawn",
+    "danger",
+    "pairs",
+    "dragons",
+    "flush",
+    "near_flush",
+    "live",
+    "pinghu_only",
+    "declared_draws",
+    "worth",
+)
+"""The features, in the order of the coefficients."""
+
+
+def features(look: Outlook, after: Hand, eff: Efficiency, declared: bool, danger: float, worth: float) -> tuple[float, ...]:
+    """The features of the hand a discard leaves (see :data:`NAMES`), read from what the seat sees."""
+    shanten = eff.shanten
+    ready = shanten == 0 and bool(eff.waits)
+    held = after.concealed
+    drawn = 0.0
+    if shanten == 1:
+        chance, start = look.far_chance(eff)
+        if chance > 0:
+            drawn = chance * (look.drawn_worth(after, eff, start) - look.typical_worth(far_total(after, look.weights), start))
+    off = min(sum(after.held[0:9]), sum(after.held[9:18])) + sum(after.held[18:21]) if not ready else -1
+    pairs = sum(1 for n in held if n >= 2) if not ready else 0
+    live = sum(w.remaining for w in eff.waits) if ready else 0
+    pinghu = ready and not declared and not any(w.discard.allowed for w in eff.waits if w.remaining)
+    return (
+        float(ready and not declared),
+        float(declared),
+        float(shanten == 1),
+        float(shanten == 2),
+        float(shanten >= 3),
+        drawn,
+        danger,
+        float(pairs),
+        float(sum(held[18:21])) if not ready else 0.0,
+        float(off == 0),
+        float(off == 1),
+        live / 4.0,
+        float(pinghu),
+        look.draws / 10.0 if declared else 0.0,
+        worth,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """The fitted coefficients (one per feature of :data:`NAMES`)."""
+
+    coefficients: tuple[float, ...]
+
+    def correction(self, x: Sequence[float]) -> float:
+        """The money the model adds to the strong bot's worth for features ``x``."""
+        return sum(b * v for b, v in zip(self.coefficients, x))
+
+
+@lru_cache(maxsize=4)
+def load_model(path: str = str(DATA)) -> Model:
+    """The fitted model shipped with the judge (or another fit's file)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return Model(tuple(float(data["coefficients"][name]) for name in NAMES))
+
+
+class Learned(StrongBot):
+    """The strong bot whose discards are ranked by the corrected worth (:func:`judged`)."""
+
+    name = "learned"
+
+    def __init__(self, model: Model | None = None, top: int = 6) -> None:
+        super().__init__()
+        self.model = model or load_model()
+        self.top = top
+
+    def judged(self, view: SeatView, choices: Sequence[Choice]) -> list[tuple[Choice, float]]:
+        """The first ``top`` choices with their corrected worths, best first."""
+        look = self.outlook(view)
+        hand = view.hand
+        visible = view.visible_beside(hand)
+        results = {o.discard: o.result for o in discard_options(hand, visible, view.rules)}
+        out = []
+        for c in choices[: self.top]:
+            after = Hand(with_tile(hand.concealed, c.kind, -1), hand.melds)
+            chance, cost = look.deal_in(c.kind)
+            x = features(look, after, results[c.kind], c.liang_dao, chance * cost, c.worth)
+            out.append((c, c.worth + self.model.correction(x)))
+        out.sort(key=lambda p: (-p[1], p[0].kind, p[0].liang_dao))
+        return out
+
+    def act(self, view: SeatView) -> Action:
+        """The strong bot's action (a win, a kong, or which way to discard); a discard of an unlocked hand chosen by the corrected worth."""
+        action = super().act(view)
+        if action.verb != "discard" or view.me.liang_dao or not any(self.model.coefficients):
+            return action
+        allowed = frozenset(a.kind for a in view.options if a.verb == "discard")
+        scored = self.discards(view, view.hand, allowed, any(a.liang_dao for a in view.options))
+        if len(scored) < 2:
+            return action
+        best, _ = self.judged(view, scored)[0]
+        return Action(view.seat, "discard", best.kind, best.liang_dao)
+
+
+ZERO = Model((0.0,) * len(NAMES))
+"""No correction: the strong bot's own ranking."""
