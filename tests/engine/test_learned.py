@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kwx.bots import fit_judge, learned
-from kwx.bots.judge import JudgeBot
 from kwx.bots.fit_judge import solve
+from kwx.bots.judge import JudgeBot
 from kwx.bots.learned import NAMES, ZERO, Learned, Model, features, load_model
 from kwx.bots.strong import StrongBot, outlook
 from kwx.hand.efficiency import efficiency
