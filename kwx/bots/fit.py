@@ -271,19 +271,29 @@ class Recorder(StrongBot):
         return action
 
 
-def _samples(tally: Tally, done: Replay, notes: list[tuple[int, int, str, float]]) -> None:
-    """The calibration's samples of one hand: per noted discard, the model's money against the money the seat made from then on (kong money made before left out; a discard won on at once left out)."""
-    final = done.final
+def made_from(done: Replay) -> Callable[[int, int], int]:
+    """What seat ``seat`` made in the hand from the first state with ``drawn`` tiles drawn on (kong money made before left out)."""
     nets = done.settlement.nets
     by_drawn: dict[int, Table] = {}
     for state in done.states:
         by_drawn.setdefault(state.drawn, state)
+
+    def made(seat: int, drawn: int) -> int:
+        state = by_drawn[drawn]
+        banked = settle_table(state, DEFAULT_PLAYERS, 1, (0, 0, 0), state.rules.options.items()).nets[seat] if state.kongs else 0
+        return nets[seat] - banked
+
+    return made
+
+
+def _samples(tally: Tally, done: Replay, notes: list[tuple[int, int, str, float]]) -> None:
+    """The calibration's samples of one hand: per noted discard, the model's money against the money the seat made from then on (kong money made before left out; a discard won on at once left out)."""
+    final = done.final
+    made = made_from(done)
     for seat, drawn, cell, money in notes:
         if done.result == "discard" and final.turn == seat and final.drawn == drawn:
             continue
-        state = by_drawn[drawn]
-        banked = settle_table(state, DEFAULT_PLAYERS, 1, (0, 0, 0), state.rules.options.items()).nets[seat] if state.kongs else 0
-        actual = nets[seat] - banked
+        actual = made(seat, drawn)
         tally.bump("cal_n", cell)
         tally.bump("cal_x", cell, money)
         tally.bump("cal_y", cell, actual)

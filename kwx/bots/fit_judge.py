@@ -18,13 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE, in_chunks
-from kwx.bots.learned import DATA, NAMES, ZERO, Learned, Model, features
-from kwx.hand.efficiency import discard_options
-from kwx.hand.tiles import Hand, with_tile
-from kwx.table.record import DEFAULT_PLAYERS, Replay, settle_table
+from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE, in_chunks, made_from
+from kwx.bots.learned import DATA, NAMES, ZERO, Learned, Model
+from kwx.table.record import Replay
 from kwx.table.selfplay import Policy, play, seeded_deal
-from kwx.table.table import Action, Table
+from kwx.table.table import Action
 from kwx.table.view import SeatView
 
 RIDGE = 50.0
@@ -42,30 +40,17 @@ class _Recorder(Learned):
         """The bot's action, noted when it is a discard of an unlocked hand."""
         action = super().act(view)
         if action.verb == "discard" and not view.me.liang_dao:
-            hand = view.hand
-            scored = [c for c in self.discards(view, hand, frozenset({action.kind}), action.liang_dao) if c.liang_dao == action.liang_dao]
+            scored = [c for c in self.discards(view, view.hand, frozenset({action.kind}), action.liang_dao) if c.liang_dao == action.liang_dao]
             if scored:
                 c = scored[0]
-                look = self.outlook(view)
-                results = {o.discard: o.result for o in discard_options(hand, view.visible_beside(hand), view.rules)}
-                after = Hand(with_tile(hand.concealed, c.kind, -1), hand.melds)
-                chance, cost = look.deal_in(c.kind)
-                self.notes.append((view.seat, view.drawn, features(look, after, results[c.kind], c.liang_dao, chance * cost, c.worth), c.worth))
+                self.notes.append((view.seat, view.drawn, self.features_of(view, c, self.results(view)), c.worth))
         return action
 
 
 def _targets(done: Replay, notes: list[tuple[int, int, tuple[float, ...], float]]) -> list[tuple[tuple[float, ...], float]]:
     """Per noted discard, its features and the money the seat made from then on less the strong bot's worth (kong money made before left out)."""
-    nets = done.settlement.nets
-    by_drawn: dict[int, Table] = {}
-    for state in done.states:
-        by_drawn.setdefault(state.drawn, state)
-    out = []
-    for seat, drawn, x, worth in notes:
-        state = by_drawn[drawn]
-        banked = settle_table(state, DEFAULT_PLAYERS, 1, (0, 0, 0), state.rules.options.items()).nets[seat] if state.kongs else 0
-        out.append((x, nets[seat] - banked - worth))
-    return out
+    made = made_from(done)
+    return [(x, made(seat, drawn) - worth) for seat, drawn, x, worth in notes]
 
 
 Sums = tuple[list[list[float]], list[float], int]

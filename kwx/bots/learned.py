@@ -105,19 +105,32 @@ class Learned(StrongBot):
         super().__init__()
         self.model = model or load_model()
         self.top = top
+        self._scored: tuple[SeatView, tuple[Hand, frozenset[int], bool], list[Choice]] | None = None
+
+    def discards(self, view: SeatView, hand: Hand, allowed: frozenset[int], may_declare: bool) -> list[Choice]:
+        """The strong bot's scored discards (worked out once per view and question: ``act`` asks twice)."""
+        key = (hand, allowed, may_declare)
+        if self._scored is None or self._scored[0] is not view or self._scored[1] != key:
+            self._scored = (view, key, super().discards(view, hand, allowed, may_declare))
+        return self._scored[2]
+
+    @staticmethod
+    def results(view: SeatView) -> dict[int, Efficiency]:
+        """What each discard of the seat's 14 tiles leaves, by kind."""
+        hand = view.hand
+        return {o.discard: o.result for o in discard_options(hand, view.visible_beside(hand), view.rules)}
+
+    def features_of(self, view: SeatView, choice: Choice, results: dict[int, Efficiency]) -> tuple[float, ...]:
+        """The features of one scored discard of the seat's hand (``results``: :meth:`results`)."""
+        look = self.outlook(view)
+        after = Hand(with_tile(view.concealed, choice.kind, -1), view.me.melds)
+        chance, cost = look.deal_in(choice.kind)
+        return features(look, after, results[choice.kind], choice.liang_dao, chance * cost, choice.worth)
 
     def judged(self, view: SeatView, choices: Sequence[Choice]) -> list[tuple[Choice, float]]:
         """The first ``top`` choices with their corrected worths, best first."""
-        look = self.outlook(view)
-        hand = view.hand
-        visible = view.visible_beside(hand)
-        results = {o.discard: o.result for o in discard_options(hand, visible, view.rules)}
-        out = []
-        for c in choices[: self.top]:
-            after = Hand(with_tile(hand.concealed, c.kind, -1), hand.melds)
-            chance, cost = look.deal_in(c.kind)
-            x = features(look, after, results[c.kind], c.liang_dao, chance * cost, c.worth)
-            out.append((c, c.worth + self.model.correction(x)))
+        results = self.results(view)
+        out = [(c, c.worth + self.model.correction(self.features_of(view, c, results))) for c in choices[: self.top]]
         out.sort(key=lambda p: (-p[1], p[0].kind, p[0].liang_dao))
         return out
 
