@@ -35,8 +35,8 @@ from .seats import PERSON, Choice
 logger = logging.getLogger(__name__)
 
 LEVELS = ("basic", "companion", "strong", "judge")
-"""The bots one can sit down with: keys of registry.BOTS (the one registry of bots); ``advice`` and
-``judge`` roll hands out and are too slow to answer inside a page's request."""
+"""The bots one can sit down with: keys of registry.BOTS (the one registry of bots); ``advice`` rolls
+hands out and is too slow to answer inside a page's request."""
 SEAT_BOT = "strong"
 """The bot replayed in the person's seat on each played hand's wall (``Hand.bot_result``), the yardstick /progress/
 shows beside the person's play (the review's bot is ``settings.REVIEW_POLICY``)."""
