@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from kwx.hand.danger import revealed_rules
-from kwx.hand.efficiency import Efficiency, discard_options, efficiency
+from kwx.hand.efficiency import Efficiency, discard_options, efficiency, ready_discards
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand, with_tile
@@ -253,40 +253,45 @@ class Outlook:
     """The 荒庄 money at the end for the seat hidden (+1 from each declarer) and declared (−1 to each non-declarer)."""
     _cache: dict[Any, float] = field(default_factory=dict)
     _cache_lists: dict[str, list[float]] = field(default_factory=dict)
+    _cache_steps: dict[str, list[tuple[float, float, float, float, float, float, float]]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ ready hands
 
     def baseline(self) -> float:
         """The seat's expected money if it never wins: its payments to the opponents' self-draws and the 荒庄 money of a hidden hand."""
-        if "baseline" not in self._cache:
-            alive, money = 1.0, 0.0
-            for r in self.rounds:
-                money -= alive * r.weight * r.end_pay
-                alive *= 1.0 - r.weight * min(1.0, r.end)
-            self._cache["baseline"] = money + alive * self.huang[0]
-        return self._cache["baseline"]
+        return self._never(0)
 
     def path(self, self_rate: float, own_pay: float, disc_rate: float, disc_pay: float, declared: bool, start: int = 0) -> float:
         """Expected money from round ``start`` on of a ready hand: per round a self-draw chance ``self_rate`` paying ``own_pay`` from each opponent, discards onto it at ``disc_rate`` × the opponents' throw factor paying ``disc_pay``; less the baseline of never winning."""
+        gain = self_rate * 2 * own_pay
         alive = 1.0
         money = 0.0
-        base_alive = 1.0
-        base = 0.0
-        for r in self.rounds[start:]:
-            w = r.weight
-            if declared:
-                thrown = r.throw_revealed * disc_rate
-                lose, lose_cost, broken = r.lock_chance, r.lock_cost, 0.0
-            else:
-                thrown = r.throw_hidden * disc_rate
-                lose, lose_cost, broken = 0.0, 0.0, r.broken
-            money += alive * w * (self_rate * 2 * own_pay + thrown * disc_pay - lose_cost - r.end_pay)
-            alive *= 1.0 - w * min(1.0, self_rate + thrown + lose + r.end + broken)
-            base -= base_alive * w * r.end_pay
-            base_alive *= 1.0 - w * min(1.0, r.end)
+        for w, throw, lose, lose_cost, broken, end, end_pay in self._steps(declared)[start:]:
+            thrown = throw * disc_rate
+            money += alive * w * (gain + thrown * disc_pay - lose_cost - end_pay)
+            alive *= 1.0 - w * min(1.0, self_rate + thrown + lose + end + broken)
         money += alive * self.huang[1 if declared else 0]
-        base += base_alive * self.huang[0]
-        return money - base
+        return money - self._never(start)
+
+    def _steps(self, declared: bool) -> list[tuple[float, float, float, float, float, float, float]]:
+        """Per round, what :meth:`path` reads of it for a hidden or a declared hand: weight, throw factor, forced deal-in chance and cost, breaking chance, end chance and payment."""
+        key = "declared" if declared else "hidden"
+        if key not in self._cache_steps:
+            self._cache_steps[key] = [
+                (r.weight, r.throw_revealed, r.lock_chance, r.lock_cost, 0.0, r.end, r.end_pay) if declared else (r.weight, r.throw_hidden, 0.0, 0.0, r.broken, r.end, r.end_pay) for r in self.rounds
+            ]
+        return self._cache_steps[key]
+
+    def _never(self, start: int) -> float:
+        """The baseline of never winning from round ``start`` on (what :meth:`path` subtracts)."""
+        key = ("never", start)
+        if key not in self._cache:
+            alive, money = 1.0, 0.0
+            for r in self.rounds[start:]:
+                money -= alive * r.weight * r.end_pay
+                alive *= 1.0 - r.weight * min(1.0, r.end)
+            self._cache[key] = money + alive * self.huang[0]
+        return self._cache[key]
 
     def ready_worth(self, hand: Hand, eff: Efficiency, declared: bool, start: int = 0) -> float:
         """The worth of a ready 13-tile hand, kept hidden or declared (亮倒: every win ×2, a discard win 包胡)."""
@@ -365,18 +370,21 @@ class Outlook:
                     continue
                 drawn = Hand(with_tile(hand.concealed, kind, 1), hand.melds)
                 best = 0.0
-                for option in discard_options(drawn, visible, rules):
-                    result = option.result
-                    if result.shanten != 0 or not result.waits:
-                        continue
-                    after = Hand(with_tile(drawn.concealed, option.discard, -1), hand.melds)
-                    worth = self.ready_worth(after, result, False, start)
-                    if self.weights.declare:
-                        worth = max(worth, self.ready_worth(after, result, True, start))
-                    best = max(best, worth)
+                for option in ready_discards(drawn, visible, rules):
+                    best = max(best, self._best_ready(Hand(with_tile(drawn.concealed, option.discard, -1), hand.melds), option.result, start))
                 total += n * best
                 weight += n
             self._cache[key] = total / weight if weight else 0.0
+        return self._cache[key]
+
+    def _best_ready(self, hand: Hand, eff: Efficiency, start: int) -> float:
+        """The better of a ready hand's worths at round ``start``, hidden and declared (kept per hand and live copies of its waits: the draws of several discards reach the same hands)."""
+        key = ("ready", hand.concealed, tuple(w.remaining for w in eff.waits), start)
+        if key not in self._cache:
+            worth = self.ready_worth(hand, eff, False, start)
+            if self.weights.declare:
+                worth = max(worth, self.ready_worth(hand, eff, True, start))
+            self._cache[key] = worth
         return self._cache[key]
 
     def raw_worth(self, hand: Hand, eff: Efficiency) -> tuple[str, float, float | None]:

@@ -179,8 +179,9 @@ def _ready(hand: Hand, kinds: tuple[int, ...], left: Counts, rules: Rules) -> Ef
     return Efficiency(0, kinds, left, tuple(waits), sum([left[k] for k in kinds]), value)
 
 
+@lru_cache(maxsize=2048)
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
-    """Every distinct discard of a 14-tile hand with its result, best first (§4).
+    """Every distinct discard of a 14-tile hand with its result, best first (§4; remembered for the last hands asked, as the bots ask twice).
 
     The 14-tile hand's block indices, pairs and four-held kinds are found once; each
     discard only moves its own block's index and the counts it touches.
@@ -203,6 +204,37 @@ def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardO
         shanten, kinds = _improving(after_counts, tuple(after), pairs - (n % 2 == 0), melds, after_full)
         options.append(DiscardOption(kind, _result(after_counts, hand.melds, shanten, kinds, left, rules)))
     options.sort(key=lambda o: o.rank_key)
+    return tuple(options)
+
+
+@lru_cache(maxsize=1 << 15)
+def ready_discards(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
+    """The discards of a 14-tile hand that leave it ready (waits and all), in kind order: :func:`discard_options` cut to those, found without working out the others' effective tiles."""
+    counts = hand.concealed
+    melds = len(hand.melds)
+    budget = 4 - melds
+    target = 8 - 2 * melds
+    left = remaining(add(hand.held, visible))
+    indices = block_indices(counts)
+    pairs = pairs_of(counts)
+    full = full_kinds(hand.held)
+    options = []
+    for kind in range(NUM_KINDS):
+        n = counts[kind]
+        if not n:
+            continue
+        after = list(indices)
+        after[KIND_BLOCK[kind]] -= KIND_STEP[kind]
+        i0, i1, i2 = after
+        after_pairs = pairs - (n % 2 == 0)
+        if target - best_of_ids(SUIT_IDS[i0], MERGED[SUIT_IDS[i1]][DRAGON_IDS[i2]], budget) != 0 and (melds or after_pairs != 6):
+            continue  # neither ready as four sets and a pair nor as seven pairs
+        after_counts = counts[:kind] + (n - 1,) + counts[kind + 1 :]
+        after_full = tuple(k for k in full if k != kind) if kind in full else full
+        shanten, kinds = _improving(after_counts, tuple(after), after_pairs, melds, after_full)
+        result = _result(after_counts, hand.melds, shanten, kinds, left, rules)
+        if result.waits:
+            options.append(DiscardOption(kind, result))
     return tuple(options)
 
 

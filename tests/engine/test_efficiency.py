@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 
 from kwx import analyze
-from kwx.hand.efficiency import best_discards, discard_options
+from kwx.hand.efficiency import best_discards, discard_options, ready_discards
 from kwx.hand.notation import format_counts, parse_tiles
 from kwx.hand.rules import make_rules
 from kwx.hand.shapes import is_complete, shanten
@@ -45,6 +45,22 @@ def test_discard_options_match_the_thirteen_tile_analysis(counts):
             assert tile["remaining"] == 4 - counts[kind_of(tile["tile"])]
     expected_top = -1 if is_complete(counts) else min(o["shanten"] for o in result["options"])
     assert result["shanten"] == expected_top
+
+
+@given(hands(14), hands(14))
+def test_ready_discards_are_the_options_that_leave_the_hand_ready(counts, seen):
+    hand = Hand(counts)
+    visible = tuple(max(0, min(s, 4 - n)) for s, n in zip(seen, counts))
+    rules = make_rules()
+    expected = sorted((o for o in discard_options(hand, visible, rules) if o.result.shanten == 0 and o.result.waits), key=lambda o: o.discard)
+    assert list(ready_discards(hand, visible, rules)) == expected
+
+
+def test_ready_discards_find_seven_pairs_and_standard_waits():
+    hand = Hand(parse_tiles("11223344556678s"))  # ready on several discards, as seven pairs and as sets
+    expected = [o for o in discard_options(hand, EMPTY, make_rules()) if o.result.shanten == 0 and o.result.waits]
+    assert [o.discard for o in ready_discards(hand, EMPTY, make_rules())] == sorted(o.discard for o in expected)
+    assert len(expected) >= 2
 
 
 @given(hands(14))
