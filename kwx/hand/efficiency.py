@@ -8,6 +8,7 @@ ranks of a held tile) can lower the shanten, so no other kind is tried.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -179,6 +180,29 @@ def _ready(hand: Hand, kinds: tuple[int, ...], left: Counts, rules: Rules) -> Ef
     return Efficiency(0, kinds, left, tuple(waits), sum([left[k] for k in kinds]), value)
 
 
+def _discards(hand: Hand) -> Iterator[tuple[int, tuple[int, int, int], int]]:
+    """Each distinct discard of a 14-tile hand with the block indices and pair count it leaves (found from the 14-tile hand's once)."""
+    counts = hand.concealed
+    indices = block_indices(counts)
+    pairs = pairs_of(counts)
+    for kind in range(NUM_KINDS):
+        n = counts[kind]
+        if n:
+            after = list(indices)
+            after[KIND_BLOCK[kind]] -= KIND_STEP[kind]
+            yield kind, (after[0], after[1], after[2]), pairs - (n % 2 == 0)
+
+
+def _option(hand: Hand, kind: int, indices: tuple[int, int, int], pairs: int, left: Counts, rules: Rules) -> DiscardOption:
+    """The discard of ``kind`` with the 13-tile hand it leaves (its block indices and pairs known)."""
+    counts = hand.concealed
+    full = full_kinds(hand.held)
+    after_counts = counts[:kind] + (counts[kind] - 1,) + counts[kind + 1 :]
+    after_full = tuple(k for k in full if k != kind) if kind in full else full
+    shanten, kinds = _improving(after_counts, indices, pairs, len(hand.melds), after_full)
+    return DiscardOption(kind, _result(after_counts, hand.melds, shanten, kinds, left, rules))
+
+
 @lru_cache(maxsize=2048)
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
     """Every distinct discard of a 14-tile hand with its result, best first (§4; remembered for the last hands asked, as the bots ask twice).
@@ -186,23 +210,8 @@ def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardO
     The 14-tile hand's block indices, pairs and four-held kinds are found once; each
     discard only moves its own block's index and the counts it touches.
     """
-    counts = hand.concealed
-    melds = len(hand.melds)
     left = remaining(add(hand.held, visible))
-    indices = block_indices(counts)
-    pairs = pairs_of(counts)
-    full = full_kinds(hand.held)
-    options = []
-    for kind in range(NUM_KINDS):
-        n = counts[kind]
-        if not n:
-            continue
-        after = list(indices)
-        after[KIND_BLOCK[kind]] -= KIND_STEP[kind]
-        after_counts = counts[:kind] + (n - 1,) + counts[kind + 1 :]
-        after_full = tuple(k for k in full if k != kind) if kind in full else full
-        shanten, kinds = _improving(after_counts, tuple(after), pairs - (n % 2 == 0), melds, after_full)
-        options.append(DiscardOption(kind, _result(after_counts, hand.melds, shanten, kinds, left, rules)))
+    options = [_option(hand, kind, indices, pairs, left, rules) for kind, indices, pairs in _discards(hand)]
     options.sort(key=lambda o: o.rank_key)
     return tuple(options)
 
@@ -210,31 +219,16 @@ def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardO
 @lru_cache(maxsize=1 << 15)
 def ready_discards(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
     """The discards of a 14-tile hand that leave it ready (waits and all), in kind order: :func:`discard_options` cut to those, found without working out the others' effective tiles."""
-    counts = hand.concealed
     melds = len(hand.melds)
     budget = 4 - melds
     target = 8 - 2 * melds
     left = remaining(add(hand.held, visible))
-    indices = block_indices(counts)
-    pairs = pairs_of(counts)
-    full = full_kinds(hand.held)
     options = []
-    for kind in range(NUM_KINDS):
-        n = counts[kind]
-        if not n:
-            continue
-        after = list(indices)
-        after[KIND_BLOCK[kind]] -= KIND_STEP[kind]
-        i0, i1, i2 = after
-        after_pairs = pairs - (n % 2 == 0)
-        if target - best_of_ids(SUIT_IDS[i0], MERGED[SUIT_IDS[i1]][DRAGON_IDS[i2]], budget) != 0 and (melds or after_pairs != 6):
-            continue  # neither ready as four sets and a pair nor as seven pairs
-        after_counts = counts[:kind] + (n - 1,) + counts[kind + 1 :]
-        after_full = tuple(k for k in full if k != kind) if kind in full else full
-        shanten, kinds = _improving(after_counts, tuple(after), after_pairs, melds, after_full)
-        result = _result(after_counts, hand.melds, shanten, kinds, left, rules)
-        if result.waits:
-            options.append(DiscardOption(kind, result))
+    for kind, (i0, i1, i2), pairs in _discards(hand):
+        if target - best_of_ids(SUIT_IDS[i0], MERGED[SUIT_IDS[i1]][DRAGON_IDS[i2]], budget) == 0 or (not melds and pairs == 6):
+            option = _option(hand, kind, (i0, i1, i2), pairs, left, rules)
+            if option.result.waits:
+                options.append(option)
     return tuple(options)
 
 
