@@ -19,13 +19,13 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from kwx.bots.strong import Figures, StrongBot, figures_from
 from kwx.hand.efficiency import efficiency
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand, add, with_tile
+from kwx.processes import in_processes
 from kwx.table.record import DEFAULT_PLAYERS, Replay, settle_table
 from kwx.table.selfplay import Policy, play, seeded_deal
 from kwx.table.table import Action, Table, win_for
@@ -47,7 +47,6 @@ CLASSES = ("5", "19", "28", "3467", "D")
 FLUSH = ("-", "in", "out")
 """Whether a hidden hand shows a flush (two or more melds, all of one suit) and the tile is in that suit or outside it."""
 SEED_STRIDE = 1_000_003
-T = TypeVar("T")
 
 
 def tile_class(kind: int) -> str:
@@ -324,17 +323,9 @@ CHUNK = 250
 """Hands per unit of work (fixed, so the sums are added in the same order with any number of jobs)."""
 
 
-def in_chunks(work: Callable[[Any], T], chunks: Sequence[Any], jobs: int) -> list[T]:
-    """``work`` of each chunk, in order, in ``jobs`` processes (one: in this one)."""
-    if jobs <= 1 or len(chunks) <= 1:
-        return [work(c) for c in chunks]
-    with get_context("fork").Pool(jobs) as workers:
-        return workers.map(work, chunks, chunksize=1)
-
-
 def count(hands: int, seed: int, pool: Sequence[str] = POOL, jobs: int = 1, figures: Figures | None = None) -> Tally:
     """Play ``hands`` hands of the pool (the strong bot with ``figures``, noting its calibration samples) and count their events."""
-    parts = in_chunks(_chunk, [(i, min(hands, i + CHUNK), seed, tuple(pool), figures) for i in range(0, hands, CHUNK)], jobs)
+    parts = in_processes(_chunk, [(i, min(hands, i + CHUNK), seed, tuple(pool), figures) for i in range(0, hands, CHUNK)], jobs)
     tally = Tally()
     for part in parts:
         tally.add(part)

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE, in_chunks, made_from
+from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE, made_from
 from kwx.bots.learned import DATA, NAMES, ZERO, Learned, Model
+from kwx.processes import in_processes
 from kwx.table.record import Replay
 from kwx.table.selfplay import Policy, play, seeded_deal
 from kwx.table.table import Action
@@ -98,7 +99,7 @@ def solve(xx: list[list[float]], xy: list[float], ridge: float = RIDGE) -> list[
 
 def fit_round(hands: int, seed: int, model: Model, pool: Sequence[str] = POOL, jobs: int = 1) -> tuple[Model, int]:
     """The coefficients fitted on ``hands`` hands of the pool on walls of ``seed``, the strong bot's seats played by the evaluator with ``model``; and the samples."""
-    parts = in_chunks(_chunk, [(i, min(hands, i + CHUNK), seed, tuple(pool), model) for i in range(0, hands, CHUNK)], jobs)
+    parts = list(in_processes(_chunk, [(i, min(hands, i + CHUNK), seed, tuple(pool), model) for i in range(0, hands, CHUNK)], jobs))
     k = len(NAMES)
     xx = [[sum(p[0][i][j] for p in parts) for j in range(k)] for i in range(k)]
     xy = [sum(p[1][i] for p in parts) for i in range(k)]

@@ -16,11 +16,11 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any
 
 from kwx.bots.advised import DecisionCost
 from kwx.bots.registry import BOTS, policy_factory
+from kwx.processes import in_processes
 from kwx.table.selfplay import IllegalChoice, Policy, play, seeded_deal
 from kwx.table.table import Action
 from kwx.table.view import SeatView
@@ -168,11 +168,7 @@ def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", j
     size = max(3, 3 * math.ceil(len(games) / (3 * max(1, jobs) * 8)))
     chunks = [(games[i : i + size], names, rules, keep_records) for i in range(0, len(games), size)]
     start = time.perf_counter()
-    if jobs <= 1 or len(chunks) <= 1:
-        parts = [_play_chunk(c) for c in chunks]
-    else:
-        with get_context("fork").Pool(jobs) as pool:
-            parts = pool.map(_play_chunk, chunks, chunksize=1)
+    parts = list(in_processes(_play_chunk, chunks, jobs))
     wall = time.perf_counter() - start
     outcomes = tuple(o for part, _, _ in parts for o in part)
     decisions = tuple((name, tuple(d for _, _, made in parts for d in made[name])) for name in sorted(set(names)))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any, TextIO
 
 from kwx.drills.confirm import build, confirm
 from kwx.drills.table_drills import KINDS
+from kwx.processes import in_processes
 
 TABLE_BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "table_bank.json.gz"
 SPARE = 1.0
@@ -120,27 +120,13 @@ def _index_row(result: tuple[str, int, dict[str, Any] | None, float]) -> dict[st
 
 def _pooled(fn: Callable[[Any], Any], items: list[Any], jobs: int, out: TextIO | None, row_of: Callable[[Any], dict[str, Any]], progress: Callable[[int], None] | None) -> Iterator[Any]:
     """``fn`` of each item, in order, over ``jobs`` processes; each result's row appended to the cache ``out`` as it comes."""
-    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else _Inline() as pool:
-        for result in pool.map(fn, items, chunksize=1):
-            if out is not None:
-                out.write(json.dumps(row_of(result), ensure_ascii=False, sort_keys=True) + "\n")
-                out.flush()
-            if progress:
-                progress(1)
-            yield result
-
-
-class _Inline:
-    """A stand-in for the process pool when one job is asked for (same order, same results)."""
-
-    def __enter__(self) -> _Inline:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def map(self, fn: Callable[[Any], Any], items: Iterable[Any], chunksize: int = 1) -> Iterable[Any]:
-        return map(fn, items)
+    for result in in_processes(fn, items, jobs):
+        if out is not None:
+            out.write(json.dumps(row_of(result), ensure_ascii=False, sort_keys=True) + "\n")
+            out.flush()
+        if progress:
+            progress(1)
+        yield result
 
 
 def _confirm(record: dict[str, Any]) -> tuple[dict[str, Any], float]:
