@@ -216,19 +216,35 @@ def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardO
     return tuple(options)
 
 
-@lru_cache(maxsize=1 << 15)
-def ready_discards(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
-    """The discards of a 14-tile hand that leave it ready (waits and all), in kind order: :func:`discard_options` cut to those, found without working out the others' effective tiles."""
+@lru_cache(maxsize=1 << 16)
+def _ready_shapes(hand: Hand, rules: Rules) -> tuple[tuple[int, tuple[int, ...], tuple[tuple[int, WinValue, WinValue], ...]], ...]:
+    """Per discard of a 14-tile hand that leaves it ready: the discard, the effective kinds and the scored waits (all independent of what is seen)."""
     melds = len(hand.melds)
     budget = 4 - melds
     target = 8 - 2 * melds
-    left = remaining(add(hand.held, visible))
-    options = []
+    full = full_kinds(hand.held)
+    counts = hand.concealed
+    out = []
     for kind, (i0, i1, i2), pairs in _discards(hand):
         if target - best_of_ids(SUIT_IDS[i0], MERGED[SUIT_IDS[i1]][DRAGON_IDS[i2]], budget) == 0 or (not melds and pairs == 6):
-            option = _option(hand, kind, (i0, i1, i2), pairs, left, rules)
-            if option.result.waits:
-                options.append(option)
+            after_counts = counts[:kind] + (counts[kind] - 1,) + counts[kind + 1 :]
+            after_full = tuple(k for k in full if k != kind) if kind in full else full
+            shanten, kinds = _improving(after_counts, (i0, i1, i2), pairs, melds, after_full)
+            if shanten == 0:
+                waits = tuple(winning(Hand(after_counts, hand.melds), kinds, rules))
+                if waits:
+                    out.append((kind, kinds, waits))
+    return tuple(out)
+
+
+def ready_discards(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
+    """The discards of a 14-tile hand that leave it ready (waits and all), in kind order: :func:`discard_options` cut to those, found without working out the others' effective tiles (the shapes remembered per hand, the copies left counted per call)."""
+    left = remaining(add(hand.held, visible))
+    options = []
+    for kind, kinds, scored in _ready_shapes(hand, rules):
+        waits = tuple(Wait(k, left[k], self_draw, discard) for k, self_draw, discard in scored)
+        value = sum([w.value for w in waits])
+        options.append(DiscardOption(kind, Efficiency(0, kinds, left, waits, sum([left[k] for k in kinds]), value)))
     return tuple(options)
 
 
