@@ -1,7 +1,8 @@
 """``python -m kwx.bots.fit_judge``: fit the judge's learned evaluator (:mod:`kwx.bots.learned`) on self-play of a pool of bots.
 
 Each round plays hands of the pool with the strong bot's seats taken by the evaluator (round 0:
-no correction, the strong bot's own play; round ``r``: the model of round ``r − 1``), notes the
+no correction, the strong bot's own play; round ``r``: the model of round ``r − 1`` on its
+discards, 碰 and 过 by the strong bot's figures), notes the
 features of every discard of an unlocked hand and the strong bot's worth of it, and fits the
 money the seat made from then on (kong money made before left out), less that worth, on the
 features by ridge least squares. The hands depend on their index only and the sums are added
@@ -20,6 +21,7 @@ from typing import Any
 
 from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE, made_from
 from kwx.bots.learned import DATA, NAMES, ZERO, Learned, Model
+from kwx.bots.strong import StrongBot
 from kwx.processes import in_processes
 from kwx.table.record import Replay
 from kwx.table.selfplay import Policy, play, seeded_deal
@@ -36,6 +38,10 @@ class _Recorder(Learned):
     def __init__(self, model: Model) -> None:
         super().__init__(model)
         self.notes: list[tuple[int, int, tuple[float, ...], float]] = []
+
+    def claim(self, view: SeatView) -> Action | None:
+        """The strong bot's claim (the fit samples discards; its hands' 碰 and 过 follow the strong bot's figures in every round)."""
+        return StrongBot.claim(self, view)
 
     def act(self, view: SeatView) -> Action:
         """The bot's action, noted when it is a discard of an unlocked hand."""

@@ -1,8 +1,8 @@
 """The judge: the strong bot with its discards priced by the learned evaluator, and rollouts on the decision kinds asked for (docs/bots.md).
 
-Every discard of an unlocked hand — which tile, and 亮倒 with it or not — is chosen by the
-strong bot's worth corrected by the model fitted on self-play (:mod:`kwx.bots.learned`); wins,
-kongs and 碰 follow the strong bot's figures. With ``kinds`` (none by default: the tournaments measured no gain
+Every discard of an unlocked hand — which tile, and 亮倒 with it or not — and every 碰 or 过 is
+chosen by the strong bot's worth corrected by the model fitted on self-play
+(:mod:`kwx.bots.learned`); wins and kongs follow the strong bot's figures. With ``kinds`` (none by default: the tournaments measured no gain
 from rollouts on top of the fitted figures, docs/bots.md), on each decision of those kinds
 where the figures leave more than one choice close — a
 discard (亮倒 or not included: the best discard of the other way is always a candidate), a

@@ -4,10 +4,12 @@ The strong bot prices the hand a discard leaves with one model of the rest of th
 (:class:`~kwx.bots.strong.Outlook`). What that model does not see — how good the ready hands
 a hand one tile from ready will make are (:meth:`~kwx.bots.strong.Outlook.drawn_worth`), pairs
 and dragons kept, a hand near 清一色, a ready hand only 屁胡 on a discard, how much it prices a
-deal-in — is read as a few features (:func:`features`), and the money the seat made from
+deal-in, how many opponents have revealed their hands — is read as a few features
+(:func:`features`), and the money the seat made from
 then on, less what the strong bot reckoned, is fitted on them by least squares on hands of a
 pool of bots (``python -m kwx.bots.fit_judge``; the coefficients ship in
-``kwx/bots/data/learned.json`` with the command and seed that made them).
+``kwx/bots/data/learned.json`` with the command and seed that made them). The same
+corrected worths decide 碰 or 过: the best discard after the pong against the hand as it stands.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from kwx.bots.strong import Choice, Outlook, StrongBot, far_total
-from kwx.hand.efficiency import Efficiency, discard_options
-from kwx.hand.tiles import Hand, with_tile
+from kwx.hand.efficiency import Efficiency, discard_options, efficiency
+from kwx.hand.tiles import NUM_KINDS, Hand, with_tile
 from kwx.table.table import Action
 from kwx.table.view import SeatView
 
@@ -41,6 +43,10 @@ NAMES = (
     "pinghu_only",
     "declared_draws",
     "worth",
+    "revealed_ready",
+    "revealed_declared",
+    "revealed_far",
+    "hidden_draws",
 )
 """The features, in the order of the coefficients."""
 
@@ -75,6 +81,10 @@ def features(look: Outlook, after: Hand, eff: Efficiency, declared: bool, danger
         float(pinghu),
         look.draws / 10.0 if declared else 0.0,
         worth,
+        float(look.revealed) if ready and not declared else 0.0,
+        float(look.revealed) if declared else 0.0,
+        float(look.revealed) if not ready and not declared else 0.0,
+        look.draws / 10.0 if ready and not declared else 0.0,
     )
 
 
@@ -115,22 +125,23 @@ class Learned(StrongBot):
         return self._scored[2]
 
     @staticmethod
-    def results(view: SeatView) -> dict[int, Efficiency]:
-        """What each discard of the seat's 14 tiles leaves, by kind."""
-        hand = view.hand
+    def results(view: SeatView, hand: Hand | None = None) -> dict[int, Efficiency]:
+        """What each discard of the seat's 14 tiles (or of ``hand``, the hand after a 碰) leaves, by kind."""
+        hand = hand or view.hand
         return {o.discard: o.result for o in discard_options(hand, view.visible_beside(hand), view.rules)}
 
-    def features_of(self, view: SeatView, choice: Choice, results: dict[int, Efficiency]) -> tuple[float, ...]:
-        """The features of one scored discard of the seat's hand (``results``: :meth:`results`)."""
+    def features_of(self, view: SeatView, choice: Choice, results: dict[int, Efficiency], hand: Hand | None = None) -> tuple[float, ...]:
+        """The features of one scored discard of the seat's hand, or of ``hand`` (``results``: :meth:`results` of the same hand)."""
+        hand = hand or view.hand
         look = self.outlook(view)
-        after = Hand(with_tile(view.concealed, choice.kind, -1), view.me.melds)
+        after = Hand(with_tile(hand.concealed, choice.kind, -1), hand.melds)
         chance, cost = look.deal_in(choice.kind)
         return features(look, after, results[choice.kind], choice.liang_dao, chance * cost, choice.worth)
 
-    def judged(self, view: SeatView, choices: Sequence[Choice]) -> list[tuple[Choice, float]]:
-        """The first ``top`` choices with their corrected worths, best first."""
-        results = self.results(view)
-        out = [(c, c.worth + self.model.correction(self.features_of(view, c, results))) for c in choices[: self.top]]
+    def judged(self, view: SeatView, choices: Sequence[Choice], hand: Hand | None = None) -> list[tuple[Choice, float]]:
+        """The first ``top`` choices of the seat's hand (or of ``hand``) with their corrected worths, best first."""
+        results = self.results(view, hand)
+        out = [(c, c.worth + self.model.correction(self.features_of(view, c, results, hand))) for c in choices[: self.top]]
         out.sort(key=lambda p: (-p[1], p[0].kind, p[0].liang_dao))
         return out
 
@@ -145,6 +156,32 @@ class Learned(StrongBot):
             return action
         best, _ = self.judged(view, scored)[0]
         return Action(view.seat, "discard", best.kind, best.liang_dao)
+
+    def passing(self, view: SeatView) -> float:
+        """The corrected worth of the seat's 13 tiles as they stand (passing a claim): hidden, or 亮倒 with the next discard when that is worth more."""
+        look = self.outlook(view)
+        hand = view.hand
+        eff = efficiency(hand, view.seen, view.rules)
+        hidden, declared = look.hand_worth(hand, eff)
+        best = hidden + self.model.correction(features(look, hand, eff, False, 0.0, hidden))
+        if declared is not None and self.weights.declare:
+            best = max(best, declared + self.model.correction(features(look, hand, eff, True, 0.0, declared)))
+        return best
+
+    def claim(self, view: SeatView) -> Action | None:
+        """The strong bot's claim (a win, a kong); 碰 or 过 chosen by the corrected worths of the best discard after the pong and of the hand as it stands."""
+        prior = super().claim(view)
+        pongs = [a for a in view.options if a.verb == "pong"]
+        if (prior is not None and prior.verb != "pong") or not pongs or view.me.liang_dao or not any(self.model.coefficients):
+            return prior
+        best, best_worth = None, self.passing(view)
+        for pong in pongs:
+            hand = view.hand.after_pong(pong.kind)
+            allowed = frozenset(k for k in range(NUM_KINDS) if hand.concealed[k])
+            judged = self.judged(view, self.discards(view, hand, allowed, True), hand)
+            if judged and judged[0][1] > best_worth:
+                best, best_worth = pong, judged[0][1]
+        return best
 
 
 ZERO = Model((0.0,) * len(NAMES))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import lru_cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -170,3 +171,68 @@ def learned_seen(view, after: Hand):
     """What a discard's 13-tile hand sees: the tiles seen beside the 14-tile hand, the discard among them."""
     visible = view.visible_beside(view.hand)
     return tuple(v + h for v, h in zip(visible, view.hand.held))
+
+
+def test_the_revealed_features_count_the_opponents_who_declared():
+    x = featured("123p456p789p23s55s")  # nobody has declared at the dealer's first turn
+    assert (x[X["revealed_ready"]], x[X["revealed_declared"]], x[X["revealed_far"]]) == (0.0, 0.0, 0.0)
+    assert x[X["hidden_draws"]] > 0.0  # a hidden ready hand: the draws left, in tens
+    assert featured("123p456p789p23s55s", declared=True)[X["hidden_draws"]] == 0.0
+    for seed in range(40):
+        done = play(seeded_deal(seed, seed % 3), [StrongBot(), StrongBot(), StrongBot()])
+        for state in done.states:
+            if state.phase != "act" or state.wins:
+                continue
+            view = view_for(state, state.turn)
+            revealed = sum(view.seats[o].liang_dao for o in view.others())
+            if not revealed or view.me.liang_dao:
+                continue
+            bot = Learned(ZERO)
+            results = bot.results(view)
+            allowed = frozenset(a.kind for a in view.options if a.verb == "discard")
+            for choice in bot.discards(view, view.hand, allowed, False):
+                x = bot.features_of(view, choice, results)
+                part = "revealed_ready" if x[X["ready_hidden"]] else "revealed_far"
+                assert x[X[part]] == revealed
+            return
+    raise AssertionError("no own turn facing a revealed hand in 40 hands")
+
+
+@lru_cache(maxsize=1)
+def pong_views(count: int):
+    """The first ``count`` views of claims a strong bot could pong, from hands of strong bots on seeded deals."""
+    out = []
+    for seed in range(200):
+        done = play(seeded_deal(seed, seed % 3), [StrongBot(), StrongBot(), StrongBot()])
+        for state in done.states:
+            if state.phase != "claim":
+                continue
+            for seat in range(3):
+                view = view_for(state, seat)
+                if any(a.verb == "pong" for a in view.options) and not any(a.verb in ("win", "kong") for a in view.options) and not view.me.liang_dao:
+                    out.append(view)
+                    if len(out) == count:
+                        return out
+    return out
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.floats(-2, 2), min_size=len(NAMES), max_size=len(NAMES)))
+def test_a_pong_is_made_when_its_best_corrected_discard_beats_the_corrected_hand_as_it_stands(coefficients):
+    model = Model(tuple(coefficients))
+    views = pong_views(6)
+    assert len(views) == 6
+    for view in views:
+        bot = Learned(model)
+        pong = next(a for a in view.options if a.verb == "pong")
+        hand = view.hand.after_pong(pong.kind)
+        allowed = frozenset(k for k, n in enumerate(hand.concealed) if n)
+        after = bot.judged(view, StrongBot().discards(view, hand, allowed, True), hand)[0][1]
+        look = outlook(view)
+        eff = efficiency(view.hand, view.seen, view.rules)
+        hidden, declared = look.hand_worth(view.hand, eff)
+        now = hidden + model.correction(features(look, view.hand, eff, False, 0.0, hidden))
+        if declared is not None:
+            now = max(now, declared + model.correction(features(look, view.hand, eff, True, 0.0, declared)))
+        assert bot.passing(view) == now
+        assert bot.claim(view) == (pong if after > now else None)
