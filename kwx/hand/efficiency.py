@@ -8,7 +8,7 @@ ranks of a held tile) can lower the shanten, so no other kind is tried.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -170,14 +170,13 @@ def winning(hand: Hand, kinds: tuple[int, ...], rules: Rules) -> list[tuple[int,
 
 def _ready(hand: Hand, kinds: tuple[int, ...], left: Counts, rules: Rules) -> Efficiency:
     """The Efficiency of a ready 13-tile hand whose winning kinds are ``kinds`` (scored together)."""
-    waits = []
-    value = 0
-    for k, values in zip(kinds, score_wins(hand, kinds, rules)):
-        if values is not None:
-            self_draw, discard = values
-            waits.append(Wait(k, left[k], self_draw, discard))
-            value += left[k] * (self_draw.total + discard.total)  # the Wait's value
-    return Efficiency(0, kinds, left, tuple(waits), sum([left[k] for k in kinds]), value)
+    return _waiting(kinds, left, winning(hand, kinds, rules))
+
+
+def _waiting(kinds: tuple[int, ...], left: Counts, scored: Sequence[tuple[int, WinValue, WinValue]]) -> Efficiency:
+    """The Efficiency of a ready 13-tile hand with effective ``kinds`` and its :func:`winning` waits ``scored``."""
+    waits = tuple(Wait(k, left[k], self_draw, discard) for k, self_draw, discard in scored)
+    return Efficiency(0, kinds, left, waits, sum([left[k] for k in kinds]), sum([w.value for w in waits]))
 
 
 def _discards(hand: Hand) -> Iterator[tuple[int, tuple[int, int, int], int]]:
@@ -195,12 +194,18 @@ def _discards(hand: Hand) -> Iterator[tuple[int, tuple[int, int, int], int]]:
 
 def _option(hand: Hand, kind: int, indices: tuple[int, int, int], pairs: int, left: Counts, rules: Rules) -> DiscardOption:
     """The discard of ``kind`` with the 13-tile hand it leaves (its block indices and pairs known)."""
+    after, shanten, kinds = _left_by(hand, kind, indices, pairs)
+    return DiscardOption(kind, _result(after, hand.melds, shanten, kinds, left, rules))
+
+
+def _left_by(hand: Hand, kind: int, indices: tuple[int, int, int], pairs: int) -> tuple[Counts, int, tuple[int, ...]]:
+    """The concealed counts the discard of ``kind`` leaves, with their shanten and effective kinds (block indices and pairs known)."""
     counts = hand.concealed
     full = full_kinds(hand.held)
-    after_counts = counts[:kind] + (counts[kind] - 1,) + counts[kind + 1 :]
+    after = counts[:kind] + (counts[kind] - 1,) + counts[kind + 1 :]
     after_full = tuple(k for k in full if k != kind) if kind in full else full
-    shanten, kinds = _improving(after_counts, indices, pairs, len(hand.melds), after_full)
-    return DiscardOption(kind, _result(after_counts, hand.melds, shanten, kinds, left, rules))
+    shanten, kinds = _improving(after, indices, pairs, len(hand.melds), after_full)
+    return after, shanten, kinds
 
 
 @lru_cache(maxsize=2048)
@@ -222,16 +227,12 @@ def _ready_shapes(hand: Hand, rules: Rules) -> tuple[tuple[int, tuple[int, ...],
     melds = len(hand.melds)
     budget = 4 - melds
     target = 8 - 2 * melds
-    full = full_kinds(hand.held)
-    counts = hand.concealed
     out = []
     for kind, (i0, i1, i2), pairs in _discards(hand):
         if target - best_of_ids(SUIT_IDS[i0], MERGED[SUIT_IDS[i1]][DRAGON_IDS[i2]], budget) == 0 or (not melds and pairs == 6):
-            after_counts = counts[:kind] + (counts[kind] - 1,) + counts[kind + 1 :]
-            after_full = tuple(k for k in full if k != kind) if kind in full else full
-            shanten, kinds = _improving(after_counts, (i0, i1, i2), pairs, melds, after_full)
+            after, shanten, kinds = _left_by(hand, kind, (i0, i1, i2), pairs)
             if shanten == 0:
-                waits = tuple(winning(Hand(after_counts, hand.melds), kinds, rules))
+                waits = tuple(winning(Hand(after, hand.melds), kinds, rules))
                 if waits:
                     out.append((kind, kinds, waits))
     return tuple(out)
@@ -242,9 +243,7 @@ def ready_discards(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOp
     left = remaining(add(hand.held, visible))
     options = []
     for kind, kinds, scored in _ready_shapes(hand, rules):
-        waits = tuple(Wait(k, left[k], self_draw, discard) for k, self_draw, discard in scored)
-        value = sum([w.value for w in waits])
-        options.append(DiscardOption(kind, Efficiency(0, kinds, left, waits, sum([left[k] for k in kinds]), value)))
+        options.append(DiscardOption(kind, _waiting(kinds, left, scored)))
     return tuple(options)
 
 
