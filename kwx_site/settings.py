@@ -69,9 +69,11 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 TASK_LEASE = int(os.environ.get("TASK_LEASE", "600"))
 # The review (复盘) of a hand: every decision's choices played out by REVIEW_POLICY (a bot name of
 # kwx.bots.registry, or package.module:Class) for REVIEW_WORK rollout actions per choice
-# (docs/play.md; docs/performance.md measures what it costs).
-REVIEW_POLICY = os.environ.get("REVIEW_POLICY", "strong")
-REVIEW_WORK = int(os.environ.get("REVIEW_WORK", "600"))
+# (docs/play.md; docs/performance.md measures what it costs), its decisions worked out in
+# REVIEW_JOBS processes at once (default: the cores this process may use).
+REVIEW_POLICY = os.environ.get("REVIEW_POLICY", "judge")
+REVIEW_WORK = int(os.environ.get("REVIEW_WORK", "400"))
+REVIEW_JOBS = int(os.environ.get("REVIEW_JOBS", str(len(os.sched_getaffinity(0)))))
 
 INSTALLED_APPS = [
     "django.contrib.auth",

@@ -9,7 +9,9 @@ own, world by world, with the standard error of that paired difference. A decisi
 **costly** only when that gap is clear: more than ``COSTLY_MARGIN`` paired standard errors and
 at least ``COSTLY_FLOOR`` base stakes (:func:`clearly_costly`, the one rule; docs/play.md).
 Each decision's worlds come from a seed derived from the record, the seat and the step
-(:func:`decision_seed`), so the same record gives the same figures on any machine.
+(:func:`decision_seed`), so the same record gives the same figures on any machine, and the
+decisions of one hand are independent: :func:`review_points` may work them out in several
+processes at once and gives the same figures.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from kwx.bots.registry import policy_factory
 from kwx.bots.strong import danger
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import TILE_IDS
+from kwx.processes import as_done
 from kwx.table.record import Record, Replay
 from kwx.table.review import ChoiceReviewed, review_decision
 from kwx.table.selfplay import Policy
@@ -47,7 +50,7 @@ def clearly_costly(gap: float, gap_se: float) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Method:
-    """How a review is worked out: the rollout policy (a bot name of ``kwx.bots.registry``) and the work budget."""
+    """How a review is worked out: the rollout policy (a bot name of ``kwx.bots.registry``) and the work budget per choice."""
 
     policy: str
     work_per_choice: int
@@ -153,22 +156,16 @@ def _row(choice: ChoiceReviewed, shape: dict[str, Any], mine: Action | None, bes
     }
 
 
-def review_point(
-    record: dict[str, Any],
-    seat: int,
-    point: DecisionPoint,
-    policy_for: Callable[[], Sequence[Policy]],
-    work_per_choice: int,
-) -> dict[str, Any]:
+def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method: Method) -> dict[str, Any]:
     """One decision's figures: every choice's worth (mean ± standard error), its gap to the best (± paired), its §4 figures."""
     state = point.state
     view = view_for(state, seat)
     header = Record.from_json(record).header
     judged = review_decision(
         view,
-        policy_for,
+        policies(method.policy),
         seed=decision_seed(record, seat, point.step),
-        work_per_choice=work_per_choice,
+        work_per_choice=method.work_per_choice,
         base=header.base,
         piao=header.piao,
     )
@@ -194,16 +191,20 @@ def review_point(
     }
 
 
-def review_points(
-    record: dict[str, Any],
-    seat: int,
-    points: Sequence[DecisionPoint],
-    policy_for: Callable[[], Sequence[Policy]],
-    work_per_choice: int,
-) -> Iterator[dict[str, Any]]:
-    """Each decision's figures in turn (a caller may store each one as it comes)."""
-    for point in points:
-        yield review_point(record, seat, point, policy_for, work_per_choice)
+def _review_job(job: tuple[dict[str, Any], int, DecisionPoint, Method]) -> dict[str, Any]:
+    return review_point(*job)
+
+
+def review_points(record: dict[str, Any], seat: int, points: Sequence[DecisionPoint], method: Method, jobs: int = 1) -> Iterator[dict[str, Any]]:
+    """Each decision's figures as soon as it is done (a caller may store it), worked out in ``jobs`` processes.
+
+    In one process they come in the points' order; in several, the decisions of most choices
+    (the budget is per choice, so the longest) start first, so no process is left with a long
+    one at the end while the others wait, and each comes when it is done.
+    """
+    if jobs > 1:
+        points = sorted(points, key=lambda p: -len(view_for(p.state, seat).decision.choices))
+    yield from as_done(_review_job, [(record, seat, point, method) for point in points], jobs)
 
 
 def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[str, Any]:
@@ -225,10 +226,10 @@ def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[
     }
 
 
-def review_hand(record: dict[str, Any], seat: int, policy_for: Callable[[], Sequence[Policy]], method: Method) -> dict[str, Any]:
+def review_hand(record: dict[str, Any], seat: int, method: Method, jobs: int = 1) -> dict[str, Any]:
     """Every decision of ``seat`` in a record, reviewed at once (the background task stores them one by one instead)."""
     points = decision_points(record, seat)
-    return summary(seat, list(review_points(record, seat, points, policy_for, method.work_per_choice)), method)
+    return summary(seat, list(review_points(record, seat, points, method, jobs)), method)
 
 
 def judge(decision_figures: dict[str, Any], choice: Any) -> bool:

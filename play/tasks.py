@@ -11,4 +11,4 @@ from . import services
 @task()
 def review_hand(hand_id: int) -> str:
     """Judge every decision of a finished hand by paired rollouts of REVIEW_POLICY and store the review (idempotent: may run twice)."""
-    return services.work_review(hand_id=hand_id, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK)
+    return services.work_review(hand_id=hand_id, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, jobs=settings.REVIEW_JOBS)

@@ -14,7 +14,6 @@ from play.seats import Choice
 WORK = 40
 """Rollout actions per choice: two or three worlds, enough to check the figures' shape and rules."""
 METHOD = review.Method("strong", WORK)
-POLICIES = review.policies("strong")
 
 
 def hand(seed: int, dealer: int = 0, bots=None):
@@ -43,7 +42,7 @@ class NeverWins:
 @pytest.mark.parametrize(("seed", "dealer", "seat"), [(1, 0, 0), (2, 1, 1), (3, 2, 2), (4, 0, 1)])
 def test_every_decision_is_one_the_seat_had_and_its_cost_is_the_paired_gap_to_the_best(seed, dealer, seat):
     _done, record = hand(seed, dealer)
-    figures = review.review_hand(record, seat, POLICIES, METHOD)
+    figures = review.review_hand(record, seat, METHOD)
     replayed = seats.replayed(record)
     states, actions = replayed.states, replayed.actions
     assert figures["decisions"] and figures["method"] == {"version": 2, "policy": "strong", "work_per_choice": WORK}
@@ -78,11 +77,21 @@ def test_every_decision_is_one_the_seat_had_and_its_cost_is_the_paired_gap_to_th
 def test_the_same_record_gives_the_same_figures_and_each_step_its_own_worlds():
     _done, record = hand(5)
     points = review.decision_points(record, 0)
-    first = review.review_point(record, 0, points[0], POLICIES, WORK)
-    assert review.review_point(record, 0, points[0], POLICIES, WORK) == first
+    first = review.review_point(record, 0, points[0], METHOD)
+    assert review.review_point(record, 0, points[0], METHOD) == first
     seeds = {review.decision_seed(record, 0, p.step) for p in points}
     assert len(seeds) == len(points)
     assert review.decision_seed(record, 1, points[0].step) != review.decision_seed(record, 0, points[0].step)
+
+
+def test_decisions_worked_out_in_several_processes_give_the_same_figures():
+    _done, record = hand(6)
+    points = review.decision_points(record, 0)
+    assert len(points) >= 3
+    inline = list(review.review_points(record, 0, points, METHOD))
+    assert [d["step"] for d in inline] == [p.step for p in points]
+    pooled = sorted(review.review_points(record, 0, points, METHOD, jobs=2), key=lambda d: d["step"])
+    assert pooled == inline
 
 
 def test_costly_needs_both_several_paired_errors_and_the_floor():
@@ -103,7 +112,7 @@ def test_passing_up_a_discard_win_is_clearly_costly_and_taking_it_is_the_best():
             if view.decision.may_pass and any(a.verb == "win" for a in view.decision.options):
                 record = done.record.to_json()
                 point = next(p for p in review.decision_points(record, 0) if p.step == step)
-                figures = review.review_point(record, 0, point, POLICIES, 1500)
+                figures = review.review_point(record, 0, point, review.Method("strong", 1500))
                 assert figures["mine"]["verb"] == "pass" and figures["best"]["verb"] == "win"
                 assert figures["costly"] and figures["cost"] > review.COSTLY_MARGIN * figures["cost_se"]
                 win = next(r for r in figures["options"] if r["verb"] == "win")
@@ -126,7 +135,7 @@ def test_a_pass_followed_by_the_seats_own_draw_is_a_pass():
             state = replayed.states[step]
             if state.phase == "claim" and decision_for(state, 1).is_open and action.seat == 1 and action.verb == "draw":
                 point = next(p for p in review.decision_points(record, 1) if p.step == step)
-                assert review.review_point(record, 1, point, POLICIES, WORK)["mine"]["verb"] == "pass"
+                assert review.review_point(record, 1, point, METHOD)["mine"]["verb"] == "pass"
                 return
     raise AssertionError("no such pass in 60 hands")
 

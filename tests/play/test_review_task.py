@@ -47,7 +47,7 @@ def uploaded_hand(capture, seed: int = 5) -> Hand:
 def expected(hand: Hand, settings) -> dict:
     """The review worked out here, straight through: what the task must have stored."""
     method = review.Method(settings.REVIEW_POLICY, settings.REVIEW_WORK)
-    return review.review_hand(hand.record, hand.seat, review.policies(method.policy), method)
+    return review.review_hand(hand.record, hand.seat, method)
 
 
 def test_a_finished_hand_queues_its_review_when_it_commits_and_the_worker_stores_it(django_capture_on_commit_callbacks, settings):

@@ -123,7 +123,7 @@ def test_merging_a_session_moves_its_games_hands_and_review_items():
     from play import review
 
     method = review.Method("strong", 30)
-    figures = review.review_hand(hand.record, 0, review.policies(method.policy), method)
+    figures = review.review_hand(hand.record, 0, method)
     figures["decisions"][0]["costly"] = True  # at least one item to move
     services.store_review(hand=hand, figures=figures)
     merged = merge_players(source=anonymous, target=account)

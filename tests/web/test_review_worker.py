@@ -32,6 +32,7 @@ from play import review
 from play.models import Hand
 from tests.conftest import ROOT
 from tests.play.helpers import upload
+from tests.processes import children, running
 
 pytestmark = pytest.mark.django_db(transaction=True)
 WORK = 120
@@ -49,7 +50,7 @@ def database_url() -> str:
 
 def worker(*extra: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG"}}
-    env |= {"DATABASE_URL": database_url(), "REVIEW_WORK": str(WORK), "REVIEW_POLICY": settings.REVIEW_POLICY}
+    env |= {"DATABASE_URL": database_url(), "REVIEW_WORK": str(WORK), "REVIEW_POLICY": settings.REVIEW_POLICY, "REVIEW_JOBS": "2"}
     command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay", "--interval", "0.05", *extra]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
@@ -95,6 +96,7 @@ def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_complet
     try:
         wait_for(lambda: state()[1] >= 1, "decision judged", first)
         with hand_locked(hand.pk):
+            pool = children(first.pid)  # the processes working the decisions out
             first.send_signal(signal.SIGKILL)
             first.wait(timeout=60)
     finally:
@@ -104,6 +106,8 @@ def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_complet
     stopped_at, judged = state()
     assert first.returncode == -signal.SIGKILL
     assert task.status == "RUNNING" and stopped_at == Hand.RUNNING and 1 <= judged < total  # left mid-task
+    assert len(pool) >= 2
+    wait_for(lambda: not any(running(pid) for pid in pool), "end of the killed worker's pool processes")
 
     second = worker("--lease", "0", "--batch")  # with one worker alive, a RUNNING task is a dead worker's
     out, _ = second.communicate(timeout=DEADLINE)  # a batch worker exits once nothing is left to run
@@ -113,6 +117,6 @@ def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_complet
     hand.refresh_from_db()
     assert task.status == "SUCCESSFUL" and len(task.worker_ids) == 2 and "back in the queue" in out
     method = review.Method(settings.REVIEW_POLICY, WORK)
-    straight = review.review_hand(hand.record, hand.seat, review.policies(method.policy), method)
+    straight = review.review_hand(hand.record, hand.seat, method)
     assert hand.review == json.loads(json.dumps(straight))  # the same figures as one uninterrupted run
     assert (hand.review_done, hand.review_total) == (total, total)

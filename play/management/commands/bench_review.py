@@ -3,7 +3,7 @@
 In a throwaway test database, hands are played through ``play.services`` (the person answering
 as the basic or the strong bot would) one after another; each hand's end enqueues its review,
 and one ``manage.py db_worker`` process — started here on the same database, with the site's
-REVIEW_WORK unless ``--work`` — works it out. For each hand it prints the decisions, the time
+REVIEW_WORK unless ``--work`` and the site's REVIEW_JOBS processes — works it out. For each hand it prints the decisions, the time
 from the hand's end to the review being done (wall clock, the queue's polling included), the
 worker's CPU seconds for it and the worlds per decision; then p50, p90 and the worst.
 Prints figures; asserts nothing. ``manage.py bench_review --hands 10``.
@@ -35,9 +35,9 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process so far (Linux /proc)."""
+    """User + system CPU seconds of a process and of its ended children so far (Linux /proc: a review's pool processes end with it)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 class Command(BaseCommand):
@@ -54,7 +54,7 @@ class Command(BaseCommand):
         old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
         db = connection.settings_dict
         url = f"sqlite:///{db['NAME']}" if connection.vendor == "sqlite" else f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-        env = {**os.environ, "DATABASE_URL": url, "REVIEW_WORK": str(work), "REVIEW_POLICY": settings.REVIEW_POLICY}
+        env = {**os.environ, "DATABASE_URL": url, "REVIEW_WORK": str(work), "REVIEW_POLICY": settings.REVIEW_POLICY, "REVIEW_JOBS": str(settings.REVIEW_JOBS)}
         env.pop("DEBUG", None)
         worker = subprocess.Popen([sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay", "--verbosity", "0"], cwd=ROOT, env=env)
         rows = []
@@ -90,7 +90,7 @@ class Command(BaseCommand):
             teardown_test_environment()
         latencies = [r[0] for r in rows]
         self.stdout.write(
-            f"{len(rows)} hands, REVIEW_WORK {work}, policy {settings.REVIEW_POLICY}, person {options['person']}, load average {os.getloadavg()[0]:.1f}: "
+            f"{len(rows)} hands, REVIEW_WORK {work}, policy {settings.REVIEW_POLICY}, REVIEW_JOBS {settings.REVIEW_JOBS}, person {options['person']}, load average {os.getloadavg()[0]:.1f}: "
             f"ready after p50 {percentile(latencies, 0.5):.1f} s, p90 {percentile(latencies, 0.9):.1f} s, worst {max(latencies):.1f} s; "
             f"worker CPU per review mean {statistics.mean(r[1] for r in rows):.1f} s, worst {max(r[1] for r in rows):.1f} s; "
             f"decisions per hand mean {statistics.mean(r[2] for r in rows):.1f}, most {max(r[2] for r in rows)}"
