@@ -47,7 +47,7 @@ def test_a_bank_made_by_shards_is_the_lowest_indices_kept(monkeypatch, tmp_path)
     assert sorted(DrillShard.objects.values_list("shard", flat=True)) == [0, 1]
     assert command("generate_table_drills", *args).startswith("queued 0 of 2 shards (2 already stored)")  # stored shards are not queued again
     printed = command("generate_table_drills", *args, "--report")
-    assert "pong: 2 drills (1 indices gave none), 0.4 CPU-minutes" in printed
+    assert "pong: 2 drills (1 indices gave none), 0.4 CPU-minutes" in printed and "4 drills played by the task workers" in printed
     assert [r["key"] for r in read_bank(out)] == ["p00001", "p00003", "d00001", "d00003"]
     assert read_meta(out)["counts"] == {"pong": 2, "defence": 2} and read_meta(out)["confirm"]["worlds"] == 256
     with pytest.raises(CommandError, match="pong: 3 of 4, defence: 3 of 4 drills in 4 indices: queue more --indices"):

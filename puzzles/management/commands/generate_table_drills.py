@@ -70,7 +70,8 @@ class Command(BaseCommand):
         write_bank(records, output, meta)
         for kind in chosen:
             self.stdout.write(f"{kind}: {stats.kept[kind]} drills ({stats.empty[kind]} indices gave none), {stats.cpu[kind] / 60:.1f} CPU-minutes")
-        self.stdout.write(f"{len(records)} drills in {stats.seconds / 60:.1f} minutes of wall time, {sum(stats.cpu.values()) / 60:.1f} CPU-minutes, written to {output}")
+        wall = "played by the task workers" if options["tasks"] is not None else f"in {stats.seconds / 60:.1f} minutes of wall time"
+        self.stdout.write(f"{len(records)} drills {wall}, {sum(stats.cpu.values()) / 60:.1f} CPU-minutes, written to {output}")
 
     def _tasks(self, kinds: list[str], options: dict) -> list[dict] | None:
         """Queue the shards not stored yet (None), or (``--report``) every stored row."""
