@@ -208,12 +208,13 @@ def review_points(record: dict[str, Any], seat: int, points: Sequence[DecisionPo
 
 
 def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[str, Any]:
-    """A hand's review: its decisions, how many were the best choice, and the clearly costly ones with what they gave away in all (± from their paired errors).
+    """A hand's review: its decisions in the hand's order, how many were the best choice, and the clearly costly ones with what they gave away in all (± from their paired errors).
 
     Only clearly costly decisions are added up: a small cost is measured against the choice
     that came out best on the same deals, so by itself it leans high, and summed over a hand
     that lean would be read as a loss.
     """
+    decisions = sorted(decisions, key=lambda d: d["step"])
     costly = [d for d in decisions if d["costly"]]
     return {
         "method": method.as_dict(),

@@ -400,7 +400,6 @@ def _work_review(hand: Hand, method: review.Method, limit: int | None, jobs: int
         mark(review_done=len(decisions))
     if len(decisions) < len(points):
         return f"{len(decisions)} of {len(points)} decisions reviewed"
-    decisions.sort(key=lambda d: d["step"])
     store_review(hand=hand, figures=review.summary(hand.seat, decisions, method))
     return f"{len(decisions)} decisions reviewed"
 

@@ -92,6 +92,7 @@ def test_decisions_worked_out_in_several_processes_give_the_same_figures():
     assert [d["step"] for d in inline] == [p.step for p in points]
     pooled = sorted(review.review_points(record, 0, points, METHOD, jobs=2), key=lambda d: d["step"])
     assert pooled == inline
+    assert review.review_hand(record, 0, METHOD, jobs=2) == review.summary(0, inline, METHOD)  # the hand's order again
 
 
 def test_costly_needs_both_several_paired_errors_and_the_floor():
