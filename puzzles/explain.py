@@ -187,8 +187,8 @@ def table_explanation(puzzle: Any, answer: str | None = None) -> list[str]:
     """Why a table drill's answer is right: the player's own choice (``answer``) and the best with their figures, the reason, the margin.
 
     Each choice's mean net with its standard error and the hand it leaves; a right answer that is
-    not the top row is told it is one of the best; a kong drill names the kong money, a 亮倒 drill
-    what declaring gives and costs.
+    not the top row is told it is one of the best; a kong drill always shows the kong and names its
+    money (when 碰 is the runner-up too), a 亮倒 drill what declaring gives and costs.
     """
     rows, view, margin = puzzle.options, puzzle.view, puzzle.verdict.get("margin", {})
     best = rows[0]
@@ -198,6 +198,7 @@ def table_explanation(puzzle: Any, answer: str | None = None) -> list[str]:
     else:
         shown = [best] + [r for r in rows[1:] if not r["right"]][:1]
     shown += [r for r in rows if r.get("dangerous") and r not in shown][:1]
+    shown += [r for r in rows if puzzle.kind == "kong" and r["answer"] == "kong" and r not in shown]  # a 杠不杠 drill always weighs the kong
     sep, end = ("; ", ".") if english() else ("；", "。")
     sentences = []
     if mine is not None and mine["right"] and mine is not best:

@@ -3,13 +3,17 @@
 A drill is *selected* by sequential looks at one set of worlds (``table_drills.verify``): the
 looks that chose it are also the luckiest, so their figures overstate its margin. Every figure a
 drill shows is taken instead from a second set of :data:`CONFIRM_WORLDS` worlds, drawn from its
-own seed (:func:`confirm_seed`) and played out by the judge's rollout policy (the fitted strong
-bot): a choice is right unless it is clearly worse than the best there (the bank's margin rule),
+own seed (:func:`confirm_seed`) and played out by a rollout policy: a choice is right unless it
+is clearly worse than the best there (the bank's margin rule),
 and the position stays a drill only when those worlds keep it by the rule that selected it —
 the best beats every other choice clearly (defence: it is safe, and every tile that deals into a
 revealed hand and at least one safe tile are clearly worse; a sharp defence drill has at most
 two safe tiles right; a 杠不杠 refusal drill's best is not the kong). Otherwise the drill leaves
 the bank.
+
+A drill is confirmed in turn by each policy of :data:`CHAIN`: first by the fitted strong bot
+(what the bank was confirmed by first), then by the judge, on a third set of worlds of the
+judge's own seed. It stays only when every one keeps it; the figures it shows are the last's.
 
 Confirming a confirmed record gives it back unchanged (its choices come from its stored view,
 its worlds from its key), so the shipped bank can be re-checked at any time.
@@ -18,35 +22,36 @@ its worlds from its key), so the shipped bank can be re-checked at any time.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kwx.bots.strong import StrongBot
+from kwx.bots.registry import policy_factory
 from kwx.drills.recheck import choices_of, play_out
 from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, dangerous_choices, decide, rating_of, refuses, select, sharp
 from kwx.table.advice import mean_se, paired
-from kwx.table.selfplay import Policy
 
 CONFIRM_WORLDS = 256
 """Worlds of the confirming set, every choice played on each."""
-POLICY = "strong"
-"""The confirming rollouts' policy, as the record names it (the judge's rollout policy)."""
+CHAIN = ("strong", "judge")
+"""The policies (bot names of ``kwx.bots.registry``) that confirm a drill, in turn, each on its own worlds."""
+POLICY = CHAIN[-1]
+"""The policy whose confirming worlds give every figure a drill shows."""
 
 
-def confirm_seed(key: str) -> int:
-    """The seed of drill ``key``'s confirming worlds (a hash of the key alone: independent of the deal seed that selected it)."""
-    return int.from_bytes(hashlib.sha256(f"kwx-confirm/{key}".encode()).digest()[:8], "big") >> 1
+def confirm_seed(key: str, policy: str = "strong") -> int:
+    """The seed of drill ``key``'s confirming worlds for ``policy`` (a hash of the key and the policy: independent of the deal seed that selected it)."""
+    text = f"kwx-confirm/{key}" if policy == "strong" else f"kwx-confirm/{policy}/{key}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
 @dataclass(frozen=True, slots=True)
 class Confirmed:
-    """A drill after confirmation: its record (None when it leaves the bank), the answers its selection accepted and the ones the confirming worlds accept."""
+    """A drill after confirmation: its record (None when it leaves the bank), the answers it had before and the ones the confirming worlds accept."""
 
     key: str
     kind: str
     record: dict[str, Any] | None
-    selected: frozenset[str]
+    before: frozenset[str]
     accepted: frozenset[str]
 
     @property
@@ -54,11 +59,11 @@ class Confirmed:
         """``holds`` (same answers), ``re-answered`` (still a drill, other answers) or ``retired`` (no clear decision on the confirming worlds)."""
         if self.record is None:
             return "retired"
-        return "holds" if self.accepted == self.selected else "re-answered"
+        return "holds" if self.accepted == self.before else "re-answered"
 
 
-def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: Callable[[], Policy] = StrongBot, rule: MarginRule = RULE) -> Confirmed:
-    """The drill with every figure from its confirming worlds (its position, choices and explanations unchanged), or retired when they keep no clear answer."""
+def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: str = POLICY, rule: MarginRule = RULE) -> Confirmed:
+    """The drill with every figure from ``policy``'s confirming worlds (its position, choices and explanations unchanged), or retired when they keep no clear answer."""
     view, choices = choices_of(record)
     kind, key = record["kind"], record["key"]
     selection = record.get("selection") or {
@@ -68,7 +73,7 @@ def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: Callab
         "worlds": record["margin"]["worlds"],
         "rollouts": record["margin"]["rollouts"],
     }
-    results = play_out(view, choices, worlds, confirm_seed(key), policy)
+    results = play_out(view, choices, worlds, confirm_seed(key, policy), policy_factory(policy))
     means = [mean_se(r) for r in results]
     order = sorted(range(len(choices)), key=lambda i: (-means[i][0], i))
     worse = clearly_worse(results, rule)
@@ -81,7 +86,7 @@ def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: Callab
     refused = refuses(kind, index) and top is not None and top.verb == "kong"  # a refusal drill whose best is the kong
     one_look = replace(rule, min_worlds=worlds, max_worlds=worlds)  # the selection's rule, at a single look at the end
     if refused or decide([list(r) for r in results], dangerous, one_look, sharp(kind, index)) is not True:
-        return Confirmed(key, kind, None, frozenset(selection["accepted"]), accepted)
+        return Confirmed(key, kind, None, frozenset(record["accepted"]), accepted)
     rows = {o["answer"]: o for o in record["options"]}
     options = []
     for i in order:
@@ -93,14 +98,16 @@ def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: Callab
         **record,
         "accepted": [answers[i] for i in right],
         "options": options,
-        "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": worlds, "rollouts": worlds * len(choices), "sigmas": rule.sigmas, "money": rule.money, "policy": POLICY},
+        "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": worlds, "rollouts": worlds * len(choices), "sigmas": rule.sigmas, "money": rule.money, "policy": policy},
         "selection": selection,
         "rating": rating_of(diff, diff_se, len(record["melds"])),
     }
-    return Confirmed(key, kind, confirmed, frozenset(selection["accepted"]), accepted)
+    return Confirmed(key, kind, confirmed, frozenset(record["accepted"]), accepted)
 
 
 def build(kind: str, index: int, rule: MarginRule = RULE) -> dict[str, Any] | None:
-    """The bank record of drill ``index`` of ``kind``: selected on one set of worlds, confirmed on another (None: no drill at this index)."""
-    selected = select(kind, index, rule)
-    return None if selected is None else confirm(selected, rule=rule).record
+    """The bank record of drill ``index`` of ``kind``: selected on one set of worlds, then confirmed by each policy of CHAIN on its own (None: no drill at this index)."""
+    record = select(kind, index, rule)
+    for policy in CHAIN:
+        record = None if record is None else confirm(record, policy=policy, rule=rule).record
+    return record

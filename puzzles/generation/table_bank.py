@@ -132,7 +132,7 @@ def _pooled(fn: Callable[[Any], Any], items: list[Any], jobs: int, out: TextIO |
 def _confirm(record: dict[str, Any]) -> tuple[dict[str, Any], float]:
     started = time.process_time()
     done = confirm(record)
-    row = {"key": done.key, "kind": done.kind, "status": done.status, "selected": sorted(done.selected), "accepted": sorted(done.accepted), "record": done.record}
+    row = {"key": done.key, "kind": done.kind, "status": done.status, "before": sorted(done.before), "accepted": sorted(done.accepted), "record": done.record}
     return row, time.process_time() - started
 
 

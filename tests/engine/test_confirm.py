@@ -30,8 +30,9 @@ def _plain(kind: str) -> dict:
 def test_the_confirming_worlds_have_their_own_seed():
     keys = [r["key"] for r in BANK]
     seeds = {confirm_seed(k) for k in keys}
-    assert len(seeds) == len(keys)
-    assert not seeds & {r["source"]["seed"] for r in BANK}
+    judges = {confirm_seed(k, "judge") for k in keys}
+    assert len(seeds) == len(judges) == len(keys) and not seeds & judges  # each policy of the chain its own worlds
+    assert not (seeds | judges) & {r["source"]["seed"] for r in BANK}
     assert not seeds & {world_seed(k, s) for k in keys[:50] for s in range(1, 4)}  # nor a re-check's
 
 
@@ -47,7 +48,7 @@ def test_every_figure_comes_from_the_confirming_worlds_and_the_selection_is_kept
     assert new is not None and new["accepted"] == [first]
     assert [o["answer"] for o in new["options"]] == [first, *(a for a in order if a != first)]
     assert new["options"][0]["mean"] == 3.0 and new["options"][1]["mean"] == 0.0 and new["options"][0]["se"] > 0
-    assert new["margin"] == {**new["margin"], "diff": 3.0, "worlds": 32, "rollouts": 64, "policy": "strong"}
+    assert new["margin"] == {**new["margin"], "diff": 3.0, "worlds": 32, "rollouts": 64, "policy": confirming.POLICY}
     assert new["selection"]["accepted"] == record.get("selection", record)["accepted"]
     assert {k: v for k, v in new.items() if k not in ("options", "accepted", "margin", "selection", "rating")} == {
         k: v for k, v in record.items() if k not in ("options", "accepted", "margin", "selection", "rating")
@@ -66,6 +67,34 @@ def test_a_drill_the_confirming_worlds_turn_round_is_re_answered(monkeypatch):
     done = confirm(record, worlds=40)
     assert done.status == "re-answered" and done.record is not None and done.record["accepted"] == [other]
     assert [o["right"] for o in done.record["options"]] == [True, False]
+
+
+def test_a_re_answer_is_measured_against_the_answers_the_drill_had_before_not_its_selection(monkeypatch):
+    record = _plain("declare")
+    first = {"declare", "hidden"} - set(record["selection"]["accepted"])
+    earlier = {**record, "accepted": sorted(first)}  # as if an earlier confirmation had turned it round
+    choices = ["declare", "hidden"]
+    _with_results(monkeypatch, *([2.0, 1.0] * 20 if c in first else [0.0, -1.0] * 20 for c in choices))
+    done = confirm(earlier, worlds=40)
+    assert done.before == first and done.status == "holds" and done.record["selection"] == record["selection"]
+
+
+def test_a_drill_is_kept_only_when_every_policy_of_the_chain_keeps_it_and_shows_the_last_ones_figures(monkeypatch):
+    calls = []
+
+    def confirm_by(record, policy, rule):
+        calls.append(policy)
+        kept = {**record, "margin": {**record["margin"], "policy": policy}} if policy != "retire" else None
+        return Confirmed(record["key"], record["kind"], kept, frozenset(), frozenset())
+
+    record = _plain("pong")
+    monkeypatch.setattr(confirming, "select", lambda kind, index, rule: record)
+    monkeypatch.setattr(confirming, "confirm", confirm_by)
+    assert confirming.build("pong", 0)["margin"]["policy"] == confirming.POLICY == confirming.CHAIN[-1]
+    assert calls == list(confirming.CHAIN) == ["strong", "judge"]
+    calls.clear()
+    monkeypatch.setattr(confirming, "CHAIN", ("retire", "judge"))
+    assert confirming.build("pong", 0) is None and calls == ["retire"]
 
 
 def test_a_drill_with_no_clear_answer_on_the_confirming_worlds_leaves_the_bank(monkeypatch):
@@ -96,7 +125,7 @@ def test_confirming_a_confirmed_drill_gives_it_back_unchanged():
     record = min((r for r in BANK if r["kind"] == "kong"), key=lambda r: (r["wall_left"], r["key"]))  # the shortest rollouts
     once = confirm(record, worlds=12)
     if once.record is not None:
-        assert confirm(once.record, worlds=12) == Confirmed(once.key, once.kind, once.record, once.selected, once.accepted)
+        assert confirm(once.record, worlds=12) == Confirmed(once.key, once.kind, once.record, once.accepted, once.accepted)
 
 
 def test_every_shipped_drill_shows_the_figures_of_its_confirming_worlds():

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from kwx.drills.confirm import CONFIRM_WORLDS, POLICY
+from kwx.drills.confirm import CHAIN, CONFIRM_WORLDS, POLICY
 from kwx.drills.table_drills import KINDS
 from puzzles import drill_shards
 from puzzles.generation.bank import read_bank, read_meta, write_bank
@@ -66,7 +66,7 @@ class Command(BaseCommand):
             kept = [r["record"] for r in rows if r["record"] is not None]
             meta = read_meta(opts["bank"])
             meta["counts"] = {kind: sum(1 for r in kept if r["kind"] == kind) for kind in meta["kinds"]}
-            meta["confirm"] = {"worlds": CONFIRM_WORLDS, "policy": POLICY}
+            meta["confirm"] = {"worlds": CONFIRM_WORLDS, "policy": POLICY, "chain": list(CHAIN)}
             write_bank(kept, opts["bank"], meta)
             self.stdout.write(f"{len(kept)} drills written to {opts['bank']} ({len(rows) - len(kept)} left the bank); run `manage.py load_banks` to bring a database up to it")
 

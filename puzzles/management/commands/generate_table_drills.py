@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from kwx.drills.confirm import CONFIRM_WORLDS, POLICY
+from kwx.drills.confirm import CHAIN, CONFIRM_WORLDS, POLICY
 from kwx.drills.table_drills import KINDS, MAX_ATTEMPTS, REFUSAL_ATTEMPTS, REFUSALS_FROM, RULE, SHARP_DEFENCE_FROM, SHARP_SAFE
 from puzzles import drill_shards
 from puzzles.generation.bank import write_bank
@@ -65,7 +65,7 @@ class Command(BaseCommand):
             "max_attempts": MAX_ATTEMPTS,
             "refusals": {"from": REFUSALS_FROM, "attempts": REFUSAL_ATTEMPTS},
             "sharp_defence": {"from": SHARP_DEFENCE_FROM, "safe": SHARP_SAFE},
-            "confirm": {"worlds": CONFIRM_WORLDS, "policy": POLICY},
+            "confirm": {"worlds": CONFIRM_WORLDS, "policy": POLICY, "chain": list(CHAIN)},
         }
         write_bank(records, output, meta)
         for kind in chosen:
