@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def reviewed(client, django_capture_on_commit_callbacks) -> Hand:
+def reviewed(client, django_capture_on_commit_callbacks, settings) -> Hand:
+    settings.REVIEW_POLICY = "strong"  # the bot whose figures on this hand have costly and clear decisions both (what the views show)
     hand = uploaded(client, django_capture_on_commit_callbacks)
     run_queued_tasks()
     hand.refresh_from_db()
