@@ -61,7 +61,7 @@ def test_a_worker_that_dies_fails_the_call_instead_of_leaving_it_waiting():
 
 PARENT = """
 import sys, time
-from kwx.processes import as_done, in_processes
+from kwx.processes import in_processes
 from tests.engine.test_processes import _note_and_sleep
 list(in_processes(_note_and_sleep, [sys.argv[1]] * 2, 2))
 """
