@@ -101,6 +101,8 @@ def test_answering_by_htmx_counts_once_and_explains_from_the_figures(kind):
     if not best.get("dangerous"):
         assert shape_text(best) in why  # the hand it leaves, in the engine's figures
     assert "hx-swap-oob" in body  # the sidebar's rating card follows
+    bot = {"strong": "强", "judge": "裁判"}[puzzle.verdict["margin"]["policy"]]
+    assert f"every seat then played by the {puzzle.verdict['margin']['policy']} bot" in body or f"之后每家都由{bot}机器人来打" in body  # the bot that played its deals out
 
 
 @pytest.mark.parametrize("kind", Puzzle.TABLE_KINDS)
