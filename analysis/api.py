@@ -18,9 +18,10 @@ from kwx.hand.ev import MAX_DRAWS
 from kwx.hand.ev_analysis import DEPTHS
 from kwx.hand.ev_analysis import FIELDS as EV_FIELDS
 from kwx.hand.fans import SITUATION_KEYS
-from kwx.hand.rules import OPTION_KEYS, PRESETS
 from kwx.numbers import read_whole
+from kwx.rules import OPTIONS
 from kwx_site.api_errors import ErrorSerializer, refuse_nulls
+from kwx_site.api_rules import OptionsField, query_options, rules_field
 
 from .ev_limits import EVRefused, ev_slot
 from .renderers import ORJSONRenderer
@@ -35,9 +36,9 @@ class AnalyzeRequestSerializer(serializers.Serializer):
     hand = serializers.CharField(max_length=MAX_TEXT, help_text="Concealed tiles, e.g. 4556p123s789sZZZ; melds may follow in brackets: [555p] {5555s}.")
     melds = MeldSerializer(many=True, required=False, max_length=4)
     visible = serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True, help_text="Tiles seen elsewhere (discards, others' melds).")
-    rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
+    rules = rules_field(required=False, default="standard")
     situation = serializers.ListField(child=serializers.ChoiceField(choices=sorted(SITUATION_KEYS)), required=False)
-    options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
+    options = OptionsField()
     depth = serializers.ChoiceField(choices=DEPTHS, required=False, default="plain", help_text="ev: add the chance to be ready, the chance to win and the expected score of each discard.")
     draws_left = serializers.IntegerField(min_value=1, max_value=MAX_DRAWS, required=False, help_text="Own draws still to come; required with depth ev.")
     liang_dao_when_ready = serializers.BooleanField(required=False, help_text="With depth ev: declare 亮倒 as soon as ready.")
@@ -51,9 +52,9 @@ AnalyzeQuerySerializer = type(
         "__doc__": "The GET form of the request: what the query string may hold, with the server's own bounds.",
         "hand": serializers.CharField(max_length=MAX_TEXT, help_text="Hand, melds in brackets."),
         "visible": serializers.CharField(max_length=MAX_TEXT, required=False, allow_blank=True),
-        "rules": serializers.ChoiceField(choices=sorted(PRESETS), required=False),
+        "rules": rules_field(required=False),
         "situation": serializers.CharField(required=False, help_text="Comma-separated situational fan keys: " + ", ".join(sorted(SITUATION_KEYS))),
-        **{key: serializers.BooleanField(required=False, help_text=f"Rule option {key}: true or false.") for key in OPTION_KEYS},
+        **{o.key: serializers.CharField(required=False, help_text=f"Rule option {o.key}: " + ", ".join("none" if v is None else str(v).lower() for v in o.values)) for o in OPTIONS},
         "depth": serializers.ChoiceField(choices=DEPTHS, required=False),
         "draws_left": serializers.IntegerField(min_value=1, max_value=MAX_DRAWS, required=False, help_text="Own draws still to come (depth ev)."),
         "liang_dao_when_ready": serializers.BooleanField(required=False),
@@ -133,7 +134,7 @@ class AnalyzeResponseSerializer(EVFieldsMixin):
     visible = serializers.CharField()
     rules = serializers.CharField()
     situation = serializers.ListField(child=serializers.CharField())
-    rule_options = serializers.DictField(child=serializers.BooleanField())
+    rule_options = OptionsField(help_text="Every rule option's resolved value (town-rules.md §3.1).")
     tile_count = serializers.IntegerField()
     shanten = serializers.IntegerField()
     waits = WaitSerializer(many=True, required=False, help_text="13 tiles only.")
@@ -171,7 +172,7 @@ def query_to_request(query: Any) -> dict[str, Any]:
     situation = [s for item in query.getlist("situation") for s in item.split(",") if s]
     if situation:
         body["situation"] = situation
-    options = {key: query_flag(query, key) for key in OPTION_KEYS if key in query}
+    options = query_options(query)
     if options:
         body["options"] = options
     if "depth" in query:

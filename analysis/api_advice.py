@@ -18,7 +18,7 @@ from kwx.bots.strong import StrongBot
 from kwx.hand.analysis import parse_melds
 from kwx.hand.ev import Budget
 from kwx.hand.notation import parse_hand, parse_sequence, parse_tile, parse_tiles
-from kwx.hand.rules import OPTION_KEYS, PRESETS, make_rules
+from kwx.hand.rules import make_rules
 from kwx.hand.tiles import TILE_IDS, Hand
 from kwx.table.advice import CLEAR_MARGIN, PASS, advise, deal_in_chances
 from kwx.table.position import Opponent, Position, view_of
@@ -26,6 +26,7 @@ from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import WALL_AFTER_DEAL, Action
 from kwx.table.view import SeatView
 from kwx_site.api_errors import ErrorSerializer, refuse_nulls
+from kwx_site.api_rules import OptionsField, rules_field
 
 from .api import EVThrottled, MeldSerializer
 from .ev_limits import EVRefused, ev_slot, request_budget
@@ -64,8 +65,8 @@ class AdviceRequestSerializer(serializers.Serializer):
     wall_left = serializers.IntegerField(min_value=0, max_value=WALL_AFTER_DEAL, help_text="Tiles left to draw; must fit the tiles given.")
     offered = OfferedSerializer(required=False)
     drawn = serializers.CharField(required=False, help_text="Your turn: the tile you just drew (for 自摸 and 蓄杠).")
-    rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
-    options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
+    rules = rules_field(required=False, default="standard")
+    options = OptionsField()
     base = serializers.IntegerField(min_value=1, max_value=MAX_BASE, required=False, default=1)
     piao = serializers.ListField(child=serializers.ChoiceField(choices=list(PIAO_CHOICES)), min_length=3, max_length=3, required=False)
     seed = serializers.IntegerField(min_value=0, max_value=2**32 - 1, required=False, default=0, help_text="Seeds the sampled worlds: the same seed, the same answer.")

@@ -14,13 +14,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from kwx.hand.fans import SITUATIONAL_FANS
-from kwx.hand.rules import OPTION_KEYS, PRESETS
 from kwx.hand.serial import fans_json
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.record import FORMAT, Replay
 from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES
 from kwx.table.table import VERBS
 from kwx_site.api_errors import RawJSONParser
+from kwx_site.api_rules import OptionsField, rules_field
 from settlement.api import PaymentSerializer
 from settlement.text import payment_json
 
@@ -42,8 +42,8 @@ class RecordActionSerializer(serializers.Serializer):
 
 class RecordSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=[FORMAT], required=False)
-    rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="standard")
-    options = serializers.DictField(child=serializers.BooleanField(), required=False, help_text="Rule options: " + ", ".join(OPTION_KEYS))
+    rules = rules_field(required=False, default="standard")
+    options = OptionsField()
     base = serializers.IntegerField(min_value=1, max_value=10_000, required=False, default=1)
     piao = serializers.ListField(child=serializers.ChoiceField(choices=list(PIAO_CHOICES)), min_length=3, max_length=3, required=False)
     players = serializers.ListField(child=serializers.CharField(max_length=20), min_length=3, max_length=3, required=False)

@@ -37,9 +37,10 @@ from kwx.hand.ev import check_draws
 from kwx.hand.ev_analysis import MAX_REVEALED, MAX_REVEALED_TEXT
 from kwx.hand.fans import SITUATIONAL_FANS
 from kwx.hand.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
-from kwx.hand.rules import MAX_MELDS, MAX_TILES, OPTION_KEYS, RuleOptions, Rules, make_rules
+from kwx.hand.rules import MAX_MELDS, MAX_TILES, Rules, make_rules
 from kwx.hand.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from kwx.numbers import read_whole
+from kwx.rules import OPTION_KEYS, PRESETS, OptionValue, RuleSet, read_option_text
 from kwx.table.settlement import check_stakes
 from kwx_site.text import tile_label
 
@@ -50,7 +51,6 @@ REVEALED_KEYS = tuple(f"rev{n}" for n in range(1, MAX_REVEALED + 1))
 MODES: tuple[str, ...] = ("hand",) + tuple(t.value for t in MeldType)
 """What a palette tap adds: a concealed tile, or a meld of that tile."""
 TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
-DEFAULT_OPTIONS = RuleOptions()
 SITUATION_ORDER: tuple[str, ...] = tuple(f.key for f in SITUATIONAL_FANS)
 EDIT_KEYS = ("add", "remove_tile", "remove_meld", "add_visible", "remove_visible", "clear", "random", *TABLE_EDIT_KEYS)
 
@@ -65,7 +65,7 @@ class Board:
     visible: Counts | None = EMPTY
     rules: str = "standard"
     situation: tuple[str, ...] = ()
-    options: dict[str, bool] = field(default_factory=dict)
+    options: dict[str, OptionValue] = field(default_factory=dict)
     mode: str = "hand"
     discard: str = ""
     errors: dict[str, str] = field(default_factory=dict)
@@ -99,6 +99,23 @@ class Board:
         return self.hand.tile_count if self.hand else 0
 
 
+def _options(query: QueryDict, errors: dict[str, str]) -> dict[str, OptionValue]:
+    """The rule options the query sets (each by its key), checked; an unreadable one becomes a message."""
+    options: dict[str, OptionValue] = {}
+    for key in OPTION_KEYS:
+        if key in query:
+            try:
+                options[key] = read_option_text(key, query.getlist(key)[-1][:40])
+            except EngineError as exc:
+                errors["options"] = exc.translated(_)
+    return options
+
+
+def preset_values(rules: str) -> RuleSet:
+    """The values of a preset key (the legacy defaults for a key that is not a preset)."""
+    return PRESETS[rules].values if rules in PRESETS else RuleSet()
+
+
 def read_board(query: QueryDict) -> Board:
     """The state a query string describes; unreadable parts become messages in ``errors``."""
     errors: dict[str, str] = {}
@@ -115,7 +132,7 @@ def read_board(query: QueryDict) -> Board:
     except EngineError as exc:
         errors["visible"] = exc.translated(_)
     situation = tuple(dict.fromkeys(s for item in query.getlist("situation") for s in item.split(",") if s))
-    options = {key: query.getlist(key)[-1] in TRUE_WORDS for key in OPTION_KEYS if key in query}
+    options = _options(query, errors)
     mode = query.get("to", "hand")
     ev = query.get("ev", "") in TRUE_WORDS
     draws_text = query.get("draws", "").strip()[:10] or str(DEFAULT_DRAWS)
@@ -290,9 +307,11 @@ def canonical_query(board: Board) -> str:
         pairs.append(("rules", board.rules))
     known = [s for s in SITUATION_ORDER if s in board.situation]
     pairs += [("situation", s) for s in known + [s for s in board.situation if s not in known]]
+    start = preset_values(board.rules)
     for key in OPTION_KEYS:
-        if key in board.options and board.options[key] != getattr(DEFAULT_OPTIONS, key):
-            pairs.append((key, "1" if board.options[key] else "0"))
+        if key in board.options and board.options[key] != start.value(key):
+            value = board.options[key]
+            pairs.append((key, ("1" if value else "0") if isinstance(value, bool) else "none" if value is None else str(value)))
     if board.hand is not None and board.tile_count == MAX_TILES and board.discard in TILE_IDS:
         if board.hand.concealed[TILE_IDS.index(board.discard)]:
             pairs.append(("discard", board.discard))

@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from analysis.board import (
-    DEFAULT_OPTIONS,
     MODES,
     REVEALED_KEYS,
     Board,
@@ -25,6 +24,7 @@ from analysis.board import (
     copies_left,
     discard_links,
     draws_error,
+    preset_values,
     refusal,
 )
 from analysis.discards import DiscardRow, ev_cell, from_api
@@ -39,7 +39,7 @@ from kwx.hand.ev import (
 from kwx.hand.ev_analysis import check_request, with_revealed
 from kwx.hand.fans import SITUATIONAL_FANS
 from kwx.hand.notation import format_counts, format_hand
-from kwx.hand.rules import MAX_TILES, OPTION_KEYS, PRESETS, Rules, make_rules, validate_hand
+from kwx.hand.rules import MAX_TILES, PRESETS, Rules, make_rules, validate_hand
 from kwx.hand.tiles import EMPTY, KIND_OF_ID, TILE_IDS, Hand, with_tile
 from kwx.table.settlement import PIAO_CHOICES, win_money
 from kwx_site.text import preset_label
@@ -238,9 +238,9 @@ def page_context(board: Board, *, base: str, with_ev: bool = True, budget: Budge
         "hand_value": format_hand(hand) if hand is not None else board.hand_text,
         "visible_value": format_counts(board.visible) if board.visible is not None else board.visible_text,
         "presets": [(key, preset_label(key)) for key in PRESETS],
-        "situations": [(f, f.multiplier(board.rules if board.rules in PRESETS else "standard"), f.key in board.situation) for f in SITUATIONAL_FANS],
-        "option_flags": [(key, _(OPTION_LABELS[key]), board.options.get(key, getattr(DEFAULT_OPTIONS, key))) for key in OPTION_KEYS],
-        "options_changed": any(board.options.get(key, getattr(DEFAULT_OPTIONS, key)) != getattr(DEFAULT_OPTIONS, key) for key in OPTION_KEYS),
+        "situations": [(f, f.multiplier(preset_values(board.rules)), f.key in board.situation) for f in SITUATIONAL_FANS],
+        "option_flags": [(key, _(OPTION_LABELS[key]), board.options.get(key, preset_values(board.rules).value(key))) for key in OPTION_LABELS],
+        "options_changed": any(board.options.get(key, preset_values(board.rules).value(key)) != preset_values(board.rules).value(key) for key in OPTION_LABELS),
         "modes": MODES,
         "result": result,
         "body": result["body"],

@@ -53,10 +53,10 @@ def check_body(data: Any) -> Any:
 
 
 def refuse_nulls(data: Any) -> None:
-    """Refuse a null nested anywhere in a request body (for APIs whose schema has no nullable field), naming the top-level field."""
+    """Refuse a null nested anywhere in a request body, naming the top-level field; ``options`` is the engine's to check (``cap`` may be null: no cap)."""
     if isinstance(data, dict):
         for key, value in data.items():
-            if _has_null(value):
+            if value is None if key == "options" else _has_null(value):
                 raise FieldParseError(key, _("This field may not be null: leave it out instead."))
 
 

@@ -8,8 +8,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from kwx.hand.fans import FAN_BY_KEY
-from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
+from kwx.rules import PRESETS
 
 _ZH_COUNTS = "一二三四五六七八"
 

@@ -20,8 +20,8 @@ from analysis.board import analyzer_url
 from kwx.hand.analysis import analyze
 from kwx.hand.fans import FANS, Example, Side
 from kwx.hand.notation import parse_tile
-from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import TILE_IDS
+from kwx.rules import LEGACY_PRESETS, PRESETS
 from kwx_site.drawing import DrawnHand, drawn_hand
 
 KOUQUE_FILE = Path(__file__).resolve().parent / "data" / "kouque.txt"
@@ -211,9 +211,9 @@ class PresetRow:
         return drawn_hand(self.hand, self.win)
 
     def cells(self) -> list[dict[str, Any]]:
-        """One cell per preset, in the order of PRESETS: preset key, claimed total, analyzer link."""
+        """One cell per legacy preset, in their order: preset key, claimed total, analyzer link."""
         claimed = dict(self.totals)
-        return [{"preset": p, "total": claimed[p], "url": analyzer_url(self.hand, rules=p, situation=self.situation)} for p in PRESETS]
+        return [{"preset": p, "total": claimed[p], "url": analyzer_url(self.hand, rules=p, situation=self.situation)} for p in LEGACY_PRESETS]
 
 
 PRESET_ROWS: tuple[PresetRow, ...] = (
@@ -714,8 +714,8 @@ GLOSSARY: tuple[Term, ...] = tuple(
 
 def fan_values() -> dict[str, str]:
     """Each fan's value as prose shows it, read from the fan table: ``ka_wu_xing`` (通用) and ``ka_wu_xing.shiyan``."""
-    values = {f.key: f"×{f.multiplier('standard')}" for f in FANS}
-    values.update({f"{f.key}.{p}": f"×{f.multiplier(p)}" for f in FANS for p in PRESETS})
+    values = {f.key: f"×{f.multiplier()}" for f in FANS}
+    values.update({f"{f.key}.{key}": f"×{f.multiplier(p.values)}" for f in FANS for key, p in PRESETS.items()})
     return values
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.services import player_for
 from kwx.hand.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
-from kwx.hand.rules import PRESETS
+from kwx.rules import LEGACY_PRESETS, PRESETS
 from kwx.table.settlement import KONG_MONEY
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.text import english, preset_label
@@ -40,7 +40,7 @@ SIDE_LABELS = {"self_draw": gettext_lazy("self-draw (自摸)"), "discard": gette
 
 def _fan_items(keys: Any, preset: str) -> list[dict[str, Any]]:
     """Fan keys as (key, name, multiplier under the preset), multipliers read from the fan table."""
-    return [{"key": k, "name": FAN_BY_KEY[k].name, "multiplier": FAN_BY_KEY[k].multiplier(preset)} for k in keys]
+    return [{"key": k, "name": FAN_BY_KEY[k].name, "multiplier": FAN_BY_KEY[k].multiplier(PRESETS[preset].values)} for k in keys]
 
 
 def _shown(drawn: lc.DrawnHand, *, side: str, situation: tuple[str, ...], rules: str, url: str, allowed: bool, total: int, fans: Any, note: str) -> dict[str, Any]:
@@ -86,7 +86,7 @@ def _fan_context(f: Any) -> dict[str, Any]:
                 note=e.note_en if in_english else e.note_zh,
             )
         )
-    values = [{"preset": preset_label(p), "key": p, "value": f.multiplier(p)} for p in PRESETS]
+    values = [{"preset": preset_label(p), "key": p, "value": f.multiplier(PRESETS[p].values)} for p in LEGACY_PRESETS]
     return {
         "key": f.key,
         "name": f.name,
@@ -103,7 +103,10 @@ def _fan_context(f: Any) -> dict[str, Any]:
 
 def _presets() -> list[dict[str, Any]]:
     in_english = english()
-    return [{"key": p.key, "label": preset_label(p.key), "cap": p.cap, "note": p.note_en if in_english else p.note, "ka_wu_xing": FAN_BY_KEY["ka_wu_xing"].multiplier(p.key)} for p in PRESETS.values()]
+    return [
+        {"key": p.key, "label": preset_label(p.key), "cap": p.cap, "note": p.note_en if in_english else p.note, "ka_wu_xing": FAN_BY_KEY["ka_wu_xing"].multiplier(p.values)}
+        for p in map(PRESETS.__getitem__, LEGACY_PRESETS)
+    ]
 
 
 def learn_page(template: str, context: Callable[[], dict[str, Any]] | None = None) -> Callable[[HttpRequest], HttpResponse]:
@@ -125,7 +128,7 @@ def _fans_page() -> dict[str, Any]:
         "situational_fans": [_fan_context(f) for f in SITUATIONAL_FANS],
         "summary": [_fan_context(f) for f in FANS],
         "presets": _presets(),
-        "preset_keys": [preset_label(p) for p in PRESETS],
+        "preset_keys": [preset_label(p) for p in LEGACY_PRESETS],
         "combination": [shown_worked(w) for w in lc.COMBINATION_EXAMPLES],
         "preset_rows": [
             {

@@ -16,9 +16,9 @@ from django.utils.translation import gettext_lazy as _
 
 from analysis import records
 from kwx.errors import printable
-from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import KIND_OF_ID
 from kwx.numbers import read_whole
+from kwx.rules import PRESETS
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import Action
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.services import player_for
-from kwx.hand.rules import PRESETS
+from kwx.rules import PRESETS
 from kwx.table.record import Replay
 from kwx.table.settlement import PIAO_CHOICES
 from kwx.table.view import view_for

@@ -8,8 +8,9 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from kwx.hand.fans import FANS, PRESET_KEYS
+from kwx.hand.fans import FANS
 from kwx.hand.tiles import KIND_OF_ID
+from kwx.rules import PRESETS
 from kwx_site.figures import figure
 from kwx_site.text import tile_label
 
@@ -39,8 +40,8 @@ class ThemeInfo:
 
 
 MULTIPLIERS: dict[str, int] = {
-    **{f.key: f.multiplier("standard") for f in FANS},
-    **{f"{f.key}_{preset}": f.multiplier(preset) for f in FANS for preset in PRESET_KEYS},
+    **{f.key: f.multiplier() for f in FANS},
+    **{f"{f.key}_{key}": f.multiplier(preset.values) for f in FANS for key, preset in PRESETS.items()},
 }
 """Each fan's multiplier under the standard preset (``key``) and under every preset (``key_preset``)."""
 

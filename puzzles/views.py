@@ -20,7 +20,7 @@ from accounts.services import player_for
 from analysis import board
 from analysis.discards import from_bank
 from kwx.hand.fans import fan
-from kwx.hand.rules import PRESETS
+from kwx.rules import PRESETS
 from kwx_site.htmx import render_page
 from play import selectors as play_selectors
 from play.models import ReviewItem

@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from kwx.hand.rules import PRESETS
+from kwx.rules import PRESETS
 from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, USER_SITUATIONS, double_win_partner
 from kwx_site.text import preset_label
 

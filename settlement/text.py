@@ -10,7 +10,7 @@ from django.utils.translation import gettext_noop
 from kwx.errors import EngineError
 from kwx.hand.serial import fans_json  # the analysis API's fan objects, shared
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
-from kwx.table.settlement import WIN_PARTS, Part, Payment, Settlement, WinnerInputError
+from kwx.table.settlement import Part, Payment, Settlement, WinnerInputError
 from kwx_site.text import tile_label
 
 PART_LABELS = {
@@ -23,6 +23,11 @@ PART_LABELS = {
     "ming_gang": gettext_noop("明杠 (added kong, 蓄杠)"),
     "zhi_gang": gettext_noop("直杠 (kong on a discard)"),
     "huang_zhuang": gettext_noop("荒庄: 亮倒 pays the others"),
+    "first_declarer": gettext_noop("荒庄: the first to declare 亮倒 pays"),
+    "cha_da_jiao": gettext_noop("查大叫 (a ready hand collects its best win)"),
+    "kan": gettext_noop("坎 (数坎)"),
+    "ma": gettext_noop("马 (horses)"),
+    "pao_qia_mo_ba": gettext_noop("跑恰摸八"),
 }
 RESULT_LABELS = {
     "draw": gettext_noop("荒庄 (drawn hand)"),
@@ -44,11 +49,21 @@ def part_formula(part: Part) -> str:
     if part.key == "piao":
         core = f"{n['winner']}+{n['payer']}"
         core = core if n["base"] == 1 else f"({core})"
-    elif part.key in WIN_PARTS:
-        times = WIN_PARTS[part.key]
-        core = f"×{n['multiplier']}" + (f" × {times}" if times > 1 else "")
+    elif "discarder" in n:  # 包胡 whose two halves differ, or capped on their sum
+        core = f"(×{n['discarder']} + ×{n['third']})"
+        core += f" → ×{n['multiplier']}" if n["discarder"] + n["third"] != n["multiplier"] else ""
+    elif part.key == "bao_hu":
+        core = f"×{n['multiplier']} × 2"
+    elif "multiplier" in n:
+        core = f"×{n['multiplier']}"
     elif part.key == "huang_zhuang":
         core = "1"
+    elif part.key == "kan":
+        core = str(n["kan"]) + (f" × {n['times']}" if n["times"] > 1 else "")
+    elif part.key in ("ma", "pao_qia_mo_ba"):
+        core = str(n.get("ma", n.get("points")))
+    elif part.key == "first_declarer":
+        core = str(n["money"])
     else:
         core = str(n["money"]) + (" × " + _("%(times)d (杠上杠)") % {"times": n["chain"]} if n["chain"] > 1 else "")
     return f"{core}{_base(n['base'])} = {part.amount}"
@@ -77,7 +92,7 @@ def result_label(settlement: Settlement) -> str:
     """荒庄 / 自摸 / 点炮 / 包胡 / 一炮双响 / 抢杠胡 in the active language (包胡 named whenever a 亮倒 hand won on a discard)."""
     inp = settlement.input
     kind = inp.result
-    bao_hu = kind in ("discard", "rob_kong") and any(w.seat in inp.liang_dao for w in settlement.wins)
+    bao_hu = any(e.bao_hu for e in settlement.extras)
     if kind == "discard" and len(settlement.wins) == 2:
         kind = "double"
     elif kind == "discard" and bao_hu:
@@ -87,14 +102,51 @@ def result_label(settlement: Settlement) -> str:
 
 
 def payment_json(payment: Payment, names: tuple[str, ...]) -> dict[str, Any]:
-    """One payment as the settle API shows it: names, amount, reasons with their words."""
+    """One payment as the settle API shows it: names, amount, kind, parts by group, reasons with their words."""
     return {
         "payer": names[payment.payer],
         "payee": names[payment.payee],
         "amount": payment.amount,
+        "kind": payment.kind,
+        "parts": payment.grouped(),
         "reasons": [{"key": p.key, "amount": p.amount, "numbers": dict(p.numbers), "text": part_text(p)} for p in payment.parts],
         "text": " · ".join(part_text(p) for p in payment.parts),
     }
+
+
+def _win_json(settlement: Settlement, index: int) -> dict[str, Any]:
+    """One win: who, how, its capped multiplier (towards a payer who did not declare), F, fans, 坎 and the extras it decides."""
+    inp, w = settlement.input, settlement.wins[index]
+    extras = settlement.extras[index]
+    out: dict[str, Any] = {
+        "player": inp.players[w.seat],
+        "side": w.side,
+        "tile": TILE_IDS[w.kind],
+        "multiplier": w.value.total,
+        "product": w.value.product,
+        "fan_product": w.value.fan_product,
+        "fans": fans_json(w.value),
+        "value": w.amount(inp.base),
+        "kan": extras.kan or 0,
+        "bao_hu": extras.bao_hu,
+    }
+    if extras.ma is not None:
+        out["ma"] = extras.ma
+    if extras.pao_qia_mo_ba is not None:
+        out["pao_qia_mo_ba"] = extras.pao_qia_mo_ba
+    return out
+
+
+def _ready_json(settlement: Settlement) -> list[dict[str, Any]]:
+    """Each seat at a drawn hand under 查大叫: its best wait and value (None when not ready) and its rank."""
+    names = settlement.input.players
+    out = []
+    for r in settlement.ready:
+        item: dict[str, Any] = {"player": names[r.seat], "ready": r.value is not None, "rank": r.rank}
+        if r.value is not None and r.kind is not None:
+            item.update(tile=TILE_IDS[r.kind], fans=fans_json(r.value), fan_product=r.value.fan_product, kan=r.value.kan if settlement.rules.shu_kan else 0)
+        out.append(item)
+    return out
 
 
 def settlement_json(settlement: Settlement, next_dealer: int | None) -> dict[str, Any]:
@@ -105,19 +157,11 @@ def settlement_json(settlement: Settlement, next_dealer: int | None) -> dict[str
         "players": list(names),
         "base": inp.base,
         "rules": inp.rules,
+        "options": settlement.rules.as_dict(),
         "result": inp.result,
         "result_text": result_label(settlement),
-        "wins": [
-            {
-                "player": names[w.seat],
-                "side": w.side,
-                "multiplier": w.value.total,
-                "product": w.value.product,
-                "fans": fans_json(w.value),
-                "value": w.amount(inp.base),
-            }
-            for w in settlement.wins
-        ],
+        "wins": [_win_json(settlement, i) for i in range(len(settlement.wins))],
+        "ready": _ready_json(settlement),
         "payments": [payment_json(p, names) for p in settlement.payments],
         "nets": [{"player": names[i], "net": settlement.nets[i]} for i in range(3)],
         "next_dealer": None if next_dealer is None else names[next_dealer],

@@ -11,6 +11,7 @@ from tests.conftest import ROOT, SHARED, VECTORS
 COPIES = [
     (VECTORS / "analyze.json", SHARED / "vectors" / "analyze.json"),
     (VECTORS / "hands.json", SHARED / "vectors" / "hands.json"),
+    (VECTORS / "towns.json", SHARED / "vectors" / "towns.json"),
     (ROOT / "learn" / "data" / "kouque.txt", SHARED / "kouque.txt"),
 ]
 

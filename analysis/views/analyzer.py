@@ -36,7 +36,7 @@ from kwx.hand.ev import (
     DEFAULT_SAMPLES,
     EXACT_MAX_SHANTEN,
 )
-from kwx.hand.rules import PRESETS
+from kwx.rules import PRESETS
 from kwx_site.htmx import render_page
 from kwx_site.text import english, preset_label
 

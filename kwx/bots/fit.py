@@ -279,7 +279,7 @@ def made_from(done: Replay) -> Callable[[int, int], int]:
 
     def made(seat: int, drawn: int) -> int:
         state = by_drawn[drawn]
-        banked = settle_table(state, DEFAULT_PLAYERS, 1, (0, 0, 0), state.rules.options.items()).nets[seat] if state.kongs else 0
+        banked = settle_table(state, DEFAULT_PLAYERS, 1, (0, 0, 0)).nets[seat] if state.kongs else 0
         return nets[seat] - banked
 
     return made

@@ -195,7 +195,7 @@ def rollout(world: Table, seat: int, choice: Action | None, policies: Sequence[P
     seats = list(policies)
     seats[seat] = _Forced(choice, policies[seat])
     state, actions, _ = advance(world, seats)
-    return settle_table(state, DEFAULT_PLAYERS, base, piao, world.rules.options.items()).nets[seat] / base, len(actions)
+    return settle_table(state, DEFAULT_PLAYERS, base, piao).nets[seat] / base, len(actions)
 
 
 def deal_in_chances(view: SeatView, worlds: int = 200, seed: int = 0) -> tuple[float, ...]:

@@ -18,6 +18,7 @@ from kwx.errors import EngineError, gettext_noop
 from kwx.hand.notation import format_counts, parse_tile, parse_tiles
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.tiles import COPIES, TILE_IDS, Counts, add
+from kwx.rules import OptionValue
 from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Settlement, Winner, next_dealer, settle
 from kwx.table.table import SEATS, VERBS, Action, IllegalAction, Result, Table, apply, deal
 
@@ -27,7 +28,7 @@ MAX_ACTIONS = 1000
 """No real hand comes near: 45 draws, as many discards, and a few claims."""
 NAME_REFUSED = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 """Unicode categories a player's name may not hold: controls (NUL included), format marks, lone surrogates, line breaks."""
-HEADER_KEYS = ("format", "rules", "options", "base", "piao", "players", "dealer", "hands", "actions")
+HEADER_KEYS = ("format", "rules", "options", "base", "piao", "players", "dealer", "hands", "dice", "actions")
 
 
 class RecordError(EngineError):
@@ -43,16 +44,17 @@ class Header:
     """Everything a record says before its actions."""
 
     rules: str
-    options: tuple[tuple[str, bool], ...]
+    options: tuple[tuple[str, OptionValue], ...]
     base: int
     piao: tuple[int, int, int]
     players: tuple[str, str, str]
     dealer: int
     hands: tuple[Counts, Counts, Counts]
+    dice: tuple[int, int] | None = None
 
     @property
     def rule_set(self) -> Rules:
-        """The preset and options as engine Rules (no situation)."""
+        """The preset and options as engine Rules (no situation); an option the header does not write takes the preset's value."""
         return make_rules(self.rules, (), dict(self.options))
 
 
@@ -119,9 +121,9 @@ def parse_header(data: Any) -> tuple[Header, list[Any]]:
     rules = data.get("rules", "standard")
     options = data.get("options", {})
     if not isinstance(options, Mapping):
-        raise _header_error(gettext_noop("The options must be an object of true/false switches."), "options")
+        raise _header_error(gettext_noop("The options must be an object of rule options."), "options")
     try:
-        make_rules(rules, (), options)
+        values = make_rules(rules, (), options).options
     except EngineError as exc:
         raise _header_error(exc.template, exc.field, **exc.params) from exc
     base = data.get("base", 1)
@@ -142,6 +144,11 @@ def parse_header(data: Any) -> tuple[Header, list[Any]]:
     if not _whole(dealer) or dealer not in SEATS:
         raise _header_error(gettext_noop("The dealer must be seat 0, 1 or 2."), "dealer")
     hands = _hands(data.get("hands"))
+    dice = data.get("dice")
+    if dice is not None and (not isinstance(dice, list) or len(dice) != 2 or not all(_whole(d) and 1 <= d <= 6 for d in dice)):
+        raise _header_error(gettext_noop("The dice must be two numbers from 1 to 6."), "dice")
+    if dice is None and values.shang_lou:
+        raise _header_error(gettext_noop("These rules play 上楼: the record needs the deal's dice (dice: [d1, d2])."), "dice")
     actions = data.get("actions")
     if not isinstance(actions, list):
         raise _header_error(gettext_noop("The actions must be a list."), "actions")
@@ -155,6 +162,7 @@ def parse_header(data: Any) -> tuple[Header, list[Any]]:
         (players[0], players[1], players[2]),
         dealer,
         hands,
+        None if dice is None else (dice[0], dice[1]),
     )
     return header, actions
 
@@ -237,6 +245,7 @@ class Record:
             "players": list(h.players),
             "dealer": h.dealer,
             "hands": [format_counts(c) for c in h.hands],
+            **({"dice": list(h.dice)} if h.dice is not None else {}),
             "actions": [a.as_dict() for a in self.actions],
         }
 
@@ -274,7 +283,7 @@ def finish(record: Record, states: tuple[Table, ...]) -> Replay:
     """The Replay of a record whose table states (the deal's first, one after each action) are ``states``."""
     state = states[-1]
     header = record.header
-    settlement = settle_table(state, header.players, header.base, header.piao, header.options)
+    settlement = settle_table(state, header.players, header.base, header.piao, header.dice)
     following = None if state.result is None else next_dealer(settlement, header.dealer)
     return Replay(record, states, settlement, state.result, following)
 
@@ -284,16 +293,16 @@ def settle_table(
     players: tuple[str, str, str],
     base: int,
     piao: tuple[int, int, int],
-    options: tuple[tuple[str, bool], ...],
+    dice: tuple[int, int] | None = None,
 ) -> Settlement:
-    """The money of a table state: its wins, kongs and 亮倒 (kong money alone while unfinished)."""
+    """The money of a table state under its rules: its wins, kongs and 亮倒 (kong money alone while unfinished)."""
     result = state.result
-    liang = frozenset(state.liang_dao)
-    inp = HandInput(players, base, piao, state.rules.preset.key, options, state.kongs)
-    if result is None or result == "draw":  # an unfinished hand: kong money only
-        inp = replace(inp, liang_dao=liang if result == "draw" else frozenset())
-    else:
-        winners = tuple(Winner(w.seat, w.hand, w.kind, w.situation - {"liang_dao", "qiang_gang_hu"}) for w in state.wins)
-        discarder = None if result == "self_draw" else state.turn
-        inp = replace(inp, liang_dao=liang, result=result, discarder=discarder, winners=winners)
-    return settle(inp)
+    inp = HandInput(players, base, piao, state.rules.preset.key, state.rules.options.items(), state.kongs, dice=dice)
+    if result is None:  # an unfinished hand: kong money only
+        return settle(inp)
+    if result == "draw":
+        hands = tuple(s.hand for s in state.seats) if state.rules.options.cha_da_jiao else ()
+        return settle(replace(inp, liang_dao=state.declaration_order, hands=hands))
+    winners = tuple(Winner(w.seat, w.hand, w.kind, w.situation - {"liang_dao", "qiang_gang_hu"}) for w in state.wins)
+    discarder = None if result == "self_draw" else state.turn
+    return settle(replace(inp, liang_dao=state.declaration_order, result=result, discarder=discarder, winners=winners, wall_left=state.wall_left))

@@ -1,8 +1,13 @@
-"""Settlement of one hand (结算, kwx-rules §6): who pays whom, how much and why.
+"""Settlement of one hand (结算, kwx-rules §6 and town-rules.md §2): who pays whom, how much and why.
 
-Amounts are whole multiples of the base stake (底金). Every payment carries its
-reasons as data (a key and the numbers behind it); the web layer turns them into
-words. Players are indices 0, 1, 2 into ``HandInput.players``.
+Every payment follows the numbered procedure of town-rules.md §2.1 under the hand's
+:class:`kwx.rules.RuleSet`: F (every fan but 亮倒), the pair multiplier (亮倒 by winner or
+payer, 对亮对番), 上楼, the cap, 包胡, then the flat extras (漂, 坎, 马, 跑恰摸八). A drawn hand
+pays by the ``hua_zhuang`` rule (§2.3), kong money by §2.2. Under the legacy presets this is
+kwx-rules.md §6 exactly. Amounts are whole multiples of the base stake (底金); every payment
+carries its ``kind`` (win, kong, liang_dao, cha_da_jiao) and its parts as data (a key and the
+numbers behind it), which the web layer turns into words. Players are indices 0, 1, 2 into
+``HandInput.players``. The bots and the analyzer price money through these same functions.
 """
 
 from __future__ import annotations
@@ -14,16 +19,19 @@ from typing import Any, Literal
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.analysis import MAX_TEXT, build_hand
-from kwx.hand.notation import parse_tile
+from kwx.hand.notation import parse_tile, parse_tiles
 from kwx.hand.rules import Rules, make_rules
-from kwx.hand.scoring import WinValue, score_win
-from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
+from kwx.hand.scoring import SEVEN_PAIRS_KEYS, WinValue, kan_count, score_win
+from kwx.hand.tiles import COPIES, DRAGONS, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
 from kwx.numbers import read_whole
+from kwx.rules import OptionValue, RuleSet, checked_options, preset, resolve
 
 PLAYERS = (0, 1, 2)
 PIAO_CHOICES = (0, 1, 2, 5)
 MAX_BASE = 10_000
 MAX_NAME = 20
+WALL_TILES = 45
+"""Tiles left to draw after the deal (84 − 3 × 13): the most ``wall_left`` can be."""
 KONG_MONEY: Mapping[str, int] = MappingProxyType({"an_gang": 2, "ming_gang": 1, "zhi_gang": 2})
 """Kong money (喜钱) per paying player: 暗杠 2 from each other, 明杠(蓄杠) 1 from each other, 直杠 2 from the feeder."""
 KONG_TYPES = tuple(KONG_MONEY)
@@ -33,7 +41,7 @@ USER_SITUATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "draw": (),
         "self_draw": ("gang_shang_kai_hua", "hai_di_lao"),
-        "discard": ("gang_shang_pao",),
+        "discard": ("gang_shang_pao", "hai_di_pao"),
         "rob_kong": (),
     }
 )
@@ -41,24 +49,48 @@ USER_SITUATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 USER_SITUATION_KEYS: frozenset[str] = frozenset(k for keys in USER_SITUATIONS.values() for k in keys)
 """Every situational fan a user may set on some result (the others follow from the input)."""
 WIN_PARTS: Mapping[str, int] = MappingProxyType({"self_draw": 1, "discard": 1, "qiang_gang_hu": 1, "bao_hu": 2})
-"""The part of a win payment by how it was won, and how many times the win's value V it pays (包胡: 2·V, §6)."""
-_INPUT_KEYS = frozenset({"players", "base", "piao", "rules", "options", "kongs", "liang_dao", "result", "discarder", "winners"})
+"""The fan part of a payment by how it was won, and how many times the win's value it pays in the legacy reading (包胡: 2·V, §6)."""
+PAYMENT_KINDS = ("win", "kong", "liang_dao", "cha_da_jiao")
+PART_GROUPS: Mapping[str, str] = MappingProxyType(
+    {
+        **{key: "fan" for key in WIN_PARTS},
+        "cha_da_jiao": "fan",
+        "piao": "piao",
+        "kan": "kan",
+        "ma": "ma",
+        "pao_qia_mo_ba": "pao_qia_mo_ba",
+        **{key: "kong" for key in KONG_MONEY},
+        "huang_zhuang": "flat",
+        "first_declarer": "flat",
+    }
+)
+"""Each part key's group in an answer's ``parts`` (town-rules.md §6): fan, piao, kan, ma, pao_qia_mo_ba, kong, flat."""
+RANK_NOT_READY, RANK_DECLARED, RANK_SECOND, RANK_READY = 0, 1, 2, 10
+"""查大叫 ranks (§1.7): not ready, a declarer, a later declarer when all three are ready (随州 form), ready but not declared."""
+_INPUT_KEYS = frozenset({"players", "base", "piao", "rules", "options", "kongs", "liang_dao", "result", "discarder", "winners", "horses", "wall_left", "dice", "hands"})
 
 
 @dataclass(frozen=True, slots=True)
 class Kong:
-    """A kong made this hand; ``chain`` is its place in a 杠上杠 chain (1 = first or alone)."""
+    """A kong made this hand; ``chain`` is its place in a 杠上杠 chain (1 = first or alone); ``drawn``: an 暗杠 of the tile just drawn."""
 
     seat: int
     type: str
     kind: int
     fed_by: int | None = None
     chain: int = 1
+    drawn: bool = True
 
     @property
     def multiplier(self) -> int:
         """×1 for the first kong of a chain, ×2 for the next, ×4 after that …"""
         return int(2 ** (self.chain - 1))
+
+    def chain_factor(self, options: RuleSet) -> int:
+        """The 杠上杠 factor this kong is paid with (an 暗杠 of tiles already held takes none under ``an_gang_chain_drawn_only``)."""
+        if self.type == "an_gang" and not self.drawn and options.an_gang_chain_drawn_only:
+            return 1
+        return self.multiplier
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,18 +105,33 @@ class Winner:
 
 @dataclass(frozen=True, slots=True)
 class HandInput:
-    """Everything that decides one hand's payments."""
+    """Everything that decides one hand's payments.
+
+    ``liang_dao`` lists the seats that declared in the order they declared (the first is the first
+    declarer). ``horses`` are the horse tiles turned (None: none given), ``wall_left`` the tiles not
+    drawn when the hand ended (None: not given), ``dice`` the deal's roll (上楼), ``hands`` each seat's
+    13 tiles at a drawn hand (for 查大叫; None where not given).
+    """
 
     players: tuple[str, str, str]
     base: int = 1
     piao: tuple[int, int, int] = (0, 0, 0)
     rules: str = "standard"
-    options: tuple[tuple[str, bool], ...] = ()
+    options: tuple[tuple[str, OptionValue], ...] = ()
     kongs: tuple[Kong, ...] = ()
-    liang_dao: frozenset[int] = frozenset()
+    liang_dao: tuple[int, ...] = ()
     result: str = "draw"
     discarder: int | None = None
     winners: tuple[Winner, ...] = ()
+    horses: tuple[int, ...] | None = None
+    wall_left: int | None = None
+    dice: tuple[int, int] | None = None
+    hands: tuple[Hand | None, ...] = ()
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The preset with the input's options (town-rules.md §3.1)."""
+        return resolve(self.rules, dict(self.options))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,15 +146,28 @@ class Part:
         """One of the numbers behind the part (KeyError if absent)."""
         return dict(self.numbers)[name]
 
+    @property
+    def group(self) -> str:
+        """The part's group in an answer's ``parts``: fan, piao, kan, ma, pao_qia_mo_ba, kong or flat."""
+        return PART_GROUPS[self.key]
+
 
 @dataclass(frozen=True, slots=True)
 class Payment:
-    """``payer`` pays ``payee`` ``amount`` (the sum of the parts)."""
+    """``payer`` pays ``payee`` ``amount`` (the sum of the parts); ``kind`` is win, kong, liang_dao or cha_da_jiao."""
 
     payer: int
     payee: int
     amount: int
     parts: tuple[Part, ...]
+    kind: str = "win"
+
+    def grouped(self) -> dict[str, int]:
+        """The parts by group (town-rules.md §6): fan and piao always on a win or 查大叫 payment, the others where they count."""
+        out: dict[str, int] = {"fan": 0, "piao": 0} if self.kind in ("win", "cha_da_jiao") else {}
+        for part in self.parts:
+            out[part.group] = out.get(part.group, 0) + part.amount
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +183,28 @@ class Win:
     value: WinValue
 
     def amount(self, base: int) -> int:
-        """V, the win value in money."""
+        """V, the win value in money (towards a payer who did not declare, no 上楼)."""
         return base * self.value.total
+
+
+@dataclass(frozen=True, slots=True)
+class WinExtras:
+    """What a win adds beside its fans: 坎 (None: 数坎 off), 跑恰摸八 (None: off), 马 (None: no horses bought), and whether it was 包胡."""
+
+    kan: int | None = None
+    pao_qia_mo_ba: int | None = None
+    ma: int | None = None
+    bao_hu: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """A seat at a drawn hand under 查大叫: its best wait and value (a self-draw, its own 亮倒 included) and its rank; ``kind`` None when not ready."""
+
+    seat: int
+    kind: int | None
+    value: WinValue | None
+    rank: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +216,9 @@ class Settlement:
     payments: tuple[Payment, ...]
     nets: tuple[int, int, int]
     next_dealer_rule: str
+    rules: RuleSet = RuleSet()
+    extras: tuple[WinExtras, ...] = ()
+    ready: tuple[Ready, ...] = ()
 
 
 class WinnerInputError(EngineError):
@@ -156,6 +239,113 @@ def _error(template: str, field: str, **params: Any) -> EngineError:
 
 def _name(inp: HandInput, player: int | None) -> str:
     return inp.players[player] if player is not None else ""
+
+
+# ---- one payment's multiplier: town-rules.md §2.1 steps 2–5 -----------------------------------
+
+
+def pair_multiplier(fan_product: int, winner_declared: bool, payer_declared: bool, rules: RuleSet) -> int:
+    """Step 2: F ×2 when the winner declared (or that payer, under ``winner_or_payer``), a further ×2 for 对亮对番."""
+    m = fan_product
+    if winner_declared or (payer_declared and rules.liang_dao_double == "winner_or_payer"):
+        m *= 2
+    if winner_declared and payer_declared and rules.dui_liang_dui_fan:
+        m *= 2
+    return m
+
+
+def dice_factor(rules: RuleSet, dice: tuple[int, int] | None) -> int:
+    """Step 3, 上楼: ×2 on a double of the deal's dice when ``shang_lou`` is on."""
+    return 2 if rules.shang_lou and dice is not None and dice[0] == dice[1] else 1
+
+
+def capped(multiplier: int, cap: int | None) -> int:
+    """Step 4: the multiplier under the reading's cap."""
+    return multiplier if cap is None or multiplier <= cap else cap
+
+
+def payer_multiplier(value: WinValue, winner_declared: bool, payer_declared: bool, rules: RuleSet, dice: tuple[int, int] | None = None) -> int:
+    """M for one payer of an ordinary (not 包胡) win payment: steps 2–4."""
+    return capped(dice_factor(rules, dice) * pair_multiplier(value.fan_product, winner_declared, payer_declared, rules), value.cap)
+
+
+def bao_hu_applies(rules: RuleSet, winner_declared: bool, discarder_declared: bool) -> bool:
+    """Whether a discard-type win is 包胡 (§1.5): ``on`` when the winner declared, ``capped_sum`` when only the winner did."""
+    if rules.bao_hu == "on":
+        return winner_declared
+    if rules.bao_hu == "capped_sum":
+        return winner_declared and not discarder_declared
+    return False
+
+
+def bao_hu_halves(value: WinValue, discarder_declared: bool, third_declared: bool, rules: RuleSet, dice: tuple[int, int] | None = None) -> tuple[int, int, int]:
+    """Step 5 for a declared winner: (the discarder's half, the third's half, M), each half ×上楼 and capped on its own (``on``) or the sum capped (``capped_sum``)."""
+    factor = dice_factor(rules, dice)
+    to_discarder = factor * pair_multiplier(value.fan_product, True, discarder_declared, rules)
+    to_third = factor * pair_multiplier(value.fan_product, True, third_declared, rules)
+    if rules.bao_hu == "capped_sum":
+        return to_discarder, to_third, capped(to_discarder + to_third, value.cap)
+    first, second = capped(to_discarder, value.cap), capped(to_third, value.cap)
+    return first, second, first + second
+
+
+def discard_allowed(value: WinValue, payer_declared: bool, rules: RuleSet) -> bool:
+    """Whether a discard-type win may be taken from this payer (§1.8: 屁胡 wins on a declared payer's discard under ``winner_or_payer``)."""
+    if value.allowed:
+        return True
+    return value.reason == "pinghu" and payer_declared and rules.liang_dao_double == "winner_or_payer"
+
+
+# ---- the flat extras of a win: §1.6 -------------------------------------------------------------
+
+
+def ba_count(hand: Hand, kind: int) -> int:
+    """八 of 跑恰摸八: the tiles of the winner's largest group (筒, 条, the dragons; melds and the winning tile included) beyond 7."""
+    held = list(hand.held)
+    held[kind] += 1
+    largest = max(sum(held[0:9]), sum(held[9:18]), sum(held[18:21]))
+    return largest - 7 if largest >= 8 else 0
+
+
+def pao_qia_mo_ba(value: WinValue, hand: Hand, kind: int, self_draw: bool) -> int:
+    """跑 1 + 恰 (the 坎 count) + 摸 (1 on a self-draw) + 八."""
+    return 1 + value.kan + (1 if self_draw else 0) + ba_count(hand, kind)
+
+
+def horse_score(horses: tuple[int, ...], win: int, rules: RuleSet) -> int:
+    """马 (§1.6): 独马 scores its number (a dragon 10); 六马 scores its hits (the winning tile's 1-4-7/2-5-8/3-6-9 group, or a dragon; a dragon win: dragons only), 6 when none of six hits."""
+    if rules.mai_ma == "one":
+        return sum(10 if h in DRAGONS else h % 9 + 1 for h in horses)
+    if rules.mai_ma != "six":
+        return 0
+    if win in DRAGONS:
+        hits = sum(1 for h in horses if h in DRAGONS)
+    else:
+        hits = sum(1 for h in horses if h in DRAGONS or h % 9 % 3 == win % 9 % 3)
+    return 6 if hits == 0 and len(horses) == 6 else hits
+
+
+def buys_horses(rules: RuleSet, self_draw: bool, winner_declared: bool) -> bool:
+    """Whether this win turns horses: a self-draw, and under the ``liang_dao`` trigger only by a declared winner."""
+    return rules.buys_horses and self_draw and (rules.mai_ma_trigger == "any" or winner_declared)
+
+
+def horses_due(rules: RuleSet, wall_left: int) -> int:
+    """How many horses a qualifying self-draw turns: one or six, or as many as the wall still holds."""
+    return min(rules.horse_count, wall_left)
+
+
+def expected_horse_score(win: int, unseen: tuple[int, ...], rules: RuleSet) -> float:
+    """The mean 马 over the unseen tiles, weighted by copies left (the analyzer's estimate for a self-draw; 六马 counts each horse's chance to hit)."""
+    total = sum(unseen)
+    if total == 0 or not rules.buys_horses:
+        return 0.0
+    if rules.mai_ma == "one":
+        return sum(n * horse_score((k,), win, rules) for k, n in enumerate(unseen)) / total
+    hit = sum(n for k, n in enumerate(unseen) if (k in DRAGONS if win in DRAGONS else (k in DRAGONS or k % 9 % 3 == win % 9 % 3))) / total
+    draws = min(6, total)
+    none = (1 - hit) ** draws
+    return draws * hit + (6 * none if draws == 6 else 0.0)
 
 
 def _check_basics(inp: HandInput) -> None:
@@ -188,6 +378,39 @@ def _check_basics(inp: HandInput) -> None:
         raise _error(gettext_noop("Both winners win on the same discarded tile: give the same winning tile."), "winners")
     if inp.discarder is not None and inp.discarder in winners:
         raise _error(gettext_noop("%(player)s cannot both win and discard the winning tile."), "discarder", player=_name(inp, inp.discarder))
+    if len(set(inp.liang_dao)) != len(inp.liang_dao):
+        raise _error(gettext_noop("%(player)s is listed twice in 亮倒: each player declares at most once."), "liang_dao", player=_name(inp, inp.liang_dao[0]))
+
+
+def _check_stakes_and_table(inp: HandInput, rules: RuleSet) -> None:
+    """What the options ask of the input: 漂 allowed, dice under 上楼, the wall count, horses where and as many as are bought."""
+    if rules.piao_mode == "off" and any(inp.piao):
+        raise _error(gettext_noop("These rules play without 漂 (piao_mode off): every 漂 must be 0."), "piao")
+    if inp.dice is not None:
+        if len(inp.dice) != 2 or not all(1 <= d <= 6 for d in inp.dice):
+            raise _error(gettext_noop("The dice must be two numbers from 1 to 6."), "dice")
+    elif rules.shang_lou:
+        raise _error(gettext_noop("These rules play 上楼: give the deal's two dice (dice: [d1, d2])."), "dice")
+    if inp.wall_left is not None and not 0 <= inp.wall_left <= WALL_TILES:
+        raise _error(gettext_noop("wall_left must be a whole number from 0 to %(limit)d."), "wall_left", limit=WALL_TILES)
+    winner = inp.winners[0] if inp.result == "self_draw" and inp.winners else None
+    due = winner is not None and buys_horses(rules, True, winner.seat in inp.liang_dao)
+    given = inp.horses or ()
+    if not due:
+        if given:
+            raise _error(gettext_noop("No horses are bought here (买马 needs the rules' horses and a qualifying self-draw): leave horses empty."), "horses")
+        return
+    assert winner is not None
+    wall_left = inp.wall_left if inp.wall_left is not None else (0 if "hai_di_lao" in winner.situation else WALL_TILES)
+    need = horses_due(rules, wall_left)
+    if len(given) != need:
+        raise _error(
+            gettext_noop("This self-draw buys %(need)d horse(s) (买马, %(left)d tiles left in the wall); %(given)d given."),
+            "horses",
+            need=need,
+            left=wall_left,
+            given=len(given),
+        )
 
 
 def _check_kongs(inp: HandInput) -> None:
@@ -228,8 +451,42 @@ def _check_kongs(inp: HandInput) -> None:
             raise _error(gettext_noop("%(player)s made more than four kongs."), "kongs", player=inp.players[player])
 
 
-def _check_winner_tiles(inp: HandInput) -> None:
-    """Each winner's kong melds match the kong list; no kind has more than four copies in all."""
+def _check_kong_melds(inp: HandInput, seat: int, hand: Hand, field: str) -> None:
+    """A hand's kong melds match the kong list, kind by kind and type by type."""
+    name = inp.players[seat]
+    hand_kongs = {m.kind: m.type for m in hand.melds if m.type is not MeldType.PONG}
+    listed = {k.kind: k for k in inp.kongs if k.seat == seat}
+    for kind, meld_type in hand_kongs.items():
+        kong = listed.get(kind)
+        if kong is None:
+            raise _error(
+                gettext_noop("%(player)s's hand shows a kong of %(tile)s that is not in the kong list: add it there (its money counts)."),
+                "kongs",
+                player=name,
+                tile=TILE_IDS[kind],
+            )
+        if (meld_type is MeldType.CONCEALED_KONG) != (kong.type == "an_gang"):
+            raise _error(
+                gettext_noop("%(player)s's kong of %(tile)s is a %(meld)s in the hand but a %(listed)s in the kong list."),
+                "kongs",
+                player=name,
+                tile=TILE_IDS[kind],
+                meld=meld_type.name_zh,
+                listed={"an_gang": "暗杠", "ming_gang": "明杠", "zhi_gang": "直杠"}[kong.type],
+            )
+    for kind in listed:
+        if kind not in hand_kongs:
+            raise _error(
+                gettext_noop("The kong list says %(player)s konged %(tile)s, but the hand shows no such kong: add it to the hand in brackets, [….] for 明杠/直杠, {….} for 暗杠."),
+                "kongs",
+                player=name,
+                tile=TILE_IDS[kind],
+            )
+
+
+def _check_tiles(inp: HandInput) -> None:
+    """Each winner's (or, at a drawn hand, each player's) 13 tiles and kong melds; no kind beyond four copies in all."""
+    total = [0] * NUM_KINDS
     for w in inp.winners:
         name = inp.players[w.seat]
         if w.hand.tile_count != 13:
@@ -241,60 +498,45 @@ def _check_winner_tiles(inp: HandInput) -> None:
             )
         if w.hand.held[w.kind] >= COPIES:
             raise _error(gettext_noop("%(player)s already holds all four %(tile)s, so it cannot be the winning tile."), "winners", player=name, tile=TILE_IDS[w.kind])
-        hand_kongs = {m.kind: m.type for m in w.hand.melds if m.type is not MeldType.PONG}
-        listed = {k.kind: k for k in inp.kongs if k.seat == w.seat}
-        for kind, meld_type in hand_kongs.items():
-            kong = listed.get(kind)
-            if kong is None:
-                raise _error(
-                    gettext_noop("%(player)s's hand shows a kong of %(tile)s that is not in the kong list: add it there (its money counts)."),
-                    "kongs",
-                    player=name,
-                    tile=TILE_IDS[kind],
-                )
-            if (meld_type is MeldType.CONCEALED_KONG) != (kong.type == "an_gang"):
-                raise _error(
-                    gettext_noop("%(player)s's kong of %(tile)s is a %(meld)s in the hand but a %(listed)s in the kong list."),
-                    "kongs",
-                    player=name,
-                    tile=TILE_IDS[kind],
-                    meld=meld_type.name_zh,
-                    listed={"an_gang": "暗杠", "ming_gang": "明杠", "zhi_gang": "直杠"}[kong.type],
-                )
-        for kind in listed:
-            if kind not in hand_kongs:
-                raise _error(
-                    gettext_noop("The kong list says %(player)s konged %(tile)s, but the hand shows no such kong: add it to the hand in brackets, [….] for 明杠/直杠, {….} for 暗杠."),
-                    "kongs",
-                    player=name,
-                    tile=TILE_IDS[kind],
-                )
-    total = [0] * NUM_KINDS
-    for w in inp.winners:
+        _check_kong_melds(inp, w.seat, w.hand, "winners")
         for kind, n in enumerate(w.hand.held):
             total[kind] += n
+    accounted = {w.seat for w in inp.winners}
+    if inp.result == "draw":
+        for seat, hand in enumerate(inp.hands):
+            if hand is None:
+                continue
+            if hand.tile_count != 13:
+                raise _error(
+                    gettext_noop("%(player)s's hand has %(count)d tiles (each meld counts 3): give the 13 tiles held when the wall ran out."),
+                    "hands",
+                    player=inp.players[seat],
+                    count=hand.tile_count,
+                )
+            _check_kong_melds(inp, seat, hand, "hands")
+            accounted.add(seat)
+            for kind, n in enumerate(hand.held):
+                total[kind] += n
     if inp.winners:
-        win = inp.winners[0].kind
-        total[win] += 1
-        if inp.result == "rob_kong":
-            total[win] += 3
-    winners = {w.seat for w in inp.winners}
+        total[inp.winners[0].kind] += 1
     for kong in inp.kongs:
-        if kong.seat not in winners:
+        if kong.seat not in accounted:
             total[kong.kind] += COPIES
+    for horse in inp.horses or ():
+        total[horse] += 1
     for kind, n in enumerate(total):
         if n > COPIES:
             raise _error(
-                gettext_noop("%(tile)s (%(name)s): the winners' hands, the winning tile, the kongs (and a robbed pong) need %(count)d copies; there are only 4."),
-                "kongs" if inp.kongs else "winners",
+                gettext_noop("%(tile)s (%(name)s): the hands, the winning tile, the kongs and the horses need %(count)d copies; there are only 4."),
+                "kongs" if inp.kongs else "hands" if inp.result == "draw" else "winners",
                 tile=TILE_IDS[kind],
                 name=TILE_NAMES_ZH[kind],
                 count=n,
             )
 
 
-def _value(inp: HandInput, w: Winner) -> Win:
-    """Value one winner's hand with the engine, refusing what is not a win."""
+def _value(inp: HandInput, rules: Rules, w: Winner) -> Win:
+    """Value one winner's hand with the engine, refusing what is not a win (or not allowed from this payer)."""
     name = inp.players[w.seat]
     allowed = USER_SITUATIONS[inp.result]
     for key in sorted(w.situation):
@@ -306,20 +548,32 @@ def _value(inp: HandInput, w: Winner) -> Win:
         raise _error(gettext_noop("%(player)s: 杠上开花 needs a kong of the winner in the kong list."), "winners", player=name)
     if "gang_shang_pao" in w.situation and not any(k.seat == inp.discarder for k in inp.kongs):
         raise _error(gettext_noop("%(player)s: 杠上炮 needs a kong of the discarder in the kong list."), "winners", player=name)
+    options = rules.options
+    if "hai_di_pao" in w.situation and options.hai_di != "lao_and_pao":
+        raise _error(gettext_noop("%(player)s: these rules do not count 海底炮 (hai_di is not lao_and_pao)."), "winners", player=name)
+    declared = w.seat in inp.liang_dao
+    if inp.result == "rob_kong" and declared and options.no_feed_xu_gang:
+        raise _error(
+            gettext_noop("%(player)s declared 亮倒, and these rules refuse a 蓄杠 of a declared hand's winning tile (no_feed_xu_gang), so this kong cannot be robbed."),
+            "winners",
+            player=name,
+        )
     situation = set(w.situation)
-    if w.seat in inp.liang_dao:
+    if declared:
         situation.add("liang_dao")
     if inp.result == "rob_kong":
         situation.add("qiang_gang_hu")
-    rules = make_rules(inp.rules, situation, dict(inp.options))
-    values = score_win(w.hand, w.kind, rules)
+    values = score_win(w.hand, w.kind, Rules(rules.preset, options, frozenset(situation)))
     if values is None:
         raise _error(gettext_noop("%(player)s's hand does not win on %(tile)s."), "winners", player=name, tile=TILE_IDS[w.kind])
     side: Literal["self_draw", "discard"] = "self_draw" if inp.result == "self_draw" else "discard"
     value = values[0] if side == "self_draw" else values[1]
-    if not value.allowed:
+    payer_declared = inp.discarder is not None and inp.discarder in inp.liang_dao
+    if not value.allowed and not (side == "discard" and discard_allowed(value, payer_declared, options)):
         if value.reason == "rob_kong_off":
             raise _error(gettext_noop("%(player)s: these rules do not allow robbing a kong (抢杠胡)."), "winners", player=name)
+        if value.reason == "min_2":
+            raise _error(gettext_noop("%(player)s: under these rules a self-draw by a hand that did not declare 亮倒 needs ×2 or more (self_draw_min_2)."), "winners", player=name)
         raise _error(
             gettext_noop("%(player)s: a win worth ×1 (屁胡) cannot be taken on a discard, only by self-draw."),
             "winners",
@@ -328,30 +582,217 @@ def _value(inp: HandInput, w: Winner) -> Win:
     return Win(w.seat, w.kind, w.hand, side, frozenset(situation), value)
 
 
-def _win_payment(payer: int, winner: int, key: str, total: int, base: int, piao: tuple[int, int]) -> Payment:
-    """One payer's payment for a win worth ×``total``: V (2·V for 包胡), then both players' 漂 (winner's, payer's)."""
-    numbers = (("multiplier", total), ("base", base))
-    parts = [Part(key, WIN_PARTS[key] * base * total, numbers)]
-    if sum(piao):
-        parts.append(Part("piao", sum(piao) * base, (("winner", piao[0]), ("payer", piao[1]), ("base", base))))
-    return Payment(payer, winner, sum(p.amount for p in parts), tuple(parts))
+def _fan_part(key: str, multiplier: int, base: int, **numbers: int) -> Part:
+    return Part(key, multiplier * base, (("multiplier", multiplier), *numbers.items(), ("base", base)))
 
 
-def _win_payments(inp: HandInput, win: Win) -> list[Payment]:
-    """The win payments of one winner, 漂 included."""
-    winner = win.seat
-    if inp.result == "self_draw":
-        payers, key = [p for p in PLAYERS if p != winner], "self_draw"
-    else:
-        assert inp.discarder is not None
-        payers = [inp.discarder]
-        key = "bao_hu" if winner in inp.liang_dao else "qiang_gang_hu" if inp.result == "rob_kong" else "discard"
-    return [_win_payment(payer, winner, key, win.value.total, inp.base, (inp.piao[winner], inp.piao[payer])) for payer in payers]
+def _piao_part(winner: int, payer: int, base: int) -> Part:
+    return Part("piao", (winner + payer) * base, (("winner", winner), ("payer", payer), ("base", base)))
+
+
+def _extras_of(inp: HandInput, rules: RuleSet, win: Win) -> WinExtras:
+    """The flat extras one win decides: its 坎 (数坎), 跑恰摸八, 马 (horses bought) and whether it is 包胡."""
+    self_draw = win.side == "self_draw"
+    declared = win.seat in inp.liang_dao
+    ma = horse_score(inp.horses or (), win.kind, rules) if buys_horses(rules, self_draw, declared) else None
+    bao_hu = not self_draw and bao_hu_applies(rules, declared, inp.discarder in inp.liang_dao)
+    return WinExtras(
+        kan=win.value.kan if rules.shu_kan else None,
+        pao_qia_mo_ba=pao_qia_mo_ba(win.value, win.hand, win.kind, self_draw) if rules.pao_qia_mo_ba else None,
+        ma=ma,
+        bao_hu=bao_hu,
+    )
+
+
+def _flat_parts(extras: WinExtras, base: int, kan_times: int = 1) -> list[Part]:
+    """坎, 马 and 跑恰摸八 of one win payment (step 6), each × base."""
+    parts = []
+    if extras.kan:
+        parts.append(Part("kan", extras.kan * kan_times * base, (("kan", extras.kan), ("times", kan_times), ("base", base))))
+    if extras.ma:
+        parts.append(Part("ma", extras.ma * base, (("ma", extras.ma), ("base", base))))
+    if extras.pao_qia_mo_ba:
+        parts.append(Part("pao_qia_mo_ba", extras.pao_qia_mo_ba * base, (("points", extras.pao_qia_mo_ba), ("base", base))))
+    return parts
+
+
+def _payment(payer: int, payee: int, parts: list[Part], kind: str = "win") -> Payment:
+    return Payment(payer, payee, sum(p.amount for p in parts), tuple(parts), kind)
+
+
+def _win_payments(inp: HandInput, rules: RuleSet, win: Win, extras: WinExtras, third: int | None) -> list[Payment]:
+    """The payments of one winner by §2.1: each payer's capped multiplier, 包胡, then 漂, 坎, 马, 跑恰摸八."""
+    w, base, piao = win.seat, inp.base, inp.piao
+    declared = set(inp.liang_dao)
+    value = win.value
+    if win.side == "self_draw":
+        out = []
+        for payer in (p for p in PLAYERS if p != w):
+            m = payer_multiplier(value, w in declared, payer in declared, rules, inp.dice)
+            parts = [_fan_part("self_draw", m, base)]
+            if piao[w] + piao[payer]:
+                parts.append(_piao_part(piao[w], piao[payer], base))
+            out.append(_payment(payer, w, parts + _flat_parts(extras, base)))
+        return out
+    assert inp.discarder is not None
+    d = inp.discarder
+    t = third if third is not None else 3 - w - d
+    if extras.bao_hu:
+        to_d, to_t, m = bao_hu_halves(value, d in declared, t in declared, rules, inp.dice)
+        legacy_halves = rules.bao_hu == "on" and capped(to_d, value.cap) == capped(to_t, value.cap)
+        part = _fan_part("bao_hu", m // 2, base) if legacy_halves else _fan_part("bao_hu", m, base, discarder=to_d, third=to_t)
+        parts = [replace(part, amount=m * base)]
+        if piao[w] + piao[d]:
+            parts.append(_piao_part(piao[w], piao[d], base))
+        if rules.bao_hu_piao == "both" and piao[w] + piao[t]:
+            parts.append(_piao_part(piao[w], piao[t], base))
+        parts += _flat_parts(extras, base, 2 if rules.bao_hu_kan == "double" else 1)
+        return [_payment(d, w, parts)]
+    m = payer_multiplier(value, w in declared, d in declared, rules, inp.dice)
+    parts = [_fan_part("qiang_gang_hu" if inp.result == "rob_kong" else "discard", m, base)]
+    if piao[w] + piao[d]:
+        parts.append(_piao_part(piao[w], piao[d], base))
+    return [_payment(d, w, parts + _flat_parts(extras, base))]
+
+
+def _kong_payments(inp: HandInput, rules: RuleSet) -> list[Payment]:
+    """Kong money (喜钱), paid whatever the result; 杠上杠 doubles the later kongs of a chain (§2.2)."""
+    out: list[Payment] = []
+    for kong in inp.kongs:
+        money = KONG_MONEY[kong.type]
+        factor = kong.chain_factor(rules)
+        amount = money * factor * inp.base
+        part = Part(kong.type, amount, (("money", money), ("chain", factor), ("base", inp.base), ("tile", kong.kind)))
+        payers = [kong.fed_by] if kong.fed_by is not None else [p for p in PLAYERS if p != kong.seat]
+        out.extend(Payment(payer, kong.seat, amount, (part,), "kong") for payer in payers)
+    return out
+
+
+def best_ready(hand: Hand, rules: Rules, declared: bool) -> tuple[int, WinValue] | None:
+    """A seat's best value at a drawn hand (§1.7): the best self-draw its 13 tiles could make, no situational fans but its own 亮倒 (None: not ready)."""
+    situated = Rules(rules.preset, rules.options, frozenset({"liang_dao"}) if declared else frozenset())
+    best: tuple[int, WinValue] | None = None
+    best_key = (0, 0, 0)
+    for kind in range(NUM_KINDS):
+        if hand.held[kind] >= COPIES:
+            continue
+        values = score_win(hand, kind, situated)
+        if values is None:
+            continue
+        value = values[0]
+        seven_pairs = any(h.key in SEVEN_PAIRS_KEYS for h in value.fans)
+        key = (capped(value.product, value.cap), value.product, 0 if seven_pairs else kan_count(hand, kind))
+        if best is None or key > best_key:
+            best, best_key = (kind, value), key
+    return best
+
+
+def _ready_seats(inp: HandInput, rules: Rules) -> tuple[Ready, ...]:
+    """Each seat's best value and 查大叫 rank (§1.7)."""
+    declared = inp.liang_dao
+    found = []
+    for seat in PLAYERS:
+        hand = inp.hands[seat] if seat < len(inp.hands) else None
+        if hand is None:
+            raise _error(gettext_noop("These rules settle a drawn hand by 查大叫: give all three hands (hands), as they were when the wall ran out."), "hands")
+        found.append(best_ready(hand, rules, seat in declared))
+    all_ready = all(f is not None for f in found)
+    out = []
+    for seat, best in enumerate(found):
+        if seat in declared:
+            if best is None:
+                raise _error(gettext_noop("%(player)s declared 亮倒 but the hand given is not ready: a declared hand is always ready."), "hands", player=inp.players[seat])
+            second = rules.options.hua_zhuang == "cha_da_jiao_suizhou" and all_ready and seat != declared[0]
+            rank = RANK_SECOND if second else RANK_DECLARED
+        else:
+            rank = RANK_READY if best is not None else RANK_NOT_READY
+        out.append(Ready(seat, best[0] if best else None, best[1] if best else None, rank))
+    return tuple(out)
+
+
+def _draw_payments(inp: HandInput, rules: Rules) -> tuple[list[Payment], tuple[Ready, ...]]:
+    """荒庄 by ``hua_zhuang`` (§1.7): each declarer pays, the first declarer pays, 查大叫, or nothing."""
+    options, base = rules.options, inp.base
+    declared = inp.liang_dao
+    if options.hua_zhuang == "each_declarer":
+        part = Part("huang_zhuang", base, (("base", base),))
+        return [Payment(payer, payee, base, (part,), "liang_dao") for payer in sorted(declared) for payee in PLAYERS if payee not in declared], ()
+    if options.hua_zhuang == "first_declarer":
+        if not declared:
+            return [], ()
+        pays = options.hua_zhuang_first_pays
+        part = Part("first_declarer", pays * base, (("money", pays), ("base", base)))
+        return [Payment(declared[0], payee, pays * base, (part,), "liang_dao") for payee in PLAYERS if payee != declared[0]], ()
+    if not options.cha_da_jiao:
+        return [], ()
+    ready = _ready_seats(inp, rules)
+    out = []
+    for c in ready:
+        if c.value is None:
+            continue
+        for p in ready:
+            if p.rank >= c.rank:
+                continue
+            m = payer_multiplier(c.value, c.seat in declared, p.seat in declared, options, inp.dice)
+            parts = [_fan_part("cha_da_jiao", m, base)]
+            if inp.piao[c.seat] + inp.piao[p.seat]:
+                parts.append(_piao_part(inp.piao[c.seat], inp.piao[p.seat], base))
+            if options.shu_kan and c.value.kan:
+                parts.append(Part("kan", c.value.kan * base, (("kan", c.value.kan), ("times", 1), ("base", base))))
+            out.append(_payment(p.seat, c.seat, parts, "cha_da_jiao"))
+    return out, ready
+
+
+def settle(inp: HandInput) -> Settlement:
+    """Check one hand and compute its payments and nets by town-rules.md §2 (raises EngineError)."""
+    _check_basics(inp)
+    rules = make_rules(inp.rules, (), dict(inp.options))
+    options = rules.options
+    _check_stakes_and_table(inp, options)
+    _check_kongs(inp)
+    _check_tiles(inp)
+    wins = tuple(_value(inp, rules, w) for w in inp.winners)
+    extras = tuple(_extras_of(inp, options, win) for win in wins)
+    payments: list[Payment] = []
+    for win, extra in zip(wins, extras, strict=True):
+        third = next((o.seat for o in wins if o.seat != win.seat), None)
+        payments.extend(_win_payments(inp, options, win, extra, third))
+    ready: tuple[Ready, ...] = ()
+    if inp.result == "draw":
+        drawn, ready = _draw_payments(inp, rules)
+        payments.extend(drawn)
+    payments.extend(_kong_payments(inp, options))
+    nets = [0, 0, 0]
+    for p in payments:
+        nets[p.payer] -= p.amount
+        nets[p.payee] += p.amount
+    rule = "draw" if inp.result == "draw" else "double" if len(wins) == 2 else "winner"
+    return Settlement(inp, wins, tuple(payments), (nets[0], nets[1], nets[2]), rule, options, extras, ready)
+
+
+def double_win_partner(winner: int, discarder: int) -> int | None:
+    """The other winner of a 一炮双响: the one player neither the first winner nor the discarder (None if those two coincide)."""
+    others = [p for p in PLAYERS if p not in (winner, discarder)]
+    return others[0] if len(others) == 1 else None
+
+
+def next_dealer(settlement: Settlement, dealer: int) -> int:
+    """Dealer of the next hand (§5): the winner; the discarder after 一炮双响; the same dealer after 荒庄."""
+    if settlement.next_dealer_rule == "draw":
+        return dealer
+    if settlement.next_dealer_rule == "double":
+        assert settlement.input.discarder is not None
+        return settlement.input.discarder
+    return settlement.wins[0].seat
 
 
 @dataclass(frozen=True, slots=True)
 class WinMoney:
-    """What one win collects in all, each way it can happen (None: not allowed that way), and from each payer."""
+    """What one win collects from payers who did not declare, each way it can happen (None: not allowed that way).
+
+    ``bao_hu`` is the discard payment of the same hand declared 亮倒 (包胡 where the rules have it).
+    Flat extras the win decides (坎, 跑恰摸八) are included; horses are not (they are drawn later).
+    """
 
     self_draw: int | None
     self_draw_each: int | None
@@ -369,84 +810,41 @@ def check_stakes(base: Any, piao: Any) -> tuple[int, int]:
 
 
 def win_money(hand: Hand, tile: int, rules: Rules, base: int = 1, piao: int = 0) -> WinMoney | None:
-    """What winning ``hand`` (13 tiles) on ``tile`` collects at ``base``, every player at 漂 ``piao`` (None: no win).
+    """What winning ``hand`` (13 tiles) on ``tile`` collects at ``base``, every player at 漂 ``piao``, no payer declared (None: no win).
 
-    自摸: both others pay; 点炮: the discarder pays (包胡 already when 亮倒 is in the situation);
-    包胡: the discarder pays for the hand declared 亮倒. The payments are settle()'s own.
+    自摸: both others pay; 点炮: the discarder pays (包胡 already when 亮倒 is in the situation and the
+    rules have it). The amounts are settle()'s own procedure (§2.1).
     """
     check_stakes(base, piao)
     values = score_win(hand, tile, rules)
     if values is None:
         return None
-    self_draw, discard = values
-    declared = rules if "liang_dao" in rules.situation else replace(rules, situation=rules.situation | {"liang_dao"})
-    bao_hu = (score_win(hand, tile, declared) or values)[1]
-    stakes = (piao, piao)
+    options = rules.options
+    declared = "liang_dao" in rules.situation
+    as_declared = rules if declared else Rules(rules.preset, options, rules.situation | {"liang_dao"})
+    declared_values = score_win(hand, tile, as_declared) or values
 
-    def paid(value: WinValue, key: str) -> int | None:
-        return _win_payment(1, 0, key, value.total, base, stakes).amount if value.allowed else None
+    def paid(value: WinValue, self_draw: bool, winner_declared: bool) -> int | None:
+        if not value.allowed:
+            return None
+        bao = not self_draw and bao_hu_applies(options, winner_declared, False)
+        if bao:
+            m = bao_hu_halves(value, False, False, options)[2]
+            stakes = 2 * piao * (2 if options.bao_hu_piao == "both" else 1)
+        else:
+            m = payer_multiplier(value, winner_declared, False, options)
+            stakes = 2 * piao
+        kan = value.kan * (2 if bao and options.bao_hu_kan == "double" else 1) if options.shu_kan else 0
+        extra = pao_qia_mo_ba(value, hand, tile, self_draw) if options.pao_qia_mo_ba else 0
+        return base * (m + stakes + kan + extra)
 
-    each = paid(self_draw, "self_draw")
+    each = paid(values[0], True, declared)
     return WinMoney(
         self_draw=None if each is None else each * (len(PLAYERS) - 1),
         self_draw_each=each,
-        discard=paid(discard, "bao_hu" if declared is rules else "discard"),
-        bao_hu=paid(bao_hu, "bao_hu"),
+        discard=paid(values[1], False, declared),
+        bao_hu=paid(declared_values[1], False, True),
     )
-
-
-def _kong_payments(inp: HandInput) -> list[Payment]:
-    """Kong money (喜钱), paid whatever the result; 杠上杠 doubles the later kongs of a chain."""
-    out: list[Payment] = []
-    for kong in inp.kongs:
-        money = KONG_MONEY[kong.type]
-        amount = money * kong.multiplier * inp.base
-        part = Part(kong.type, amount, (("money", money), ("chain", kong.multiplier), ("base", inp.base), ("tile", kong.kind)))
-        payers = [kong.fed_by] if kong.fed_by is not None else [p for p in PLAYERS if p != kong.seat]
-        out.extend(Payment(payer, kong.seat, amount, (part,)) for payer in payers)
-    return out
-
-
-def _draw_payments(inp: HandInput) -> list[Payment]:
-    """荒庄: each 亮倒 declarer pays each player who did not declare 1 (×base)."""
-    part = Part("huang_zhuang", inp.base, (("base", inp.base),))
-    return [Payment(payer, payee, inp.base, (part,)) for payer in sorted(inp.liang_dao) for payee in PLAYERS if payee not in inp.liang_dao]
-
-
-def settle(inp: HandInput) -> Settlement:
-    """Check one hand and compute its payments and nets (raises EngineError)."""
-    _check_basics(inp)
-    _check_kongs(inp)
-    _check_winner_tiles(inp)
-    wins = tuple(_value(inp, w) for w in inp.winners)
-    payments: list[Payment] = []
-    for win in wins:
-        payments.extend(_win_payments(inp, win))
-    if inp.result == "draw":
-        payments.extend(_draw_payments(inp))
-    payments.extend(_kong_payments(inp))
-    nets = [0, 0, 0]
-    for p in payments:
-        nets[p.payer] -= p.amount
-        nets[p.payee] += p.amount
-    rule = "draw" if inp.result == "draw" else "double" if len(wins) == 2 else "winner"
-    return Settlement(inp, wins, tuple(payments), (nets[0], nets[1], nets[2]), rule)
-
-
-def double_win_partner(winner: int, discarder: int) -> int | None:
-    """The other winner of a 一炮双响: the one player neither the first winner nor the discarder (None if those two coincide)."""
-    others = [p for p in PLAYERS if p not in (winner, discarder)]
-    return others[0] if len(others) == 1 else None
-
-
-def next_dealer(settlement: Settlement, dealer: int) -> int:
-    """Dealer of the next hand (§5): the winner; the discarder after 一炮双响; the same dealer after 荒庄."""
-    if settlement.next_dealer_rule == "draw":
-        return dealer
-    if settlement.next_dealer_rule == "double":
-        assert settlement.input.discarder is not None
-        return settlement.input.discarder
-    return settlement.wins[0].seat
 
 
 # ---- reading the JSON form (API body, stored sheet hands) ----------------------------------
@@ -500,7 +898,7 @@ def _text(value: Any, field: str) -> str:
 def _kong(item: Any, number: int, players: tuple[str, ...]) -> Kong:
     if not isinstance(item, Mapping):
         raise _error(gettext_noop("Kong %(number)d must be an object with who, type and tile."), "kongs", number=number)
-    who = _player(item.get("who"), players, "kongs", gettext_noop("Kong %(number)d: choose who made it (%(names)s)."), number=number)
+    who = _player(item.get("who", item.get("seat")), players, "kongs", gettext_noop("Kong %(number)d: choose who made it (%(names)s)."), number=number)
     kong_type = item.get("type")
     if kong_type not in KONG_TYPES:
         raise _error(gettext_noop('Kong %(number)d: unknown type "%(value)s": use an_gang, ming_gang or zhi_gang.'), "kongs", number=number, value=str(kong_type)[:40])
@@ -511,13 +909,18 @@ def _kong(item: Any, number: int, players: tuple[str, ...]) -> Kong:
     fed = item.get("fed_by")
     fed_by = None if fed in (None, "") else _player(fed, players, "kongs")
     chain = _int(item.get("chain", 1), "kongs", gettext_noop("Kong %(number)d: the chain position must be a whole number."), number=number)
-    return Kong(who, kong_type, kind, fed_by, max(chain, 0))
+    drawn = _given(item, "drawn", True)
+    if not isinstance(drawn, bool):
+        raise _error(gettext_noop("Kong %(number)d: drawn must be true or false (false: an 暗杠 of tiles held before the latest draw)."), "kongs", number=number)
+    if not drawn and kong_type != "an_gang":
+        raise _error(gettext_noop("Kong %(number)d: only an 暗杠 can be of tiles held before the draw (drawn: false)."), "kongs", number=number)
+    return Kong(who, kong_type, kind, fed_by, max(chain, 0), drawn)
 
 
 def _winner(item: Any, players: tuple[str, ...]) -> Winner:
     if not isinstance(item, Mapping):
         raise _error(gettext_noop("Each winner must be an object with player, hand and tile."), "winners")
-    player = _player(item.get("player"), players, "winners", gettext_noop("Choose the winner: %(names)s."))
+    player = _player(item.get("player", item.get("seat")), players, "winners", gettext_noop("Choose the winner: %(names)s."))
     try:
         hand, _ = build_hand(_text(item.get("hand"), "winners"), _given(item, "melds", ()), check_size=False)  # 13 tiles: checked by name
         tile = parse_tile(_text(item.get("tile"), "winners"), "winners")
@@ -527,6 +930,32 @@ def _winner(item: Any, players: tuple[str, ...]) -> Winner:
     if not isinstance(situation, (list, tuple)) or not all(isinstance(s, str) for s in situation):
         raise _error(gettext_noop("The situation must be a list of situational fan keys."), "winners")
     return Winner(player, hand, tile, frozenset(situation))
+
+
+def _drawn_hand(item: Any, seat: int, players: tuple[str, ...]) -> Hand | None:
+    """One player's tiles at a drawn hand: text with melds in brackets, or ``{hand, melds}``; None when not given."""
+    if item is None or item == "":
+        return None
+    text, melds = (item.get("hand"), _given(item, "melds", ())) if isinstance(item, Mapping) else (item, ())
+    try:
+        hand, _ = build_hand(_text(text, "hands"), melds, check_size=False)
+    except EngineError as exc:
+        raise EngineError(gettext_noop("%(player)s's hand: %(problem)s"), "hands", player=players[seat], problem=str(exc)) from exc
+    return hand
+
+
+def _tiles(value: Any, field: str, limit: int) -> tuple[int, ...]:
+    """A list of tiles (``["7s", "Z"]``) or tile text (``7sZ``), at most ``limit``."""
+    if isinstance(value, str):
+        counts = parse_tiles(_text(value, field), field)
+        kinds = tuple(k for k, n in enumerate(counts) for _ in range(n))
+    elif isinstance(value, (list, tuple)) and all(isinstance(t, str) for t in value):
+        kinds = tuple(parse_tile(_text(t, field), field) for t in value)
+    else:
+        raise _error(gettext_noop('Must be a list of tiles such as ["7s", "Z"].'), field)
+    if len(kinds) > limit:
+        raise _error(gettext_noop("At most %(limit)d tiles."), field, limit=limit)
+    return kinds
 
 
 def _given(data: Mapping[str, Any], key: str, default: Any) -> Any:
@@ -550,16 +979,23 @@ def parse_input(data: Any) -> HandInput:
     if not isinstance(piao_raw, (list, tuple)) or len(piao_raw) != 3:
         raise _error(gettext_noop("漂 must be three numbers (0, 1, 2 or 5), one per player."), "piao")
     piao = tuple(_int(v, "piao", gettext_noop("漂 must be three numbers (0, 1, 2 or 5), one per player.")) for v in piao_raw)
-    options = _given(data, "options", {})
-    if not isinstance(options, Mapping):
-        raise _error(gettext_noop("The options must be an object of true/false switches."), "options")
-    make_rules(data.get("rules", "standard"), (), options)
+    options = checked_options(_given(data, "options", {}))
+    preset(data.get("rules", "standard"))
     kongs_raw = _given(data, "kongs", [])
     if not isinstance(kongs_raw, (list, tuple)) or len(kongs_raw) > 12:
         raise _error(gettext_noop("The kongs must be a list (at most 12)."), "kongs")
     liang_raw = _given(data, "liang_dao", [])
-    if not isinstance(liang_raw, (list, tuple)):
-        raise _error(gettext_noop("亮倒 must be a list of players."), "liang_dao")
+    if not isinstance(liang_raw, (list, tuple)) or len(liang_raw) > 3:
+        raise _error(gettext_noop("亮倒 must be a list of players, in the order they declared."), "liang_dao")
+    hands_raw = _given(data, "hands", [])
+    if not isinstance(hands_raw, (list, tuple)) or len(hands_raw) not in (0, 3):
+        raise _error(gettext_noop("hands must list the three players' tiles at the drawn hand, in the order of players."), "hands")
+    horses = None if data.get("horses") is None else _tiles(data["horses"], "horses", 6)
+    wall_left = None if data.get("wall_left") is None else _int(data["wall_left"], "wall_left", gettext_noop("wall_left must be a whole number from 0 to %(limit)d."), limit=WALL_TILES)
+    dice_raw = data.get("dice")
+    if dice_raw is not None and (not isinstance(dice_raw, (list, tuple)) or len(dice_raw) != 2):
+        raise _error(gettext_noop("The dice must be two numbers from 1 to 6."), "dice")
+    dice = None if dice_raw is None else tuple(_int(d, "dice", gettext_noop("The dice must be two numbers from 1 to 6.")) for d in dice_raw)
     winners_raw = _given(data, "winners", [])
     if not isinstance(winners_raw, (list, tuple)) or len(winners_raw) > 2:
         raise _error(gettext_noop("The winners must be a list of at most two."), "winners")
@@ -569,12 +1005,16 @@ def parse_input(data: Any) -> HandInput:
         base=base,
         piao=(piao[0], piao[1], piao[2]),
         rules=data.get("rules", "standard"),
-        options=tuple(sorted(options.items())),
+        options=tuple(options.items()),
         kongs=tuple(_kong(item, i, players) for i, item in enumerate(kongs_raw, start=1)),
-        liang_dao=frozenset(_player(p, players, "liang_dao") for p in liang_raw),
+        liang_dao=tuple(_player(p, players, "liang_dao") for p in liang_raw),
         result=data.get("result", "draw"),
         discarder=None if discarder in (None, "") else _player(discarder, players, "discarder"),
         winners=tuple(_winner(item, players) for item in winners_raw),
+        horses=horses,
+        wall_left=wall_left,
+        dice=(dice[0], dice[1]) if dice is not None else None,
+        hands=tuple(_drawn_hand(item, seat, players) for seat, item in enumerate(hands_raw)),
     )
 
 

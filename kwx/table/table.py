@@ -122,6 +122,8 @@ class Table:
     kongs: tuple[Kong, ...] = ()
     wins: tuple[Win, ...] = ()
     wall: tuple[int, ...] | None = None
+    declared: tuple[int, ...] = ()
+    """The seats that declared 亮倒, in the order they declared (the first is the first declarer)."""
 
     @property
     def wall_left(self) -> int:
@@ -150,6 +152,11 @@ class Table:
     def liang_dao(self) -> tuple[int, ...]:
         """The seats that declared 亮倒, in seat order."""
         return tuple(s for s in SEATS if self.seats[s].liang_dao)
+
+    @property
+    def declaration_order(self) -> tuple[int, ...]:
+        """The seats that declared 亮倒 in the order they declared (a state built without that order, such as a sampled world, lists the rest in seat order)."""
+        return self.declared + tuple(s for s in SEATS if self.seats[s].liang_dao and s not in self.declared)
 
 
 def deal(hands: tuple[Counts, Counts, Counts], dealer: int, rules: Rules, wall: tuple[int, ...] | None = None) -> Table:
@@ -475,7 +482,8 @@ def _apply(state: Table, action: Action) -> Table:
             liang_dao=s.liang_dao or action.liang_dao,
             waits=ready_on if action.liang_dao else s.waits,
         )
-        return replace(state, seats=_set(state.seats, seat, new), phase="claim", turn=seat, tile=kind)
+        declared = state.declared + (seat,) if action.liang_dao else state.declared
+        return replace(state, seats=_set(state.seats, seat, new), phase="claim", turn=seat, tile=kind, declared=declared)
     if verb == "pong":
         seats = _taken(_passes(state), state.turn)
         ponged = seats[seat].hand.after_pong(kind)

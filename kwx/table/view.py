@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.notation import format_counts, parse_tile, parse_tiles
-from kwx.hand.rules import Rules, make_rules
+from kwx.hand.rules import Rules, stored_rules
 from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType
 from kwx.table.record import parse_action
 from kwx.table.settlement import Kong, Win
@@ -217,7 +217,7 @@ class SeatView:
             "format": FORMAT,
             "seat": self.seat,
             "rules": self.rules.preset.key,
-            "options": dict(self.rules.options.items()),
+            "options": self.rules.record_options(),
             "dealer": self.dealer,
             "phase": self.phase,
             "turn": self.turn,
@@ -262,7 +262,7 @@ def _kinds(values: Any, name: str) -> tuple[int, ...]:
 def _view_from_json(data: Any) -> SeatView:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise EngineError(gettext_noop("Not a seat view: %(problem)s."), "view", problem=f'format must be "{FORMAT}"')
-    rules = make_rules(data["rules"], (), dict(data.get("options") or {}))
+    rules = stored_rules(data["rules"], data.get("options") or {})
     seats = []
     for raw in data["seats"]:
         melds = tuple(Meld(MeldType(m["type"]), parse_tile(m["tile"], "melds")) for m in raw["melds"])

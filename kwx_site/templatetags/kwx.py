@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from kwx.hand.fans import FAN_BY_KEY
-from kwx.hand.rules import PRESETS
 from kwx.hand.tiles import KIND_OF_ID, Hand, Meld
+from kwx.rules import PRESETS
 from kwx_site.drawing import BACK, DrawnHand, DrawnMeld, drawn_hand, drawn_meld
 from kwx_site.figures import figure as figure_text
 from kwx_site.text import (

@@ -19,7 +19,6 @@ from typing import Any
 
 from kwx.drills.simulate import Candidate, Win, play_deal
 from kwx.hand.efficiency import DiscardOption
-from kwx.hand.fans import PRESET_KEYS
 from kwx.hand.notation import format_counts, format_hand
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.scoring import WinValue, score_win
@@ -30,8 +29,8 @@ from .filters import Verdict, judge
 from .themes import fan_themes, tag
 
 BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "bank.json.gz"
-PRESET_WEIGHTS = (6, 2, 2)
-"""How often each preset of ``PRESET_KEYS`` (standard, xiangyang, shiyan) is dealt."""
+PRESET_WEIGHTS: dict[str, int] = {"standard": 6, "xiangyang": 2, "shiyan": 2}
+"""How often each preset is dealt in the bank of mixed legacy presets (a bank for one town deals only that town)."""
 SELF_DRAW_SITUATIONS: tuple[tuple[str, ...], ...] = ((), (), ("liang_dao",), ("gang_shang_kai_hua",), ("hai_di_lao",))
 DISCARD_SITUATIONS: tuple[tuple[str, ...], ...] = ((), (), ("liang_dao",), ("gang_shang_pao",), ("qiang_gang_hu",))
 QUIZ_FROM_PUZZLE = 0.25
@@ -184,7 +183,7 @@ def generate(
     seen: set[tuple[str, str, str]] = set()
     started = time.perf_counter()
     while len(puzzles) < count or len(quiz) < quiz_count:
-        preset = rng.choices(PRESET_KEYS, weights=PRESET_WEIGHTS)[0]
+        preset = rng.choices(tuple(PRESET_WEIGHTS), weights=tuple(PRESET_WEIGHTS.values()))[0]
         stats.deals += 1
         for event in play_deal(rng, make_rules(preset)):
             if isinstance(event, Win):

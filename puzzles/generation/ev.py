@@ -27,7 +27,6 @@ from typing import Any
 
 from kwx.drills.simulate import Candidate, play_deal
 from kwx.hand.ev import RankingComparison, compare_rankings
-from kwx.hand.fans import PRESET_KEYS
 from kwx.hand.rules import make_rules
 from kwx.hand.serial import estimate_row, option_row
 from kwx.hand.tiles import TILE_IDS
@@ -128,7 +127,7 @@ def generate_ev(
     seen: set[tuple[str, str, str]] = set()
     started = time.perf_counter()
     while len(records) < count:
-        preset = rng.choices(PRESET_KEYS, weights=PRESET_WEIGHTS)[0]
+        preset = rng.choices(tuple(PRESET_WEIGHTS), weights=tuple(PRESET_WEIGHTS.values()))[0]
         stats.deals += 1
         for event in play_deal(rng, make_rules(preset)):
             if not isinstance(event, Candidate) or len(records) >= count:

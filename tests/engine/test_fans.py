@@ -6,7 +6,7 @@ import pytest
 
 from kwx import EngineError, analyze
 from kwx.hand.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
-from kwx.hand.rules import PRESETS
+from kwx.rules import LEGACY, LEGACY_PRESETS, PRESETS
 from tests.engine.helpers import fan_keys, win
 
 # ---- hand fans, one by one
@@ -113,7 +113,8 @@ def test_peng_peng_hu_reading_beats_runs():
 
 
 def test_every_preset_exists():
-    assert set(PRESETS) == {"standard", "xiangyang", "shiyan"}
+    assert LEGACY_PRESETS == ("standard", "xiangyang", "shiyan")
+    assert set(PRESETS) == {*LEGACY_PRESETS, "xiaogan", "xiangyang_town", "shiyan_town", "suizhou", "yicheng", "yingcheng"}
 
 
 def test_ka_wu_xing_is_four_in_shiyan():
@@ -207,11 +208,12 @@ def test_unknown_option_is_refused():
 
 
 def test_fan_table_is_complete_and_unique():
-    assert len(FAN_BY_KEY) == len(FANS) == 16
-    assert {f.key for f in SITUATIONAL_FANS} == {"gang_shang_kai_hua", "gang_shang_pao", "qiang_gang_hu", "hai_di_lao", "liang_dao"}
+    assert len(FAN_BY_KEY) == len(FANS) == 19
+    assert {f.key for f in SITUATIONAL_FANS} == {"gang_shang_kai_hua", "gang_shang_pao", "qiang_gang_hu", "hai_di_lao", "hai_di_pao", "liang_dao"}
     for f in FANS:
         assert f.name and f.name_en and f.definition and f.definition_en and f.examples
-        assert set(f.multipliers) == set(PRESETS)
+        assert f.multiplier(LEGACY) >= 2
+        assert f.option is None or f.tier is None
 
 
 @pytest.mark.parametrize("fan", FANS, ids=lambda f: f.key)

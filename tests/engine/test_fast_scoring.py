@@ -6,10 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kwx.hand.efficiency import efficiency
-from kwx.hand.rules import OPTION_KEYS, PRESETS, make_rules
+from kwx.hand.rules import make_rules
 from kwx.hand.scoring import score_by_readings, score_win, score_wins
 from kwx.hand.shapes import is_complete
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand, Meld, MeldType, with_tile
+from kwx.rules import OPTIONS, PRESETS
 from tests.strategies import WALL
 
 SITUATIONS = st.sampled_from([(), ("liang_dao",), ("gang_shang_kai_hua", "hai_di_lao"), ("qiang_gang_hu",), ("gang_shang_pao", "liang_dao")])
@@ -17,7 +18,7 @@ RULES = st.builds(
     make_rules,
     st.sampled_from(sorted(PRESETS)),
     SITUATIONS,
-    st.fixed_dictionaries({key: st.booleans() for key in OPTION_KEYS}),
+    st.fixed_dictionaries({}, optional={o.key: st.sampled_from(o.values) for o in OPTIONS}),
 )
 
 

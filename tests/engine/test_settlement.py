@@ -210,7 +210,6 @@ def test_next_dealer_winner_discarder_after_double_and_same_after_draw():
         (hand(result="self_draw", discarder="乙", winners=[won("甲", KA_WU_XING)]), "discarder", "discarder"),
         (hand(result="self_draw"), "winners", "0 given"),
         (hand(result="discard", discarder="丙", winners=[won("甲", KA_WU_XING), won("乙", {"hand": "46p111s222s333sFF", "tile": "F"})]), "winners", "same"),
-        (hand(result="rob_kong", discarder="乙", winners=[won("甲", KA_WU_XING)]), "winners", "need 6 copies"),
         (hand(result="rob_kong", discarder="乙", options={"rob_kong": False}, winners=[won("甲", KA_WU_XING_2)]), "winners", "抢杠胡"),
         (hand(result="self_draw", winners=[won("甲", KA_WU_XING, "gang_shang_kai_hua")]), "winners", "杠上开花"),
         (hand(result="discard", discarder="乙", winners=[won("甲", KA_WU_XING, "gang_shang_pao")]), "winners", "杠上炮"),

@@ -31,6 +31,8 @@ def settled(hand: str, tile: str, rules: str, situation: list[str], base: int, p
         "liang_dao": ["我"] if liang else [],
         "discarder": None if result == "self_draw" else "下家",
         "winners": [{"player": "我", "hand": hand, "tile": tile, "situation": situation}],
+        "dice": [1, 2],
+        "wall_left": 0,
     }
     try:
         out = settle_json(data)

@@ -9,9 +9,10 @@ import pytest
 
 from kwx.hand.fans import FAN_BY_KEY, FANS
 from kwx.hand.notation import format_hand, parse_hand, parse_tile
-from kwx.hand.rules import PRESETS, make_rules
+from kwx.hand.rules import make_rules
 from kwx.hand.scoring import reading_fans
 from kwx.hand.shapes import readings
+from kwx.rules import LEGACY_PRESETS
 from kwx.table import settlement
 from learn import content as lc
 from puzzles.generation.themes import THEME_KEYS
@@ -44,7 +45,7 @@ def test_each_described_reading_is_one_the_engine_finds(worked):
 
 @pytest.mark.parametrize("row", lc.PRESET_ROWS, ids=lambda r: r.key)
 def test_presets_side_by_side_totals(row):
-    assert [c["preset"] for c in row.cells()] == list(PRESETS)
+    assert [c["preset"] for c in row.cells()] == list(LEGACY_PRESETS)
     for preset, total in row.totals:
         result = lc.win_result(row.hand, row.win, row.side, row.situation, preset)
         assert result is not None and result.allowed

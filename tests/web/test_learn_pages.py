@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from kwx.hand.fans import FANS
-from kwx.hand.rules import PRESETS
+from kwx.rules import LEGACY_PRESETS
 from learn import content as lc
 
 PAGES = ["/learn/", "/learn/tiles/", "/learn/play/", "/learn/shapes/", "/learn/fans/", "/learn/settlement/", "/learn/glossary/", "/learn/koujue/", "/learn/koujue/memorise/"]
@@ -74,7 +74,7 @@ def test_fans_page_shows_every_fan_with_its_multiplier_under_each_preset(client,
         row = re.search(rf'<tr><td><a href="#{fan.key}">{fan.name}</a>.*?</tr>', page, flags=re.S)
         assert row, fan.key
         cells = re.findall(r'<td class="num">×(\d+)</td>', row.group(0))
-        assert cells == [str(fan.multiplier(p)) for p in PRESETS], fan.key
+        assert cells == [str(fan.multiplier(p)) for p in LEGACY_PRESETS], fan.key
         assert (fan.definition_en if lang == "en" else fan.definition) in html.unescape(page)
 
 

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from analysis import tournaments
 from kwx.bots.registry import BOTS, UnknownBot, policy_factory
 from kwx.bots.tournament import BotFailed, Paired, paired_lines, paired_run, report, run, summarise
-from kwx.hand.rules import PRESETS
+from kwx.rules import PRESETS
 
 
 class Command(BaseCommand):
