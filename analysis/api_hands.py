@@ -17,7 +17,7 @@ from kwx.hand.fans import SITUATIONAL_FANS
 from kwx.hand.serial import fans_json
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.record import FORMAT, Replay
-from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES
+from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES, Ready, capped
 from kwx.table.table import VERBS
 from kwx_site.api_errors import RawJSONParser
 from kwx_site.api_rules import OptionsField, rules_field
@@ -38,6 +38,10 @@ class RecordActionSerializer(serializers.Serializer):
     pong = serializers.CharField(required=False)
     kong = serializers.CharField(required=False, help_text="直杠 on a discard, 暗杠 or 蓄杠 on the seat's own turn.")
     win = serializers.CharField(required=False, help_text="自摸, 点炮 or 抢杠胡 on the tile named.")
+    kou = serializers.ListField(child=serializers.CharField(), required=False, max_length=4, help_text="Beside a declaring discard under 半亮 (ban_liang): the triplets kept face down.")
+    horses = serializers.ListField(
+        child=serializers.CharField(), required=False, min_length=1, max_length=6, help_text="Right after a self-draw that buys horses (买马): the horse tiles turned from the wall."
+    )
 
 
 class RecordSerializer(serializers.Serializer):
@@ -49,6 +53,9 @@ class RecordSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.CharField(max_length=20), min_length=3, max_length=3, required=False)
     dealer = serializers.IntegerField(min_value=0, max_value=2)
     hands = serializers.ListField(child=serializers.CharField(), min_length=3, max_length=3, help_text="Each seat's 13 dealt tiles.")
+    dice = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6), min_length=2, max_length=2, required=False, help_text="The deal's two dice; required when shang_lou (上楼) is on."
+    )
     actions = RecordActionSerializer(many=True, help_text="One verb per action: " + ", ".join(VERBS) + ".")
 
 
@@ -66,6 +73,17 @@ class ReplayKongSerializer(serializers.Serializer):
     tile = serializers.CharField()
     fed_by = serializers.IntegerField(allow_null=True, help_text="直杠: the seat that discarded the fourth tile.")
     chain = serializers.IntegerField(help_text="Place in a 杠上杠 chain: 1 first or alone, n + 1 after kong n.")
+    drawn = serializers.BooleanField(required=False, help_text="Under an_gang_chain_drawn_only, an 暗杠 of four tiles held before the latest draw carries false; absent otherwise.")
+
+
+class ReplayReadySerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    ready = serializers.BooleanField()
+    rank = serializers.IntegerField(help_text="查大叫 rank: 1 declared (2: a later declarer when all three are ready, 随州), 10 ready, 0 not ready.")
+    tile = serializers.CharField(required=False, help_text="The best wait.")
+    total = serializers.IntegerField(required=False, help_text="The best value's capped multiplier, the seat's own 亮倒 included.")
+    fan_product = serializers.IntegerField(required=False, help_text="F of the best value (every fan but 亮倒).")
+    fans = FanSerializer(many=True, required=False)
 
 
 class ReplaySerializer(serializers.Serializer):
@@ -73,7 +91,12 @@ class ReplaySerializer(serializers.Serializer):
     winners = ReplayWinnerSerializer(many=True)
     discarder = serializers.IntegerField(allow_null=True, help_text="The discarder, or the robbed kong's maker.")
     kongs = ReplayKongSerializer(many=True, help_text="In the order they were made; a robbed kong is not made.")
-    liang_dao = serializers.ListField(child=serializers.IntegerField(), help_text="Seats that declared 亮倒.")
+    liang_dao = serializers.ListField(child=serializers.IntegerField(), help_text="Seats that declared 亮倒, in seat order.")
+    liang_dao_order = serializers.ListField(child=serializers.IntegerField(), help_text="Seats that declared 亮倒, in the order they declared (the first is the first declarer).")
+    options = OptionsField(help_text="Every rule option the record was settled under.")
+    dice = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="The deal's dice (上楼), when the rules roll them.")
+    horses = serializers.ListField(child=serializers.CharField(), required=False, help_text="The horse tiles turned (买马), when a self-draw bought them.")
+    ready = ReplayReadySerializer(many=True, help_text="A drawn hand under 查大叫: every seat's best value and rank.")
     payments = PaymentSerializer(many=True, help_text="As POST /api/v1/settle/ (kong money alone for an unfinished record).")
     nets = serializers.ListField(child=serializers.IntegerField(), help_text="Each seat's net; they sum to zero.")
     next_dealer = serializers.IntegerField(allow_null=True)
@@ -106,12 +129,25 @@ def replay_json(done: Replay) -> dict[str, Any]:
             for w in done.final.wins
         ],
         "discarder": s.input.discarder,
-        "kongs": [{"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain} for k in done.final.kongs],
+        "kongs": [{"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain, **({"drawn": False} if not k.drawn and s.rules.an_gang_chain_drawn_only else {})} for k in done.final.kongs],
         "liang_dao": list(done.final.liang_dao),
+        "liang_dao_order": list(done.final.declaration_order),
+        "options": s.rules.as_dict(),
+        **({"dice": list(done.final.dice)} if done.final.dice is not None else {}),
+        **({"horses": [TILE_IDS[k] for k in done.final.horses]} if done.final.horses else {}),
+        "ready": [_ready_json(r) for r in s.ready],
         "payments": [payment_json(p, names) for p in s.payments],
         "nets": list(s.nets),
         "next_dealer": done.next_dealer,
     }
+
+
+def _ready_json(ready: Ready) -> dict[str, Any]:
+    """One seat at a drawn hand under 查大叫: its best wait and value, and its rank."""
+    out: dict[str, Any] = {"seat": ready.seat, "ready": ready.value is not None, "rank": ready.rank}
+    if ready.value is not None and ready.kind is not None:
+        out.update(tile=TILE_IDS[ready.kind], total=capped(ready.value.product, ready.value.cap), fan_product=ready.value.fan_product, fans=fans_json(ready.value))
+    return out
 
 
 class ReplayView(APIView):

@@ -23,11 +23,11 @@ from dataclasses import dataclass, replace
 
 from kwx.hand.ev import Budget
 from kwx.hand.shapes import shanten
-from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
+from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, Hand
 from kwx.table.record import DEFAULT_PLAYERS, settle_table
 from kwx.table.selfplay import Policy, advance
 from kwx.table.table import Action, SeatState, Table, claim_win
-from kwx.table.view import SeatView
+from kwx.table.view import PublicSeat, SeatView
 
 PASS = None
 """The choice of not claiming a discard (过)."""
@@ -101,6 +101,31 @@ def _kept(counts: list[int], melds: int, draws: int, pool: list[int], rng: rando
         pool.insert(0, worst)  # back under the pile, not drawn again at once
 
 
+def _with_hidden_triplets(s: PublicSeat, unseen: list[int], rng: random.Random) -> tuple[Counts, frozenset[int]]:
+    """A declared seat's concealed tiles with the triplets it keeps face down (半亮) dealt from the unseen tiles: kinds with three unseen copies that keep its waits where there are such."""
+    assert s.revealed is not None
+    if not s.kou:
+        return s.revealed, frozenset()
+    counts = list(s.revealed)
+    chosen: list[int] = []
+    for _ in range(s.kou):
+        pool = [k for k in range(NUM_KINDS) if k not in chosen and unseen.count(k) >= 3]
+        keeping = [k for k in pool if _kou_keeps(counts, s, k)]
+        kind = rng.choice(keeping or pool)
+        chosen.append(kind)
+        counts[kind] += 3
+        for _copy in range(3):
+            unseen.remove(kind)
+    return tuple(counts), frozenset(chosen)
+
+
+def _kou_keeps(counts: list[int], s: PublicSeat, kind: int) -> bool:
+    """Whether a hidden triplet of ``kind`` keeps the declared waits of the whole hand."""
+    trial = list(counts)
+    trial[kind] += 3
+    return Hand(tuple(trial), s.melds).winning_kinds() == s.waits
+
+
 def sample_world(view: SeatView, rng: random.Random, progress: bool = False) -> Table:
     """A full table consistent with ``view``: the tiles the seat cannot see dealt from those it has not seen.
 
@@ -123,7 +148,8 @@ def sample_world(view: SeatView, rng: random.Random, progress: bool = False) -> 
             seats.append(SeatState(view.concealed, s.melds, s.river, s.liang_dao, s.waits, view.passed, view.ready_on))
             continue
         if s.revealed is not None:
-            seats.append(SeatState(s.revealed, s.melds, s.river, True, s.waits, 0, s.waits))
+            concealed, kou = _with_hidden_triplets(s, unseen, rng)
+            seats.append(SeatState(concealed, s.melds, s.river, True, s.waits, 0, s.waits, kou))
             continue
         assert not (other == view.turn and view.phase in ("act", "pong")), "a world is sampled for the seat whose turn it is"
         hidden = s.tiles
@@ -162,6 +188,11 @@ def sample_world(view: SeatView, rng: random.Random, progress: bool = False) -> 
         view.kongs,
         view.wins,
         full_wall,
+        view.declared,
+        view.base,
+        view.piao,
+        view.dice,
+        view.horses,
     )
 
 

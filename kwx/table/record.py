@@ -201,23 +201,36 @@ def parse_action(raw: Any, index: int) -> Action:
     if not _whole(seat) or seat not in SEATS:
         raise bad(gettext_noop("Action %(index)d: the seat must be 0, 1 or 2."), index=index)
     verbs = [k for k in raw if k in VERBS]
-    extra = sorted(str(k) for k in raw if k not in VERBS and k not in ("seat", "liang_dao"))
+    extra = sorted(str(k) for k in raw if k not in VERBS and k not in ("seat", "liang_dao", "kou"))
     if extra:
         raise bad(gettext_noop('Action %(index)d: unknown key "%(name)s".'), index=index, name=extra[0][:40])
     if len(verbs) != 1:
-        raise bad(gettext_noop("Action %(index)d needs exactly one of draw, discard, pong, kong, win."), index=index)
+        raise bad(gettext_noop("Action %(index)d needs exactly one of draw, discard, pong, kong, win, horses."), index=index)
     verb = verbs[0]
+    if verb == "horses":
+        turned = raw["horses"]
+        if not isinstance(turned, list) or not 1 <= len(turned) <= 6 or not all(isinstance(t, str) and len(t) <= 8 for t in turned):
+            raise bad(gettext_noop("Action %(index)d: horses is a list of one to six tile ids."), index=index)
+        try:
+            kinds = tuple(parse_tile(t, "actions") for t in turned)
+        except EngineError as exc:
+            raise RecordError(exc.template, "actions", index, **exc.params) from exc
+        return Action(seat, "horses", kinds[0], horses=kinds)
     liang = raw.get("liang_dao", False)
     if not isinstance(liang, bool) or (liang and verb != "discard"):
         raise bad(gettext_noop("Action %(index)d: liang_dao is true or false, and only beside a discard."), index=index)
+    kou_raw = raw.get("kou", [])
+    if not isinstance(kou_raw, list) or len(kou_raw) > 4 or not all(isinstance(t, str) and len(t) <= 8 for t in kou_raw) or (kou_raw and not liang):
+        raise bad(gettext_noop("Action %(index)d: kou lists the triplets kept face down, only beside a discard that declares 亮倒."), index=index)
     tile = raw[verb]
     if not isinstance(tile, str) or len(tile) > 8:
         raise bad(gettext_noop("Action %(index)d: the tile must be one tile id such as 5p."), index=index)
     try:
         kind = parse_tile(tile, "actions")
+        kou = frozenset(parse_tile(t, "actions") for t in kou_raw)
     except EngineError as exc:
         raise RecordError(exc.template, "actions", index, **exc.params) from exc
-    return Action(seat, verb, kind, liang)
+    return Action(seat, verb, kind, liang, kou)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +264,8 @@ class Record:
 
     def start(self, wall: tuple[int, ...] | None = None) -> Table:
         """The table right after the deal (``wall``: the order of the tiles to draw, when known)."""
-        return deal(self.header.hands, self.header.dealer, self.header.rule_set, wall)
+        h = self.header
+        return deal(h.hands, h.dealer, h.rule_set, wall, base=h.base, piao=h.piao, dice=h.dice)
 
     def states(self, wall: tuple[int, ...] | None = None) -> tuple[Table, ...]:
         """The table after the deal and after each action (raises RecordError at the first illegal action)."""
@@ -297,7 +311,7 @@ def settle_table(
 ) -> Settlement:
     """The money of a table state under its rules: its wins, kongs and 亮倒 (kong money alone while unfinished)."""
     result = state.result
-    inp = HandInput(players, base, piao, state.rules.preset.key, state.rules.options.items(), state.kongs, dice=dice)
+    inp = HandInput(players, base, piao, state.rules.preset.key, state.rules.options.items(), state.kongs, dice=dice if dice is not None else state.dice)
     if result is None:  # an unfinished hand: kong money only
         return settle(inp)
     if result == "draw":
@@ -305,4 +319,4 @@ def settle_table(
         return settle(replace(inp, liang_dao=state.declaration_order, hands=hands))
     winners = tuple(Winner(w.seat, w.hand, w.kind, w.situation - {"liang_dao", "qiang_gang_hu"}) for w in state.wins)
     discarder = None if result == "self_draw" else state.turn
-    return settle(replace(inp, liang_dao=state.declaration_order, result=result, discarder=discarder, winners=winners, wall_left=state.wall_left))
+    return settle(replace(inp, liang_dao=state.declaration_order, result=result, discarder=discarder, winners=winners, wall_left=state.wall_left, horses=state.horses))

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, counts_of
+from kwx.rules import PRESETS, OptionValue, record_options, resolve
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay, finish
-from kwx.table.table import WALL_AFTER_DEAL, Action, Table, apply, legal_actions
+from kwx.table.table import WALL_AFTER_DEAL, Action, Table, apply, forced_kong, horses_pending, legal_actions
 from kwx.table.view import SeatView, view_for
 
 
@@ -44,30 +45,36 @@ def shuffled_wall(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, ...],
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """One seeded deal: the three hands, the wall order and the dealer."""
+    """One seeded deal: the three hands, the wall order, the dealer and the dice (上楼 reads them where the rules roll them)."""
 
     hands: tuple[Counts, Counts, Counts]
     wall: tuple[int, ...]
     dealer: int
+    dice: tuple[int, int] = (1, 1)
 
 
 def seeded_deal(seed: int, dealer: int = 0) -> Deal:
-    """The deal a seed makes (the same seed, the same walls: duplicate seating replays it)."""
-    h0, h1, h2, wall = shuffled_wall(random.Random(seed))
-    return Deal((counts_of(h0), counts_of(h1), counts_of(h2)), wall, dealer)
+    """The deal a seed makes (the same seed, the same walls and dice: duplicate seating replays it)."""
+    rng = random.Random(seed)
+    h0, h1, h2, wall = shuffled_wall(rng)
+    return Deal((counts_of(h0), counts_of(h1), counts_of(h2)), wall, dealer, (rng.randint(1, 6), rng.randint(1, 6)))
 
 
 def play(
     table_deal: Deal,
     policies: Sequence[Policy],
     rules: str = "standard",
-    options: tuple[tuple[str, bool], ...] = (),
+    options: tuple[tuple[str, OptionValue], ...] = (),
     base: int = 1,
     piao: tuple[int, int, int] = (0, 0, 0),
     players: tuple[str, str, str] = DEFAULT_PLAYERS,
 ) -> Replay:
-    """Play one hand to its end with a policy per seat; its record, states, facts and settlement."""
-    record = Record(Header(rules, options, base, piao, players, table_deal.dealer, table_deal.hands))
+    """Play one hand to its end with a policy per seat; its record (a town's every option written), states, facts and settlement."""
+    values = resolve(rules, dict(options))
+    if not PRESETS[rules].legacy:
+        options = tuple(record_options(rules, values).items())
+    dice = table_deal.dice if values.shang_lou else None
+    record = Record(Header(rules, options, base, piao, players, table_deal.dealer, table_deal.hands, dice))
     states = [record.start(table_deal.wall)]
     _state, actions, _ = advance(states[0], policies, states)
     return finish(record.append(*actions), tuple(states))
@@ -99,7 +106,13 @@ def advance(state: Table, policies: Sequence[Policy], trail: list[Table] | None 
     """
     actions: list[Action] = []
     while True:
-        if state.wins:  # the claims on one tile are applied together, so a win ends the hand
+        if state.wins:  # the claims on one tile are applied together, so a win ends the hand (once its horses are turned)
+            if horses_pending(state):
+                horses = next(a for a in legal_actions(state) if a.verb == "horses")
+                state = apply(state, horses)
+                actions.append(horses)
+                if trail is not None:
+                    trail.append(state)
             return state, tuple(actions), True
         try:
             step = _next(state, policies)
@@ -131,9 +144,12 @@ def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
     assert state.wall is not None, "self-play draws from a known wall"
     if phase == "draw":
         return [Action(state.turn, "draw", state.wall[state.drawn])]
-    if phase == "claim" and not _claimable(state):
+    forced = forced_kong(state)
+    if phase == "claim" and forced is None and not _claimable(state):
         return [Action((state.turn + 1) % 3, "draw", state.wall[state.drawn])] if state.drawn < WALL_AFTER_DEAL else []
     options = legal_actions(state)
+    if forced is not None and [a for a in options if a.seat == forced.seat] == [forced] and phase == "act":
+        return [forced]  # 杀马: the kong is made at once
     if phase in ("act", "pong"):
         view = view_for(state, state.turn, options)
         choice = policies[state.turn].act(view)
@@ -144,7 +160,7 @@ def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
     call: Action | None = None
     for seat in ((state.turn + 1) % 3, (state.turn + 2) % 3):
         view = view_for(state, seat, options)
-        if not view.decision.is_open:
+        if not view.decision.is_open or view.decision.options == (forced,):
             continue
         claim = policies[seat].claim(view)
         if claim is None:
@@ -157,6 +173,8 @@ def _next(state: Table, policies: Sequence[Policy]) -> list[Action]:
             call = claim
     if wins:
         return wins
+    if forced is not None:
+        return [forced]
     if call is not None:
         return [call]
     draws = [a for a in options if a.verb == "draw"]

@@ -18,6 +18,12 @@ Phases:
   win is left (一炮双响).
 - ``rob``: ``turn`` is adding ``tile`` to its pong (蓄杠): the others may rob it (抢杠胡),
   or the kong stands and ``turn`` draws its replacement.
+
+The table plays by its rules' options (town-rules.md §1.9, §4): 半亮 (``kou`` triplets kept
+face down by a declarer), the moves that may not feed a declared hand, no 亮倒 once a meld
+exists, 杀马 (a declared hand's face-up triplet konged at once by its fourth tile), 应城's
+self-draw of at least ×2, a 屁胡 that wins on a declared payer's discard, 海底炮, the dice of
+上楼 and the horses (买马) turned from the wall after a self-draw that buys them.
 """
 
 from __future__ import annotations
@@ -30,16 +36,16 @@ from kwx.errors import EngineError, gettext_noop
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
-from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, add, with_tile
-from kwx.table.settlement import Kong, Win
+from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from kwx.table.settlement import Kong, Win, buys_horses, discard_allowed, horses_due, payer_multiplier
 
 WALL_AFTER_DEAL = 45
 """84 − 3 × 13: the tiles left to draw after the deal."""
 SEATS = (0, 1, 2)
 
 Phase = Literal["draw", "act", "pong", "claim", "rob"]
-Verb = Literal["draw", "discard", "pong", "kong", "win"]
-VERBS: tuple[Verb, ...] = ("draw", "discard", "pong", "kong", "win")
+Verb = Literal["draw", "discard", "pong", "kong", "win", "horses"]
+VERBS: tuple[Verb, ...] = ("draw", "discard", "pong", "kong", "win", "horses")
 KongType = Literal["an_gang", "ming_gang", "zhi_gang"]
 Result = Literal["self_draw", "discard", "rob_kong", "draw"]
 
@@ -53,12 +59,18 @@ class IllegalAction(EngineError):
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One move of hand-record.md: ``seat`` does ``verb`` with a tile of ``kind``."""
+    """One move of hand-record.md: ``seat`` does ``verb`` with a tile of ``kind``.
+
+    A declaring discard (``liang_dao``) may keep ``kou`` triplets face down (半亮); the ``horses``
+    verb turns the horse tiles ``horses`` (``kind`` is the first of them).
+    """
 
     seat: int
     verb: Verb
     kind: int
     liang_dao: bool = False
+    kou: frozenset[int] = frozenset()
+    horses: tuple[int, ...] = ()
 
     @property
     def tile(self) -> str:
@@ -66,10 +78,14 @@ class Action:
         return TILE_IDS[self.kind]
 
     def as_dict(self) -> dict[str, object]:
-        """The record form: ``{"seat": 0, "discard": "5p"}`` (``"liang_dao": true`` beside a declaring discard)."""
+        """The record form: ``{"seat": 0, "discard": "5p"}`` (``"liang_dao": true`` beside a declaring discard, ``"kou"`` its face-down triplets; ``{"seat": 0, "horses": [...]}``)."""
+        if self.verb == "horses":
+            return {"seat": self.seat, "horses": [TILE_IDS[k] for k in self.horses]}
         out: dict[str, object] = {"seat": self.seat, self.verb: TILE_IDS[self.kind]}
         if self.liang_dao:
             out["liang_dao"] = True
+        if self.kou:
+            out["kou"] = [TILE_IDS[k] for k in sorted(self.kou)]
         return out
 
 
@@ -91,6 +107,8 @@ class SeatState:
     waits: frozenset[int] = frozenset()
     passed: int = 0
     ready_on: frozenset[int] = frozenset()
+    kou: frozenset[int] = frozenset()
+    """The concealed triplets a declarer keeps face down (半亮): the others see their backs."""
 
     @property
     def hand(self) -> Hand:
@@ -124,6 +142,12 @@ class Table:
     wall: tuple[int, ...] | None = None
     declared: tuple[int, ...] = ()
     """The seats that declared 亮倒, in the order they declared (the first is the first declarer)."""
+    base: int = 1
+    piao: tuple[int, int, int] = (0, 0, 0)
+    dice: tuple[int, int] | None = None
+    """The deal's two dice (上楼), when the rules roll them."""
+    horses: tuple[int, ...] | None = None
+    """The horse tiles turned after a self-draw that buys them (None: none turned)."""
 
     @property
     def wall_left(self) -> int:
@@ -132,9 +156,11 @@ class Table:
 
     @property
     def is_over(self) -> bool:
-        """Whether nothing more can happen: a self-draw, two wins, or the last discard past every claim."""
+        """Whether nothing more can happen: a self-draw (its horses turned), two wins, or the last discard past every claim."""
         if self.wins:
-            return self.wins[0].side == "self_draw" or len(self.wins) == 2 or not legal_actions(self)
+            if self.wins[0].side == "self_draw":
+                return horses_pending(self) == 0
+            return len(self.wins) == 2 or not legal_actions(self)
         return self.phase == "claim" and self.drawn == WALL_AFTER_DEAL and not legal_actions(self)
 
     @property
@@ -159,12 +185,78 @@ class Table:
         return self.declared + tuple(s for s in SEATS if self.seats[s].liang_dao and s not in self.declared)
 
 
-def deal(hands: tuple[Counts, Counts, Counts], dealer: int, rules: Rules, wall: tuple[int, ...] | None = None) -> Table:
-    """The state right after the deal: 13 tiles each, the dealer to draw first."""
+def deal(
+    hands: tuple[Counts, Counts, Counts],
+    dealer: int,
+    rules: Rules,
+    wall: tuple[int, ...] | None = None,
+    *,
+    base: int = 1,
+    piao: tuple[int, int, int] = (0, 0, 0),
+    dice: tuple[int, int] | None = None,
+) -> Table:
+    """The state right after the deal: 13 tiles each, the dealer to draw first; the stakes (base, 漂) and the dice of 上楼."""
     dealt = add(add(hands[0], hands[1]), hands[2])
     s0, s1, s2 = (SeatState(h, ready_on=Hand(h).winning_kinds()) for h in hands)
     seats = (s0, s1, s2)
-    return Table(rules, dealer, seats, "draw", dealer, dealt=dealt, wall=wall)
+    return Table(rules, dealer, seats, "draw", dealer, dealt=dealt, wall=wall, base=base, piao=piao, dice=dice)
+
+
+def horses_pending(state: Table) -> int:
+    """How many horse tiles the table still has to turn after a self-draw that buys them (0: none)."""
+    if state.horses is not None or not state.wins or state.wins[0].side != "self_draw":
+        return 0
+    win = state.wins[0]
+    if not buys_horses(state.rules.options, True, state.seats[win.seat].liang_dao):
+        return 0
+    return horses_due(state.rules.options, state.wall_left)
+
+
+def forced_kong(state: Table) -> Action | None:
+    """杀马 (town-rules.md #28): the kong a declared hand must make now, its face-up triplet meeting its fourth tile (None: none)."""
+    if not state.rules.options.sha_ma or state.drawn >= WALL_AFTER_DEAL or state.wins or state.tile is None:
+        return None
+    kind = state.tile
+    if state.phase == "act":
+        s = state.seats[state.turn]
+        if s.liang_dao and s.concealed[kind] == COPIES and kind not in s.kou:
+            return Action(state.turn, "kong", kind)
+    elif state.phase == "claim":
+        for seat in SEATS:
+            s = state.seats[seat]
+            if seat != state.turn and s.liang_dao and s.concealed[kind] == 3 and kind not in s.kou:
+                return Action(seat, "kong", kind)
+    return None
+
+
+def feeds(state: Table, seat: int, kind: int) -> bool:
+    """Whether ``kind`` is a winning tile of a seat other than ``seat`` that declared 亮倒."""
+    return any(other != seat and state.seats[other].liang_dao and kind in state.seats[other].waits for other in SEATS)
+
+
+def face_up(seat: SeatState) -> Counts:
+    """A declarer's concealed tiles less the triplets it keeps face down (半亮): what the others see."""
+    if not seat.kou:
+        return seat.concealed
+    return tuple(n - 3 if k in seat.kou else n for k, n in enumerate(seat.concealed))
+
+
+def kou_choices(concealed: Counts, melds: tuple[Meld, ...]) -> tuple[int, ...]:
+    """The kinds a declarer may keep face down (半亮): held exactly three times, and set aside as a finished set they leave the same waits."""
+    waits = Hand(concealed, melds).winning_kinds()
+    out = []
+    for kind, n in enumerate(concealed):
+        if n == 3 and _kou_keeps_waits(concealed, melds, frozenset({kind}), waits):
+            out.append(kind)
+    return tuple(out)
+
+
+def _kou_keeps_waits(concealed: Counts, melds: tuple[Meld, ...], kou: frozenset[int], waits: frozenset[int]) -> bool:
+    if any(concealed[k] != 3 for k in kou):
+        return False
+    up = tuple(n - 3 if k in kou else n for k, n in enumerate(concealed))
+    aside = melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kou))
+    return bool(waits) and Hand(up, aside).winning_kinds() == waits
 
 
 @lru_cache(maxsize=64)
@@ -172,18 +264,21 @@ def _with_situation(rules: Rules, situation: frozenset[str]) -> Rules:
     return Rules(rules.preset, rules.options, situation)
 
 
-def situation_of(side: str, phase: Phase, after_kong: int, drawn: int, liang_dao: bool) -> frozenset[str]:
-    """The situational fans a win carries: its side, the phase it is taken in, the kong before it, the tiles drawn and the winner's 亮倒."""
+def situation_of(side: str, phase: Phase, after_kong: int, drawn: int, liang_dao: bool, hai_di: str = "lao") -> frozenset[str]:
+    """The situational fans a win carries: its side, the phase it is taken in, the kong before it, the tiles drawn, the winner's 亮倒 and the rules' 海底."""
     keys = []
     if side == "self_draw":
         if after_kong:
             keys.append("gang_shang_kai_hua")
-        if drawn == WALL_AFTER_DEAL:
+        if drawn == WALL_AFTER_DEAL and hai_di != "none":
             keys.append("hai_di_lao")
     elif phase == "rob":
         keys.append("qiang_gang_hu")
-    elif after_kong:
-        keys.append("gang_shang_pao")
+    else:
+        if after_kong:
+            keys.append("gang_shang_pao")
+        if drawn == WALL_AFTER_DEAL and hai_di == "lao_and_pao":
+            keys.append("hai_di_pao")
     if liang_dao:
         keys.append("liang_dao")
     return frozenset(keys)
@@ -191,7 +286,7 @@ def situation_of(side: str, phase: Phase, after_kong: int, drawn: int, liang_dao
 
 def win_for(rules: Rules, seat: int, hand: Hand, kind: int, side: Literal["self_draw", "discard"], phase: Phase, after_kong: int, drawn: int, liang_dao: bool) -> Win | None:
     """The win ``seat``'s 13 tiles ``hand`` make on ``kind`` (legal or not), with its situation and value; None if they do not win."""
-    situation = situation_of(side, phase, after_kong, drawn, liang_dao)
+    situation = situation_of(side, phase, after_kong, drawn, liang_dao, rules.options.hai_di)
     values = score_win(hand, kind, _with_situation(rules, situation))
     if values is None:
         return None
@@ -219,10 +314,24 @@ def win_on(state: Table, seat: int) -> Win | None:
     return win_for(state.rules, seat, hand, kind, side, state.phase, state.after_kong, state.drawn, s.liang_dao)
 
 
+def discard_worth(state: Table, win: Win) -> int | None:
+    """What a discard-type win is worth from the seat that fed it (its capped multiplier), or None when the rules refuse it from that seat."""
+    options = state.rules.options
+    payer_declared = state.seats[state.turn].liang_dao
+    if not discard_allowed(win.value, payer_declared, options):
+        return None
+    return payer_multiplier(win.value, state.seats[win.seat].liang_dao, payer_declared, options)
+
+
 def _win_refusal(state: Table, win: Win) -> str | None:
     """Why a win the tiles make may not be taken (None: it may)."""
-    if win.value.allowed:
-        if win.side == "discard" and state.seats[win.seat].passed >= win.value.total:
+    if win.side == "self_draw":
+        if win.value.allowed:
+            return None
+        return gettext_noop("These rules allow a self-draw by a hand that has not declared 亮倒 only when it is worth ×2 or more.")
+    worth = discard_worth(state, win)
+    if worth is not None:
+        if state.seats[win.seat].passed >= worth:
             return gettext_noop("漏胡: seat %(seat)d let a win worth ×%(passed)d go since its last draw; until it draws again it may win on a discard only with a larger win.")
         return None
     if win.value.reason == "rob_kong_off":
@@ -238,6 +347,9 @@ def _kong_keeps_waits(seat: SeatState, after: Hand) -> bool:
 def _claim_refusal(state: Table, action: Action) -> str | None:
     """Why a pong or 直杠 on the discard is not allowed (None: it is)."""
     s = state.seats[action.seat]
+    forced = forced_kong(state)
+    if forced is not None:
+        return None if action == forced else gettext_noop("杀马: a declared hand's triplet takes this tile as a kong; nothing else may claim it.")
     if state.phase != "claim" or action.kind != state.tile:
         return gettext_noop("Seat %(seat)d can only pong or kong the tile just discarded.")
     if action.seat == state.turn:
@@ -262,6 +374,8 @@ def _claim_refusal(state: Table, action: Action) -> str | None:
 def _own_kong_refusal(state: Table, action: Action) -> str | None:
     """Why a 暗杠 or 蓄杠 on the seat's own turn is not allowed (None: it is)."""
     s = state.seats[action.seat]
+    if action == forced_kong(state):
+        return None
     if state.phase == "pong":
         return gettext_noop("No kong in the turn of a pong: seat %(seat)d must discard.")
     if state.drawn == WALL_AFTER_DEAL:
@@ -271,6 +385,8 @@ def _own_kong_refusal(state: Table, action: Action) -> str | None:
     elif s.concealed[action.kind] >= 1 and s.hand.pong_of(action.kind):
         if action.kind != state.tile:
             return gettext_noop("蓄杠 only with the tile just drawn: seat %(seat)d did not just draw %(tile)s.")
+        if state.rules.options.no_feed_xu_gang and feeds(state, action.seat, action.kind):
+            return gettext_noop("These rules refuse a 蓄杠 of a tile a declared (亮倒) hand wins on: keep %(tile)s or discard it.")
         after = s.hand.after_kong(action.kind)
     else:
         return gettext_noop("Seat %(seat)d holds neither four %(tile)s nor a pong of it with the tile just drawn.")
@@ -282,16 +398,34 @@ def _own_kong_refusal(state: Table, action: Action) -> str | None:
 def _discard_refusal(state: Table, action: Action) -> str | None:
     """Why a discard is not allowed (None: it is)."""
     s = state.seats[action.seat]
+    options = state.rules.options
     if s.concealed[action.kind] == 0:
         return gettext_noop("Seat %(seat)d holds no %(tile)s to discard.")
+    if forced_kong(state) is not None:
+        return gettext_noop("杀马: seat %(seat)d's declared triplet meets its fourth tile and is konged at once.")
     if s.liang_dao and action.kind != state.tile:
         return gettext_noop("Seat %(seat)d declared 亮倒: it may only discard the tile it just drew.")
+    if action.kou and not action.liang_dao:
+        return gettext_noop("Triplets are kept face down (扣牌) only when declaring 亮倒.")
+    if not s.liang_dao and options.no_feed_liang_dao and feeds(state, action.seat, action.kind):
+        if any(n and not feeds(state, action.seat, k) for k, n in enumerate(s.concealed)):
+            return gettext_noop("These rules do not let a hand that has not declared feed a declared (亮倒) hand while it holds another tile: %(tile)s wins for a declared seat.")
     if action.liang_dao:
         if s.liang_dao:
             return gettext_noop("Seat %(seat)d has already declared 亮倒.")
+        if options.liang_dao_no_melds and s.melds:
+            return gettext_noop("These rules allow no 亮倒 once a seat has ponged or konged.")
+        if options.no_feed_declaring_discard and feeds(state, action.seat, action.kind):
+            return gettext_noop("The discard that declares 亮倒 may not be a tile an earlier declarer wins on: declare with another discard, or discard %(tile)s without declaring.")
         after = with_tile(s.concealed, action.kind, -1)
-        if shanten(after, len(s.melds)) != 0 or not Hand(after, s.melds).winning_kinds():
+        waits = Hand(after, s.melds).winning_kinds()
+        if shanten(after, len(s.melds)) != 0 or not waits:
             return gettext_noop("亮倒 needs a ready hand: seat %(seat)d is not ready after discarding %(tile)s.")
+        if action.kou:
+            if not options.ban_liang:
+                return gettext_noop("These rules show the whole hand on 亮倒: no triplet may be kept face down (半亮 is off).")
+            if not _kou_keeps_waits(after, s.melds, action.kou, waits):
+                return gettext_noop("Only triplets held three times whose setting aside leaves the same waits may be kept face down (扣牌).")
     return None
 
 
@@ -311,6 +445,8 @@ def refusal(state: Table, action: Action) -> str | None:
     if action.liang_dao and action.verb != "discard":
         return gettext_noop("亮倒 is declared with a discard.")
     phase, verb = state.phase, action.verb
+    if verb == "horses":
+        return _horses_refusal(state, action)
     if state.wins:
         if state.wins[0].side == "self_draw" or len(state.wins) == 2:
             return gettext_noop("The hand is over.")
@@ -342,10 +478,32 @@ def refusal(state: Table, action: Action) -> str | None:
             return gettext_noop("No win right after a pong: seat %(seat)d must discard.")
         if action.kind != state.tile:
             return gettext_noop("A self-draw wins on the tile just drawn, not on %(tile)s.")
-        if win_on(state, action.seat) is None:
+        win = win_on(state, action.seat)
+        if win is None:
             return gettext_noop("Seat %(seat)d's hand does not win on %(tile)s.")
-        return None
+        return _win_refusal(state, win)
     return gettext_noop("Seat %(seat)d cannot pong now: only another seat's discard can be ponged.")
+
+
+def _horses_refusal(state: Table, action: Action) -> str | None:
+    """Why a horses action is not allowed (None: it is): right after a self-draw that buys horses, by its winner, as many as due, from the wall."""
+    due = horses_pending(state)
+    if not due:
+        return gettext_noop("No horses (买马) are turned now: only right after a self-draw that buys them.")
+    if action.seat != state.wins[0].seat:
+        return gettext_noop("The horses are turned for the winner, seat %(winner)d.")
+    if len(action.horses) != due:
+        return gettext_noop("This self-draw turns %(due)d horse tile(s) from the wall.")
+    if state.wall is not None and action.horses != state.wall[state.drawn : state.drawn + due]:
+        return gettext_noop("The horses are the next tiles of the wall.")
+    dealt = list(state.dealt)
+    for kind in action.horses:
+        if not 0 <= kind < NUM_KINDS:
+            return gettext_noop("Not an action: a seat 0–2, a verb and a tile.")
+        dealt[kind] += 1
+        if dealt[kind] > COPIES:
+            return gettext_noop("A fifth %(tile)s: there are only four of each kind.")
+    return None
 
 
 def _draw_refusal(state: Table, action: Action) -> str | None:
@@ -377,13 +535,26 @@ def check(state: Table, action: Action) -> None:
     if reason is not None:
         tile = TILE_IDS[action.kind] if 0 <= action.kind < NUM_KINDS else "?"
         passed = state.seats[action.seat].passed if action.seat in SEATS else 0
-        raise IllegalAction(reason, seat=action.seat, tile=tile, passed=passed)
+        winner = state.wins[0].seat if state.wins else 0
+        raise IllegalAction(reason, seat=action.seat, tile=tile, passed=passed, winner=winner, due=horses_pending(state))
 
 
 def _candidates(state: Table) -> list[Action]:
     """Every action of the right shape for the phase, legal or not (legal_actions filters them)."""
     out: list[Action] = []
     phase, turn = state.phase, state.turn
+    due = horses_pending(state)
+    if due and state.wall is not None:
+        turned = state.wall[state.drawn : state.drawn + due]
+        return [Action(state.wins[0].seat, "horses", turned[0], horses=turned)]
+    forced = forced_kong(state)
+    if forced is not None:
+        out = [forced]
+        if phase == "act" and state.tile is not None:
+            out.append(Action(turn, "win", state.tile))
+        elif phase == "claim" and state.tile is not None:
+            out.extend(Action(seat, "win", state.tile) for seat in ((turn + 1) % 3, (turn + 2) % 3))
+        return out
     if state.wins:
         if phase in ("claim", "rob") and len(state.wins) == 1 and state.wins[0].side == "discard":
             other = 3 - turn - state.wins[0].seat
@@ -399,11 +570,14 @@ def _candidates(state: Table) -> list[Action]:
             out.append(Action(turn, "win", state.tile))
         # a discard can leave the hand ready only if the 14 tiles are within one tile of it
         may_declare = not s.liang_dao and shanten(s.concealed, len(s.melds)) <= 0
+        half = state.rules.options.ban_liang
         for k in range(NUM_KINDS):
             if s.concealed[k]:
                 out.append(Action(turn, "discard", k))
                 if may_declare:
                     out.append(Action(turn, "discard", k, liang_dao=True))
+                    if half:
+                        out.extend(Action(turn, "discard", k, liang_dao=True, kou=kou) for kou in _kou_sets(with_tile(s.concealed, k, -1), s.melds))
                 if phase == "act" and (s.concealed[k] == 4 or (k == state.tile and s.hand.pong_of(k))):
                     out.append(Action(turn, "kong", k))
     elif phase in ("claim", "rob") and state.tile is not None:
@@ -413,6 +587,15 @@ def _candidates(state: Table) -> list[Action]:
                 out.append(Action(seat, "pong", state.tile))
                 out.append(Action(seat, "kong", state.tile))
     return out
+
+
+def _kou_sets(concealed: Counts, melds: tuple[Meld, ...]) -> tuple[frozenset[int], ...]:
+    """Every non-empty set of triplets a declarer may keep face down (each alone keeps the waits; the set is checked as a whole by ``refusal``)."""
+    single = kou_choices(concealed, melds)
+    out: list[frozenset[int]] = []
+    for mask in range(1, 1 << len(single)):
+        out.append(frozenset(k for i, k in enumerate(single) if mask >> i & 1))
+    return tuple(out)
 
 
 def legal_actions(state: Table) -> tuple[Action, ...]:
@@ -434,8 +617,9 @@ def _passes(state: Table) -> tuple[SeatState, SeatState, SeatState]:
     seats = list(state.seats)
     for seat in SEATS:
         win = win_on(state, seat) if seat != state.turn else None
-        if win is not None and win.value.allowed:
-            seats[seat] = replace(seats[seat], passed=max(seats[seat].passed, win.value.total))
+        worth = discard_worth(state, win) if win is not None else None
+        if worth is not None:
+            seats[seat] = replace(seats[seat], passed=max(seats[seat].passed, worth))
     return seats[0], seats[1], seats[2]
 
 
@@ -465,6 +649,11 @@ def apply(state: Table, action: Action) -> Table:
 def _apply(state: Table, action: Action) -> Table:
     seat, verb, kind = action.seat, action.verb, action.kind
     s = state.seats[seat]
+    if verb == "horses":
+        dealt = state.dealt
+        for horse in action.horses:
+            dealt = with_tile(dealt, horse)
+        return replace(state, horses=action.horses, dealt=dealt)
     if verb == "draw":
         return _draw(state, seat, kind)
     if verb == "win":
@@ -481,6 +670,7 @@ def _apply(state: Table, action: Action) -> Table:
             ready_on=ready_on,
             liang_dao=s.liang_dao or action.liang_dao,
             waits=ready_on if action.liang_dao else s.waits,
+            kou=action.kou if action.liang_dao else s.kou,
         )
         declared = state.declared + (seat,) if action.liang_dao else state.declared
         return replace(state, seats=_set(state.seats, seat, new), phase="claim", turn=seat, tile=kind, declared=declared)
@@ -493,7 +683,7 @@ def _apply(state: Table, action: Action) -> Table:
     if state.phase == "claim":
         seats = _taken(_passes(state), state.turn)
         exposed = seats[seat].hand.after_kong(kind)
-        new = replace(seats[seat], concealed=exposed.concealed, melds=exposed.melds, ready_on=exposed.winning_kinds())
+        new = _konged(seats[seat], exposed)
         kong = Kong(seat, "zhi_gang", kind, state.turn, _chain(state))
         return replace(
             state,
@@ -507,8 +697,8 @@ def _apply(state: Table, action: Action) -> Table:
         )
     if s.concealed[kind] == 4:
         hidden = s.hand.after_kong(kind)
-        kong = Kong(seat, "an_gang", kind, None, _chain(state))
-        new = replace(s, concealed=hidden.concealed, melds=hidden.melds, ready_on=hidden.winning_kinds())
+        kong = Kong(seat, "an_gang", kind, None, _chain(state), drawn=kind == state.tile)
+        new = _konged(s, hidden)
         return replace(
             state,
             seats=_set(state.seats, seat, new),
@@ -522,6 +712,14 @@ def _apply(state: Table, action: Action) -> Table:
     return replace(state, phase="rob", tile=kind, replacement=_chain(state))
 
 
+def _konged(seat: SeatState, after: Hand) -> SeatState:
+    """A seat once its kong stands: the tiles, the kinds it waits on, and for a declarer its waits (a 杀马 kong may drop some) and its face-down triplets (a konged one is shown)."""
+    ready_on = after.winning_kinds()
+    kou = frozenset(k for k in seat.kou if after.concealed[k] == 3)
+    waits = ready_on if seat.liang_dao else seat.waits
+    return replace(seat, concealed=after.concealed, melds=after.melds, ready_on=ready_on, waits=waits, kou=kou)
+
+
 def _draw(state: Table, seat: int, kind: int) -> Table:
     """A draw: the turn's draw, the replacement after a kong, or the next seat's after a pass."""
     seats, kongs, replacement = state.seats, state.kongs, state.replacement
@@ -531,7 +729,7 @@ def _draw(state: Table, seat: int, kind: int) -> Table:
         seats = _passes(state)
         assert state.tile is not None
         after = seats[seat].hand.after_kong(state.tile)
-        seats = _set(seats, seat, replace(seats[seat], concealed=after.concealed, melds=after.melds, ready_on=after.winning_kinds()))
+        seats = _set(seats, seat, _konged(seats[seat], after))
         kongs = kongs + (Kong(seat, "ming_gang", state.tile, None, replacement),)
     s = seats[seat]
     new = replace(s, concealed=with_tile(s.concealed, kind), passed=0)

@@ -42,6 +42,8 @@ from kwx.table.table import (
     Action,
     Phase,
     Table,
+    face_up,
+    forced_kong,
     legal_actions,
     win_for,
 )
@@ -76,7 +78,8 @@ NO_DECISION = Decision()
 
 @dataclass(frozen=True, slots=True)
 class PublicSeat:
-    """What every chair sees of one seat: its river in order, its melds, how many tiles it holds concealed, and after 亮倒 its revealed tiles and locked waits."""
+    """What every chair sees of one seat: its river in order, its melds, how many tiles it holds concealed, and after 亮倒 its revealed
+    tiles (the face-up ones), how many triplets it keeps face down (半亮) and its locked waits."""
 
     river: tuple[int, ...] = ()
     melds: tuple[Meld, ...] = ()
@@ -84,6 +87,7 @@ class PublicSeat:
     liang_dao: bool = False
     revealed: Counts | None = None
     waits: frozenset[int] = frozenset()
+    kou: int = 0
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,9 @@ class SeatView:
     its own turn), the discard on offer (``claim``) or the tile being added to a pong
     (``rob``); None otherwise (another seat's draw is not seen). ``concealed`` holds the seat's
     own concealed tiles, the drawn one included; ``ready_on`` what its 13 tiles wait on (kept
-    by the table between turns) and ``passed`` its own 漏胡 bar.
+    by the table between turns) and ``passed`` its own 漏胡 bar. ``rules`` (the preset and every
+    option), the stakes (``base``, ``piao``), the dice of 上楼, the order of the 亮倒 declarations
+    and the horses turned are what the seat knows of the money it plays for.
     """
 
     seat: int
@@ -113,6 +119,11 @@ class SeatView:
     kongs: tuple[Kong, ...] = ()
     wins: tuple[Win, ...] = ()
     decision: Decision = field(default=NO_DECISION)
+    declared: tuple[int, ...] = ()
+    base: int = 1
+    piao: tuple[int, int, int] = (0, 0, 0)
+    dice: tuple[int, int] | None = None
+    horses: tuple[int, ...] | None = None
 
     # ------------------------------------------------------------ what the seat holds
 
@@ -213,6 +224,15 @@ class SeatView:
         """The view as JSON (``kwx-view/1``): what a drill stores and a client may be sent; :meth:`from_json` reads it back."""
         if self.wins:
             raise ValueError("a view after a win is not stored")
+        extra: dict[str, Any] = {}
+        if self.declared and self.declared != tuple(sorted(self.declared)):
+            extra["declared"] = list(self.declared)
+        if self.base != 1:
+            extra["base"] = self.base
+        if any(self.piao):
+            extra["piao"] = list(self.piao)
+        if self.dice is not None:
+            extra["dice"] = list(self.dice)
         return {
             "format": FORMAT,
             "seat": self.seat,
@@ -231,6 +251,7 @@ class SeatView:
             "seats": [_seat_json(s) for s in self.seats],
             "kongs": [{"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain} for k in self.kongs],
             "decision": {"options": [a.as_dict() for a in self.decision.options], "may_pass": self.decision.may_pass},
+            **extra,
         }
 
     @classmethod
@@ -250,6 +271,8 @@ def _seat_json(s: PublicSeat) -> dict[str, Any]:
         out["liang_dao"] = True
         out["revealed"] = format_counts(s.revealed) if s.revealed is not None else None
         out["waits"] = [TILE_IDS[k] for k in sorted(s.waits)]
+        if s.kou:
+            out["kou"] = s.kou
     return out
 
 
@@ -267,7 +290,9 @@ def _view_from_json(data: Any) -> SeatView:
     for raw in data["seats"]:
         melds = tuple(Meld(MeldType(m["type"]), parse_tile(m["tile"], "melds")) for m in raw["melds"])
         revealed = parse_tiles(raw["revealed"], "revealed") if raw.get("revealed") else None
-        seats.append(PublicSeat(_kinds(raw["river"], "river"), melds, int(raw["tiles"]), bool(raw.get("liang_dao")), revealed, frozenset(_kinds(raw.get("waits", []), "waits"))))
+        seats.append(
+            PublicSeat(_kinds(raw["river"], "river"), melds, int(raw["tiles"]), bool(raw.get("liang_dao")), revealed, frozenset(_kinds(raw.get("waits", []), "waits")), int(raw.get("kou", 0)))
+        )
     kongs = tuple(Kong(k["seat"], k["type"], parse_tile(k["tile"], "kongs"), k["fed_by"], k["chain"]) for k in data.get("kongs", []))
     decision = data.get("decision") or {}
     options = tuple(parse_action(a, i) for i, a in enumerate(decision.get("options", [])))
@@ -288,7 +313,16 @@ def _view_from_json(data: Any) -> SeatView:
         ready_on=frozenset(_kinds(data.get("ready_on", []), "ready_on")),
         kongs=kongs,
         decision=Decision(options, bool(decision.get("may_pass", False))),
+        declared=tuple(int(x) for x in data.get("declared", ())) or tuple(i for i, p in enumerate(seats) if p.liang_dao),
+        base=int(data.get("base", 1)),
+        piao=_three(data.get("piao", (0, 0, 0))),
+        dice=(int(data["dice"][0]), int(data["dice"][1])) if data.get("dice") else None,
     )
+
+
+def _three(values: Any) -> tuple[int, int, int]:
+    a, b, c = (int(v) for v in values)
+    return a, b, c
 
 
 # ---------------------------------------------------------------- the one reader of hidden state
@@ -302,8 +336,9 @@ def decision_for(state: Table, seat: int, legal: tuple[Action, ...] | None = Non
             return NO_DECISION
     elif phase not in ("claim", "rob") or seat == state.turn:
         return NO_DECISION
-    options = tuple(a for a in (legal_actions(state) if legal is None else legal) if a.seat == seat and a.verb != "draw")
-    return Decision(options, bool(options) and phase in ("claim", "rob"))
+    options = tuple(a for a in (legal_actions(state) if legal is None else legal) if a.seat == seat and a.verb not in ("draw", "horses"))
+    forced = forced_kong(state)
+    return Decision(options, bool(options) and phase in ("claim", "rob") and (forced is None or forced.seat != seat))
 
 
 def view_for(state: Table, seat: int, legal: tuple[Action, ...] | None = None, open_hands: bool = False) -> SeatView:
@@ -314,7 +349,9 @@ def view_for(state: Table, seat: int, legal: tuple[Action, ...] | None = None, o
     """
     if seat not in SEATS:
         raise ValueError(f"no seat {seat}")
-    seats = [PublicSeat(s.river, s.melds, sum(s.concealed), s.liang_dao, s.concealed if s.liang_dao or open_hands else None, s.waits) for s in state.seats]
+    seats = [
+        PublicSeat(s.river, s.melds, sum(s.concealed), s.liang_dao, s.concealed if open_hands else face_up(s) if s.liang_dao else None, s.waits, 0 if open_hands else len(s.kou)) for s in state.seats
+    ]
     own = state.seats[seat]
     sees_tile = state.phase in ("claim", "rob") or (state.phase == "act" and state.turn == seat)
     return SeatView(
@@ -334,4 +371,9 @@ def view_for(state: Table, seat: int, legal: tuple[Action, ...] | None = None, o
         kongs=state.kongs,
         wins=state.wins,
         decision=decision_for(state, seat, legal),
+        declared=state.declaration_order,
+        base=state.base,
+        piao=state.piao,
+        dice=state.dice,
+        horses=state.horses,
     )
