@@ -129,7 +129,10 @@ def replay_json(done: Replay) -> dict[str, Any]:
             for w in done.final.wins
         ],
         "discarder": s.input.discarder,
-        "kongs": [{"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain, **({"drawn": False} if not k.drawn and s.rules.an_gang_chain_drawn_only else {})} for k in done.final.kongs],
+        "kongs": [
+            {"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain, **({"drawn": False} if not k.drawn and s.rules.an_gang_chain_drawn_only else {})}
+            for k in done.final.kongs
+        ],
         "liang_dao": list(done.final.liang_dao),
         "liang_dao_order": list(done.final.declaration_order),
         "options": s.rules.as_dict(),
