@@ -590,17 +590,21 @@ def _piao_part(winner: int, payer: int, base: int) -> Part:
     return Part("piao", (winner + payer) * base, (("winner", winner), ("payer", payer), ("base", base)))
 
 
-def _extras_of(inp: HandInput, rules: RuleSet, win: Win) -> WinExtras:
-    """The flat extras one win decides: its 坎 (数坎), 跑恰摸八, 马 (horses bought) and whether it is 包胡."""
-    self_draw = win.side == "self_draw"
-    declared = win.seat in inp.liang_dao
-    ma = horse_score(inp.horses or (), win.kind, rules) if buys_horses(rules, self_draw, declared) else None
-    bao_hu = not self_draw and bao_hu_applies(rules, declared, inp.discarder in inp.liang_dao)
+def win_extras(value: WinValue, hand: Hand, kind: int, rules: RuleSet, *, self_draw: bool, winner_declared: bool, discarder_declared: bool = False, horses: tuple[int, ...] = ()) -> WinExtras:
+    """The flat extras one win decides (§1.6): its 坎 (数坎), 跑恰摸八, 马 (the horses turned, when bought) and whether a discard win is 包胡."""
     return WinExtras(
-        kan=win.value.kan if rules.shu_kan else None,
-        pao_qia_mo_ba=pao_qia_mo_ba(win.value, win.hand, win.kind, self_draw) if rules.pao_qia_mo_ba else None,
-        ma=ma,
-        bao_hu=bao_hu,
+        kan=value.kan if rules.shu_kan else None,
+        pao_qia_mo_ba=pao_qia_mo_ba(value, hand, kind, self_draw) if rules.pao_qia_mo_ba else None,
+        ma=horse_score(horses, kind, rules) if buys_horses(rules, self_draw, winner_declared) else None,
+        bao_hu=not self_draw and bao_hu_applies(rules, winner_declared, discarder_declared),
+    )
+
+
+def _extras_of(inp: HandInput, rules: RuleSet, win: Win) -> WinExtras:
+    """The extras of one winner of the input."""
+    declared = inp.liang_dao
+    return win_extras(
+        win.value, win.hand, win.kind, rules, self_draw=win.side == "self_draw", winner_declared=win.seat in declared, discarder_declared=inp.discarder in declared, horses=inp.horses or ()
     )
 
 
@@ -616,43 +620,71 @@ def _flat_parts(extras: WinExtras, base: int, kan_times: int = 1) -> list[Part]:
     return parts
 
 
-def _payment(payer: int, payee: int, parts: list[Part], kind: str = "win") -> Payment:
+def win_parts(
+    value: WinValue,
+    extras: WinExtras,
+    rules: RuleSet,
+    *,
+    self_draw: bool,
+    winner_declared: bool,
+    payer_declared: bool,
+    third_declared: bool = False,
+    rob: bool = False,
+    piao: tuple[int, int, int] = (0, 0, 0),
+    dice: tuple[int, int] | None = None,
+    base: int = 1,
+) -> tuple[Part, ...]:
+    """One payer's payment for one win by §2.1: the capped multiplier (包胡 when it applies), then 漂, 坎, 马, 跑恰摸八; ``piao`` is (winner, payer, third)."""
+    winner, payer, third = piao
+    if not self_draw and bao_hu_applies(rules, winner_declared, payer_declared):
+        to_d, to_t, m = bao_hu_halves(value, payer_declared, third_declared, rules, dice)
+        legacy_halves = rules.bao_hu == "on" and capped(to_d, value.cap) == capped(to_t, value.cap)
+        part = _fan_part("bao_hu", m // 2, base) if legacy_halves else _fan_part("bao_hu", m, base, discarder=to_d, third=to_t)
+        parts = [replace(part, amount=m * base)]
+        if winner + payer:
+            parts.append(_piao_part(winner, payer, base))
+        if rules.bao_hu_piao == "both" and winner + third:
+            parts.append(_piao_part(winner, third, base))
+        return (*parts, *_flat_parts(extras, base, 2 if rules.bao_hu_kan == "double" else 1))
+    m = payer_multiplier(value, winner_declared, payer_declared, rules, dice)
+    parts = [_fan_part("self_draw" if self_draw else "qiang_gang_hu" if rob else "discard", m, base)]
+    if winner + payer:
+        parts.append(_piao_part(winner, payer, base))
+    return (*parts, *_flat_parts(extras, base))
+
+
+def _payment(payer: int, payee: int, parts: list[Part] | tuple[Part, ...], kind: str = "win") -> Payment:
     return Payment(payer, payee, sum(p.amount for p in parts), tuple(parts), kind)
 
 
 def _win_payments(inp: HandInput, rules: RuleSet, win: Win, extras: WinExtras, third: int | None) -> list[Payment]:
-    """The payments of one winner by §2.1: each payer's capped multiplier, 包胡, then 漂, 坎, 马, 跑恰摸八."""
-    w, base, piao = win.seat, inp.base, inp.piao
+    """The payments of one winner: from both others on a self-draw, from the discarder (or the robbed kong's maker) otherwise."""
+    w, piao = win.seat, inp.piao
     declared = set(inp.liang_dao)
-    value = win.value
-    if win.side == "self_draw":
-        out = []
-        for payer in (p for p in PLAYERS if p != w):
-            m = payer_multiplier(value, w in declared, payer in declared, rules, inp.dice)
-            parts = [_fan_part("self_draw", m, base)]
-            if piao[w] + piao[payer]:
-                parts.append(_piao_part(piao[w], piao[payer], base))
-            out.append(_payment(payer, w, parts + _flat_parts(extras, base)))
-        return out
-    assert inp.discarder is not None
-    d = inp.discarder
-    t = third if third is not None else 3 - w - d
-    if extras.bao_hu:
-        to_d, to_t, m = bao_hu_halves(value, d in declared, t in declared, rules, inp.dice)
-        legacy_halves = rules.bao_hu == "on" and capped(to_d, value.cap) == capped(to_t, value.cap)
-        part = _fan_part("bao_hu", m // 2, base) if legacy_halves else _fan_part("bao_hu", m, base, discarder=to_d, third=to_t)
-        parts = [replace(part, amount=m * base)]
-        if piao[w] + piao[d]:
-            parts.append(_piao_part(piao[w], piao[d], base))
-        if rules.bao_hu_piao == "both" and piao[w] + piao[t]:
-            parts.append(_piao_part(piao[w], piao[t], base))
-        parts += _flat_parts(extras, base, 2 if rules.bao_hu_kan == "double" else 1)
-        return [_payment(d, w, parts)]
-    m = payer_multiplier(value, w in declared, d in declared, rules, inp.dice)
-    parts = [_fan_part("qiang_gang_hu" if inp.result == "rob_kong" else "discard", m, base)]
-    if piao[w] + piao[d]:
-        parts.append(_piao_part(piao[w], piao[d], base))
-    return [_payment(d, w, parts + _flat_parts(extras, base))]
+    self_draw = win.side == "self_draw"
+    if self_draw:
+        payers = [p for p in PLAYERS if p != w]
+    else:
+        assert inp.discarder is not None
+        payers = [inp.discarder]
+    out = []
+    for payer in payers:
+        t = third if third is not None else 3 - w - payer
+        parts = win_parts(
+            win.value,
+            extras,
+            rules,
+            self_draw=self_draw,
+            winner_declared=w in declared,
+            payer_declared=payer in declared,
+            third_declared=t in declared,
+            rob=inp.result == "rob_kong",
+            piao=(piao[w], piao[payer], piao[t]),
+            dice=inp.dice,
+            base=inp.base,
+        )
+        out.append(_payment(payer, w, parts))
+    return out
 
 
 def _kong_payments(inp: HandInput, rules: RuleSet) -> list[Payment]:
@@ -827,16 +859,8 @@ def win_money(hand: Hand, tile: int, rules: Rules, base: int = 1, piao: int = 0)
     def paid(value: WinValue, self_draw: bool, winner_declared: bool) -> int | None:
         if not value.allowed:
             return None
-        bao = not self_draw and bao_hu_applies(options, winner_declared, False)
-        if bao:
-            m = bao_hu_halves(value, False, False, options)[2]
-            stakes = 2 * piao * (2 if options.bao_hu_piao == "both" else 1)
-        else:
-            m = payer_multiplier(value, winner_declared, False, options)
-            stakes = 2 * piao
-        kan = value.kan * (2 if bao and options.bao_hu_kan == "double" else 1) if options.shu_kan else 0
-        extra = pao_qia_mo_ba(value, hand, tile, self_draw) if options.pao_qia_mo_ba else 0
-        return base * (m + stakes + kan + extra)
+        extras = win_extras(value, hand, tile, options, self_draw=self_draw, winner_declared=winner_declared)
+        return sum(p.amount for p in win_parts(value, replace(extras, ma=None), options, self_draw=self_draw, winner_declared=winner_declared, payer_declared=False, piao=(piao, piao, piao), base=base))
 
     each = paid(values[0], True, declared)
     return WinMoney(
