@@ -40,6 +40,7 @@ from math import ceil
 from pathlib import Path
 from typing import Any
 
+from kwx.bots.money import pay
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency, ready_discards
 from kwx.hand.rules import Rules
@@ -47,7 +48,7 @@ from kwx.hand.scoring import score_win
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand, with_tile
 from kwx.table.settlement import KONG_MONEY
 from kwx.table.table import Action
-from kwx.table.view import PublicSeat, SeatView
+from kwx.table.view import SeatView
 
 DATA = Path(__file__).resolve().parent / "data" / "strong.json"
 
@@ -208,9 +209,10 @@ def _rival(view: SeatView, other: int, figures: Figures) -> Rival:
     if not s.liang_dao or s.revealed is None:
         return Rival(False, 0.0, 0.0, 0.0, len(s.river), len(s.melds))
     seen = view.seen
-    hand = Hand(s.revealed, s.melds)
+    hand = view.revealed_hand(other)
+    assert hand is not None
     rules = _liang_rules(view.rules)
-    live = cost = pay = 0.0
+    live = cost = paid = 0.0
     for kind in s.waits:
         n = COPIES - seen[kind]
         if n <= 0:
@@ -219,9 +221,9 @@ def _rival(view: SeatView, other: int, figures: Figures) -> Rival:
         if values is None:
             continue
         live += n
-        cost += n * 2 * (values[1].total if values[1].allowed else 0)
-        pay += n * values[0].total
-    return Rival(True, live, cost / live if live else 0.0, pay / live if live else 0.0, len(s.river), len(s.melds))
+        cost += n * pay(view, values[1], hand, kind, self_draw=False, winner=other, payer=view.seat)
+        paid += n * pay(view, values[0], hand, kind, self_draw=True, winner=other, payer=view.seat)
+    return Rival(True, live, cost / live if live else 0.0, paid / live if live else 0.0, len(s.river), len(s.melds))
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,8 +251,10 @@ class Outlook:
     draws: float
     rivals: tuple[Rival, Rival]
     rounds: tuple[Round, ...]
-    huang: tuple[float, float]
-    """The 荒庄 money at the end for the seat hidden (+1 from each declarer) and declared (−1 to each non-declarer)."""
+    huang: tuple[float, tuple[float, float], tuple[float, float]]
+    """The drawn hand's money for the seat (by the rules' ``hua_zhuang``): not ready; ready and hidden; ready and declared — each of
+    the last two as ``a + b × own pay`` (查大叫 collects the hand's best win from each lower-ranked seat). Legacy: +1 from each
+    declarer, −1 to each non-declarer."""
     _cache: dict[Any, float] = field(default_factory=dict)
     _cache_lists: dict[str, list[float]] = field(default_factory=dict)
     _cache_steps: dict[str, list[tuple[float, float, float, float, float, float, float]]] = field(default_factory=dict)
@@ -270,7 +274,8 @@ class Outlook:
             thrown = throw * disc_rate
             money += alive * w * (gain + thrown * disc_pay - lose_cost - end_pay)
             alive *= 1.0 - w * min(1.0, self_rate + thrown + lose + end + broken)
-        money += alive * self.huang[1 if declared else 0]
+        a, b = self.huang[2] if declared else self.huang[1]
+        money += alive * (a + b * own_pay)
         return money - self._never(start)
 
     def _steps(self, declared: bool) -> list[tuple[float, float, float, float, float, float, float]]:
@@ -297,8 +302,10 @@ class Outlook:
         """The worth of a ready 13-tile hand, kept hidden or declared (亮倒: every win ×2, a discard win 包胡)."""
         u = float(self.unseen)
         f = self.figures
+        view = self.view
         live = own = disc_live = disc = 0.0
-        rules = _liang_rules(self.view.rules) if declared else None
+        rules = _liang_rules(view.rules) if declared else None
+        me, (one, two) = view.seat, view.others()
         for wait in eff.waits:
             n = wait.remaining
             if not n:
@@ -306,10 +313,18 @@ class Outlook:
             if rules is not None:
                 values = score_win(hand, wait.kind, rules)
                 assert values is not None
-                self_total, disc_total = values[0].total, 2 * values[1].total
+                self_value, disc_value = values
             else:
-                self_total = wait.self_draw.total
-                disc_total = wait.discard.total if wait.discard.allowed else 0
+                self_value, disc_value = wait.self_draw, wait.discard
+            kind = wait.kind
+            self_total = (
+                pay(view, self_value, hand, kind, self_draw=True, winner=me, payer=one, winner_declared=declared)
+                + pay(view, self_value, hand, kind, self_draw=True, winner=me, payer=two, winner_declared=declared)
+            ) / 2
+            disc_total = (
+                pay(view, disc_value, hand, kind, self_draw=False, winner=me, payer=one, winner_declared=declared)
+                + pay(view, disc_value, hand, kind, self_draw=False, winner=me, payer=two, winner_declared=declared)
+            ) / 2
             live += n
             own += n * self_total
             if disc_total:
@@ -523,21 +538,51 @@ def outlook(view: SeatView, weights: Weights = DEFAULT, figures: Figures | None 
         )
     end0 = 1.0 if rivals[0].revealed else (rho0[-1] if n else 0.0)
     end1 = 1.0 if rivals[1].revealed else (rho1[-1] if n else 0.0)
-    declarers = end0 + end1
-    return Outlook(view, weights, f, u, draws, rivals, tuple(rounds), (declarers, -(2 - declarers)))
+    ready_end = (hid0[-1] if n else 0.0, hid1[-1] if n else 0.0)
+    return Outlook(view, weights, f, u, draws, rivals, tuple(rounds), drawn_money(view, rivals, (end0, end1), ready_end, f))
+
+
+def drawn_money(view: SeatView, rivals: tuple[Rival, Rival], declared: tuple[float, float], hidden_ready: tuple[float, float], f: Figures) -> tuple[float, tuple[float, float], tuple[float, float]]:
+    """What a drawn hand pays the seat by the rules' 流局 rule (town-rules.md §1.7), given each rival's chance to have declared and to be hidden and ready at the end.
+
+    Returns (not ready, hidden ready, declared ready), the last two as ``(a, b)``: ``a + b × own pay``.
+    """
+    rules = view.rules.options
+    declarers = declared[0] + declared[1]
+    rule = rules.hua_zhuang
+    if rule == "each_declarer":
+        return declarers, (declarers, 0.0), (-(2 - declarers), 0.0)
+    if rule == "none":
+        return 0.0, (0.0, 0.0), (0.0, 0.0)
+    if rule == "first_declarer":
+        due = float(rules.hua_zhuang_first_pays)
+        someone = min(1.0, declarers)
+        first = not any(r.revealed for r in rivals)
+        return due * someone, (due * someone, 0.0), (-2 * due if first else due, 0.0)
+    double = 2.0 if rules.liang_dao_double == "winner_or_payer" else 1.0
+    never = hidden_b = declared_b = declared_a = 0.0
+    for rival, p_declared, p_ready in zip(rivals, declared, hidden_ready, strict=True):
+        p_not = max(0.0, 1.0 - p_declared - p_ready)
+        declared_best = rival.self_pay if rival.revealed else f.revealed_cost / 2
+        never -= p_declared * declared_best + p_ready * f.hidden_self_total
+        hidden_b += p_declared * double + p_not
+        declared_b += p_not
+        declared_a -= p_ready * f.hidden_self_total * double
+    return never, (0.0, hidden_b), (declared_a, declared_b)
 
 
 # ---------------------------------------------------------------- reading the others
 
 
-def _revealed_cost(other: PublicSeat, kind: int, rules: Rules) -> float:
-    """What dealing ``kind`` into a revealed hand costs (包胡: twice the win), 0 if it does not win."""
-    if kind not in other.waits or other.revealed is None:
+def _revealed_cost(view: SeatView, other: int, kind: int) -> float:
+    """What dealing ``kind`` into ``other``'s revealed hand costs the seat (包胡 where the rules have it), 0 if it does not win."""
+    hand = view.revealed_hand(other)
+    if kind not in view.seats[other].waits or hand is None:
         return 0.0
-    values = score_win(Hand(other.revealed, other.melds), kind, _liang_rules(rules))
-    if values is None or not values[1].allowed:
+    values = score_win(hand, kind, _liang_rules(view.rules))
+    if values is None:
         return 0.0
-    return 2.0 * values[1].total
+    return pay(view, values[1], hand, kind, self_draw=False, winner=other, payer=view.seat)
 
 
 def danger(view: SeatView, weights: Weights = DEFAULT) -> tuple[tuple[float, ...], frozenset[int]]:
@@ -550,7 +595,7 @@ def danger(view: SeatView, weights: Weights = DEFAULT) -> tuple[tuple[float, ...
         s = view.seats[other]
         if s.liang_dao:
             for kind in s.waits:
-                cost = _revealed_cost(s, kind, view.rules)
+                cost = _revealed_cost(view, other, kind)
                 if cost:
                     bao.add(kind)
                     costs[kind] += double * cost
@@ -701,13 +746,15 @@ class StrongBot:
     def _worth_passing(self, view: SeatView) -> bool:
         """Whether the hand kept is worth ``pass_margin`` times the discard win on offer (漏胡 then bars smaller wins)."""
         win = view.win()
-        if win is None or not win.value.allowed:
+        if win is None:
             return False
-        pay = (2 if view.me.liang_dao else 1) * win.value.total
+        taken = pay(view, win.value, win.hand, win.kind, self_draw=False, winner=view.seat, payer=view.turn)
+        if not taken:
+            return False
         look = self.outlook(view)
         eff = efficiency(view.hand, view.seen, view.rules)
         keep = look.ready_worth(view.hand, eff, view.me.liang_dao) if eff.shanten == 0 else 0.0
-        return keep > self.weights.pass_margin * pay
+        return keep > self.weights.pass_margin * taken
 
     # ------------------------------------------------------------ figures for a review (复盘)
 
@@ -724,8 +771,8 @@ class StrongBot:
         if action.verb == "win":
             win = view.win()
             assert win is not None
-            total = win.value.total
-            return float(2 * total if win.side == "self_draw" else (2 * total if view.me.liang_dao else total))
+            payers = view.others() if win.side == "self_draw" else (view.turn,)
+            return sum(pay(view, win.value, win.hand, win.kind, self_draw=win.side == "self_draw", winner=view.seat, payer=p) for p in payers)
         if action.verb == "kong":
             return self._kong_worth(view, action.kind)
         if action.verb == "pong":
@@ -742,11 +789,11 @@ def _bao(view: SeatView) -> frozenset[int]:
     for other in view.others():
         s = view.seats[other]
         if s.liang_dao:
-            out.update(k for k in s.waits if _revealed_cost(s, k, view.rules))
+            out.update(k for k in s.waits if _revealed_cost(view, other, k))
     return frozenset(out)
 
 
 def _bao_cost(view: SeatView, kind: int) -> float:
     """What throwing ``kind`` into the revealed hands costs (包胡), doubled right after the seat's kong (杠上炮)."""
     double = 2.0 if view.after_kong else 1.0
-    return double * sum(_revealed_cost(view.seats[o], kind, view.rules) for o in view.others() if view.seats[o].liang_dao)
+    return double * sum(_revealed_cost(view, o, kind) for o in view.others() if view.seats[o].liang_dao)

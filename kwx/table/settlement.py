@@ -860,7 +860,9 @@ def win_money(hand: Hand, tile: int, rules: Rules, base: int = 1, piao: int = 0)
         if not value.allowed:
             return None
         extras = win_extras(value, hand, tile, options, self_draw=self_draw, winner_declared=winner_declared)
-        return sum(p.amount for p in win_parts(value, replace(extras, ma=None), options, self_draw=self_draw, winner_declared=winner_declared, payer_declared=False, piao=(piao, piao, piao), base=base))
+        return sum(
+            p.amount for p in win_parts(value, replace(extras, ma=None), options, self_draw=self_draw, winner_declared=winner_declared, payer_declared=False, piao=(piao, piao, piao), base=base)
+        )
 
     each = paid(values[0], True, declared)
     return WinMoney(

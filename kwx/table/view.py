@@ -197,9 +197,25 @@ class SeatView:
         return COPIES * NUM_KINDS - sum(self.seen)
 
     def revealed_hand(self, seat: int) -> Hand | None:
-        """The hand another seat revealed by 亮倒 (concealed tiles and melds), None while it is hidden."""
+        """The hand another seat revealed by 亮倒 (concealed tiles and melds), None while it is hidden.
+
+        Triplets it keeps face down (半亮) are unknown: they are read as the first kinds of which the
+        seat has not seen three copies and that keep the declared waits (the only ones it can hold).
+        """
         s = self.seats[seat]
-        return Hand(s.revealed, s.melds) if s.revealed is not None else None
+        if s.revealed is None:
+            return None
+        counts = list(s.revealed)
+        seen = self.seen
+        for _ in range(s.kou):
+            for kind in range(NUM_KINDS):
+                if COPIES - seen[kind] - counts[kind] >= 3:
+                    trial = counts.copy()
+                    trial[kind] += 3
+                    if Hand(tuple(trial), s.melds).winning_kinds() == s.waits:
+                        counts = trial
+                        break
+        return Hand(tuple(counts), s.melds)
 
     def win(self) -> Win | None:
         """The win the seat's tiles make on the tile in play now (its draw, the discard or the robbed tile), legal or not; None if they do not win."""
