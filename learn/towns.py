@@ -511,5 +511,5 @@ def shown_example(example: TownExample, english: bool) -> dict[str, Any]:
         "payments": [{"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount, "kind": p.kind, "parts": [part_text(x) for x in p.parts]} for p in result.payments],
         "nets": [(names[i], result.nets[i]) for i in range(3)],
         "calculator": calculator,
-        "gaps": [CALCULATOR_GAPS.get(g, g) for g in gaps],
+        "gaps": (", " if english else "、").join(str(CALCULATOR_GAPS.get(g, g)) for g in gaps),
     }
