@@ -19,7 +19,7 @@ Every limit (tiles, melds, copies, text lengths) is the engine's; this module on
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from urllib.parse import urlencode
@@ -379,11 +379,12 @@ def analyzer_url(
     visible: str = "",
     rules: str = "standard",
     situation: Iterable[str] = (),
+    options: Mapping[str, OptionValue] | None = None,
     discard: str = "",
     ev: bool = False,
     draws: int = DEFAULT_DRAWS,
 ) -> str:
-    """The analyzer's canonical link of a hand and its state: every link to the analyzer is built here."""
+    """The analyzer's canonical link of a hand and its state (``options``: rule options by key): every link to the analyzer is built here."""
     hand_value = hand if isinstance(hand, Hand) else parse_hand(hand)
     return board_url(
         Board(
@@ -392,6 +393,7 @@ def analyzer_url(
             visible=parse_tiles(visible),
             rules=rules,
             situation=tuple(dict.fromkeys(situation)),
+            options=dict(options or {}),
             discard=discard,
             ev=ev,
             draws_text=str(draws),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,6 +22,7 @@ from kwx_site.text import english, preset_label
 from puzzles.text import THEMES
 
 from . import content as lc
+from . import towns as lt
 from .selectors import next_prompt, prompt_for
 from .services import RATINGS, grade
 
@@ -29,8 +30,9 @@ TOC: tuple[tuple[str, Any, Any], ...] = (
     ("learn-tiles", gettext_lazy("Tiles and notation"), gettext_lazy("The 84 tiles and how hands are written.")),
     ("learn-play", gettext_lazy("How a hand is played"), gettext_lazy("Dealing, the dealer, 碰 and 杠, 亮倒, 漏胡, 荒庄, 海底, 杠上杠.")),
     ("learn-shapes", gettext_lazy("Winning shapes"), gettext_lazy("Four sets and a pair, or seven pairs.")),
-    ("learn-fans", gettext_lazy("Fans and presets"), gettext_lazy("Every fan, how fans combine, and the towns' rules side by side.")),
+    ("learn-fans", gettext_lazy("Fans and presets"), gettext_lazy("Every fan, how fans combine, and the first three presets side by side.")),
     ("learn-settlement", gettext_lazy("Settlement"), gettext_lazy("Who pays whom: wins, 包胡, kong money, 荒庄, 漂.")),
+    ("learn-towns", gettext_lazy("Town rules"), gettext_lazy("Each town's rules side by side, where they come from, and worked examples per town.")),
     ("learn-glossary", gettext_lazy("Glossary (术语)"), gettext_lazy("Every term, linked to where it is explained.")),
     ("learn-koujue", gettext_lazy("The 口诀"), gettext_lazy("The players' verses, explained, with a memorise mode.")),
 )
@@ -233,6 +235,40 @@ def _memorise_response(request: HttpRequest, prompt: Any, reveal: bool, error: s
     return render_page(request, "learn/memorise.html", "card", context, status)
 
 
+def _towns_page() -> dict[str, Any]:
+    in_english = english()
+    columns = lt.compared_presets()
+    return {
+        "columns": [{"key": p.key, "name": p.name, "name_en": p.name_en, "legacy": p.legacy} for p in columns],
+        "groups": lt.option_groups(columns, in_english),
+        "towns": [{"key": p.key, "label": preset_label(p.key), "note": p.note_en if in_english else p.note, "examples": len(lt.examples_of(p.key))} for p in PRESETS.values() if not p.legacy],
+        "legacy": [{"key": p.key, "label": preset_label(p.key), "note": p.note_en if in_english else p.note, "examples": len(lt.examples_of(p.key))} for p in PRESETS.values() if p.legacy],
+        "sources": lt.SOURCES,
+        "strengths": list(lt.STRENGTHS.items()),
+    }
+
+
+def town(request: HttpRequest, key: str) -> HttpResponse:
+    """One preset's page: its rules in words (what differs from the legacy default), room switches, what is not known, its worked examples."""
+    preset = PRESETS.get(key)
+    if preset is None:
+        raise Http404("No such town.")
+    in_english = english()
+    context = {
+        "toc": TOC,
+        "quiz_url": QUIZ_URL,
+        "preset": preset,
+        "label": preset_label(key),
+        "note": preset.note_en if in_english else preset.note,
+        "differences": lt.differences(preset, in_english),
+        "room": lt.room_switches(preset, in_english),
+        "unknown": lt.UNKNOWN.get(key, ""),
+        "examples": [lt.shown_example(e, in_english) for e in lt.examples_of(key)],
+        "others": [{"key": p.key, "label": preset_label(p.key)} for p in PRESETS.values() if p.key != key],
+    }
+    return render(request, "learn/town.html", context)
+
+
 index = learn_page("index")
 tiles = learn_page("tiles", lambda: {"notation": lc.NOTATION_EXAMPLES, "example": lc.drawn_hand("46p11s[555p][FFF]{BBBB}")})
 play = learn_page("play")
@@ -241,3 +277,4 @@ fans = learn_page("fans", _fans_page)
 settlement = learn_page("settlement", _settlement_page)
 glossary = learn_page("glossary", lambda: {"terms": lc.GLOSSARY})
 koujue = learn_page("koujue", _koujue_page)
+towns = learn_page("towns", _towns_page)

@@ -22,7 +22,7 @@ from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.shortcuts import found
 from kwx_site.text import preset_label
 
-from .forms import KONG_ROWS, HandForm, SetupForm, SheetForm
+from .forms import DEFAULT_NAMES, KONG_ROWS, HandForm, SetupForm, SheetForm
 from .models import ScoreSheet
 from .selectors import SheetTable, get_hand, get_sheet, sheet_table, sheets_for
 from .services import add_hand, create_sheet, delete_hand, delete_sheet, edit_hand, full_input, update_sheet
@@ -96,16 +96,23 @@ def _error_text(error: EngineError | None) -> str:
     return error_text(error) if error is not None else ""
 
 
+def query_initial(query: Any) -> dict[str, Any]:
+    """A calculator link's query (the forms' own field names: ``rules=xiaogan&hand=…&liang_2=1``) as the forms' first values."""
+    fields = set(SetupForm.base_fields) | set(HandForm().fields)
+    return {key: query.getlist(key) if key == "situation" else query.get(key, "")[:200] for key in query if key in fields}
+
+
 @require_http_methods(["GET", "POST"])
 def calculator(request: HttpRequest) -> HttpResponse:
-    """One hand: the form, and (after POST, or live with htmx) its payments and nets."""
+    """One hand: the form (filled in from a link's query), and (after POST, or live with htmx) its payments and nets."""
     if request.method == "POST":
         setup = SetupForm(request.POST)
         form = HandForm(request.POST, names=setup.names())
         result, error = _settle_form(setup, form)
     else:
-        setup = SetupForm()
-        form = HandForm(names=setup.names())
+        initial = query_initial(request.GET)
+        setup = SetupForm(initial=initial)
+        form = HandForm(initial=initial, names=[str(initial.get(f"name_{i}") or DEFAULT_NAMES[i]) for i in range(3)])
         result, error = None, ""
     players = [p | {"name_field": setup[f"name_{p['seat']}"]} for p in form.players()]
     context = {"setup": setup, "form": form, "players": players, "result": result, "error": error, "kongs_open": _kongs_given(form)}

@@ -13,6 +13,7 @@ COPIES = [
     (VECTORS / "hands.json", SHARED / "vectors" / "hands.json"),
     (VECTORS / "towns.json", SHARED / "vectors" / "towns.json"),
     (ROOT / "learn" / "data" / "kouque.txt", SHARED / "kouque.txt"),
+    (ROOT / "learn" / "data" / "towns.json", SHARED / "vectors" / "towns.json"),
 ]
 
 
@@ -24,3 +25,7 @@ def test_copy_equals_the_shared_file_when_it_is_there(copy, shared):
         assert json.loads(text)["cases"]
     if shared.exists():
         assert text == shared.read_text(encoding="utf-8")
+
+
+def test_the_learn_pages_copy_of_the_town_vectors_is_the_tests_copy():
+    assert (ROOT / "learn" / "data" / "towns.json").read_text(encoding="utf-8") == (VECTORS / "towns.json").read_text(encoding="utf-8")

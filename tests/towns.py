@@ -6,36 +6,12 @@ import json
 from collections import Counter
 from typing import Any
 
+from settlement.vectors import SEAT_NAMES as NAMES
+from settlement.vectors import api_request
 from tests.conftest import VECTORS
 
 TOWNS = json.loads((VECTORS / "towns.json").read_text(encoding="utf-8"))
-NAMES = ("甲", "乙", "丙")
-
-
-def api_request(request: dict[str, Any]) -> dict[str, Any]:
-    """A vector's request (seats by number, §6) in the settle API's shape: players by name, hands of a drawn hand under ``hands``."""
-    body: dict[str, Any] = {"players": list(NAMES)}
-    for key in ("rules", "options", "base", "piao", "result", "horses", "wall_left", "dice"):
-        if key in request:
-            body[key] = request[key]
-    body["liang_dao"] = [NAMES[s] for s in request.get("liang_dao", [])]
-    if request.get("discarder") is not None:
-        body["discarder"] = NAMES[request["discarder"]]
-    body["winners"] = [{"player": NAMES[w["seat"]], "hand": w["hand"], "melds": w.get("melds", []), "tile": w["tile"], "situation": w.get("situation", [])} for w in request.get("winners", [])]
-    body["kongs"] = [
-        {
-            "who": NAMES[k["seat"]],
-            "type": k["type"],
-            "tile": k["tile"],
-            "chain": k.get("chain", 1),
-            **({"fed_by": NAMES[k["fed_by"]]} if k.get("fed_by") is not None else {}),
-            **({"drawn": k["drawn"]} if "drawn" in k else {}),
-        }
-        for k in request.get("kongs", [])
-    ]
-    if "players" in request:
-        body["hands"] = [{"hand": p["hand"], "melds": p.get("melds", [])} for p in request["players"]]
-    return body
+__all__ = ["NAMES", "TOWNS", "api_request", "assert_settles", "payments_of"]
 
 
 def payments_of(body: dict[str, Any]) -> Counter[tuple[int, int, str, int]]:

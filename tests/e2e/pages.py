@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from kwx.rules import PRESETS
 from tests.puzzles.factories import discard_puzzle, quiz_puzzle
 
 FIXED = [
@@ -27,6 +28,8 @@ FIXED = [
     "/learn/glossary/",
     "/learn/koujue/",
     "/learn/koujue/memorise/",
+    "/learn/towns/",
+    *(f"/learn/towns/{key}/" for key in PRESETS),
     "/settle/",
     "/settle/sheets/",
     "/accounts/login/",

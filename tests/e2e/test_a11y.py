@@ -79,6 +79,7 @@ def test_the_drill_verdict_is_announced(page):
         ("/learn/", ".learn-nav a"),
         ("/settle/", "#id_name_0"),
         ("/learn/koujue/", "main a"),
+        ("/learn/towns/", ".towns-scroll"),
     ],
 )
 def test_the_focus_ring_has_3_to_1_contrast(page, url, selector):
