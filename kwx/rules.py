@@ -529,6 +529,14 @@ class Preset:
     note_en: str = ""
     couplings: Mapping[str, Mapping[OptionValue, Mapping[str, OptionValue]]] = field(default_factory=dict)
     """Room switches that set another option with them: option → value → {option: value} (§3.3)."""
+    room_values: Mapping[str, tuple[OptionValue, ...]] = field(default_factory=dict)
+    """The values a room may pick for a switch, where the town allows fewer than the option has (孝感's cap: 8 or 16)."""
+
+    def choices(self, key: str) -> tuple[OptionValue, ...]:
+        """The values a room of this preset may pick for ``key`` (the preset's own value alone when it is no room switch)."""
+        if key not in self.room:
+            return (self.values.value(key),)
+        return self.room_values.get(key, OPTION_BY_KEY[key].values)
 
     def switch(self, current: RuleSet, key: str, value: OptionValue) -> RuleSet:
         """``current`` with a room switch turned (and what it is coupled to); raises EngineError for a value the option does not take."""
@@ -584,6 +592,8 @@ _GO_FR_COMMON: Mapping[str, str] = MappingProxyType(
 _ROOM_COMMON = ("mai_ma", "mai_ma_trigger", "piao_mode", "ban_liang", "no_feed_liang_dao")
 _PPH_COUPLING: Mapping[OptionValue, Mapping[str, OptionValue]] = MappingProxyType({2: {"gang_shang_fan": 2}, 4: {"gang_shang_fan": 4}})
 _CHANNEL_COUPLING: Mapping[OptionValue, Mapping[str, OptionValue]] = MappingProxyType({"all_fours": {"hai_di": "lao_and_pao"}, "winning_tile": {"hai_di": "none"}})
+_CAP_ROOM: Mapping[str, tuple[OptionValue, ...]] = MappingProxyType({"cap": (8, 16)})
+_DRAWN_ROOM: Mapping[str, tuple[OptionValue, ...]] = MappingProxyType({"cap": (8, 16), "hua_zhuang": ("cha_da_jiao", "first_declarer", "none")})
 
 
 def _room(*keys: str) -> tuple[str, ...]:
@@ -632,6 +642,7 @@ _PRESETS: dict[str, Preset] = {
             note="卡五星、碰碰胡、杠上开花 ×4，封顶 ×16，数坎，荒庄查大叫，亮倒的付款方也翻倍，不包胡。",
             note_en="卡五星, 碰碰胡 and 杠上开花 ×4, capped at ×16, 数坎, 查大叫 on a drawn hand, a declared payer pays double, no 包胡.",
             couplings={"peng_peng_hu_fan": _PPH_COUPLING},
+            room_values=_CAP_ROOM,
         ),
         Preset(
             "xiangyang_town",
@@ -655,6 +666,7 @@ _PRESETS: dict[str, Preset] = {
             note="全频道四归一，海底捞和海底炮，封顶 ×8（双龙七对 ×16），包胡合计封顶，荒庄查大叫。",
             note_en="Full-channel 四归一, 海底捞 and 海底炮, capped at ×8 (双龙七对 ×16), 包胡 capped on the sum, 查大叫 on a drawn hand.",
             couplings={"peng_peng_hu_fan": _PPH_COUPLING, "si_gui_yi": _CHANNEL_COUPLING},
+            room_values=_DRAWN_ROOM,
         ),
         Preset(
             "shiyan_town",
@@ -678,6 +690,7 @@ _PRESETS: dict[str, Preset] = {
             note="卡五星 ×4，×8 满和，上楼（骰子成对 ×2），全频道，包胡合计封顶，荒庄查大叫。",
             note_en="卡五星 ×4, ×8 is the limit, 上楼 (a double on the dice ×2), full channel, 包胡 capped on the sum, 查大叫 on a drawn hand.",
             couplings={"peng_peng_hu_fan": _PPH_COUPLING, "si_gui_yi": _CHANNEL_COUPLING},
+            room_values=_DRAWN_ROOM,
         ),
         Preset(
             "suizhou",
@@ -698,6 +711,7 @@ _PRESETS: dict[str, Preset] = {
             note="亮倒自摸买独马，杀马，封顶 ×8（双龙七对 ×16），荒庄查大叫（全听时后亮的收先亮的），不包胡。",
             note_en="One horse on a declared self-draw, 杀马, capped at ×8 (双龙七对 ×16), 查大叫 (随州 form), no 包胡.",
             couplings={"peng_peng_hu_fan": _PPH_COUPLING},
+            room_values=MappingProxyType({"cap": (8, 16), "mai_ma": ("one", "six")}),
         ),
         Preset(
             "yicheng",
@@ -709,6 +723,7 @@ _PRESETS: dict[str, Preset] = {
             note="跑恰摸八，封顶 ×8，荒庄查大叫，不包胡。",
             note_en="跑恰摸八, capped at ×8, 查大叫 on a drawn hand, no 包胡.",
             couplings={"peng_peng_hu_fan": _PPH_COUPLING},
+            room_values=_CAP_ROOM,
         ),
         Preset(
             "yingcheng",
@@ -731,6 +746,7 @@ _PRESETS: dict[str, Preset] = {
             note="半亮（暗铺），没亮倒自摸至少 2 番，手抓一不再算碰碰胡，封顶 ×8，荒庄查大叫，不包胡。",
             note_en="半亮 (hidden triplets), an undeclared self-draw needs ×2, 手抓一 without 碰碰胡, capped at ×8, 查大叫, no 包胡.",
             couplings={"peng_peng_hu_fan": _PPH_COUPLING},
+            room_values=_CAP_ROOM,
         ),
     )
 }

@@ -183,3 +183,15 @@ def test_a_new_town_is_data():
     assert "jingshan" not in PRESETS
     with pytest.raises(ValueError):
         remove_preset("xiaogan")
+
+
+def test_a_room_picks_only_what_its_town_allows():
+    assert PRESETS["xiaogan"].choices("cap") == (8, 16)
+    assert PRESETS["shiyan_town"].choices("cap") == (8,)  # 满和: fixed
+    assert PRESETS["xiangyang_town"].choices("hua_zhuang") == ("cha_da_jiao", "first_declarer", "none")
+    assert PRESETS["suizhou"].choices("mai_ma") == ("one", "six")
+    assert PRESETS["xiaogan"].choices("mai_ma") == ("none", "one", "six")
+    assert PRESETS["xiaogan"].choices("shu_kan") == (False, True)
+    for town in PRESETS.values():
+        for key in town.room:
+            assert town.values.value(key) in town.choices(key), (town.key, key)
