@@ -14,7 +14,7 @@ from functools import lru_cache
 from kwx.hand.scoring import WinValue
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
 from kwx.rules import RuleSet
-from kwx.table.settlement import discard_allowed, expected_horse_score, win_extras, win_parts
+from kwx.table.settlement import bao_hu_applies, bao_hu_halves, discard_allowed, expected_horse_score, payer_multiplier, win_extras, win_parts
 from kwx.table.view import SeatView
 
 
@@ -67,8 +67,13 @@ def pay(view: SeatView, value: WinValue, hand: Hand, kind: int, *, self_draw: bo
     elif not discard_allowed(value, payer_declared, options):
         return 0.0
     third = 3 - winner - payer
-    flags = (declared, payer_declared, view.seats[third].liang_dao)
-    amount, horses = _amount(value, hand, kind, options, self_draw, flags, (view.piao[winner], view.piao[payer], view.piao[third]), view.dice)
+    third_declared = view.seats[third].liang_dao
+    piao = (view.piao[winner], view.piao[payer], view.piao[third])
+    if not (options.shu_kan or options.pao_qia_mo_ba or options.buys_horses or any(piao)):  # the multiplier alone: steps 2–5
+        if not self_draw and bao_hu_applies(options, declared, payer_declared):
+            return float(bao_hu_halves(value, payer_declared, third_declared, options, view.dice)[2])
+        return float(payer_multiplier(value, declared, payer_declared, options, view.dice))
+    amount, horses = _amount(value, hand, kind, options, self_draw, (declared, payer_declared, third_declared), piao, view.dice)
     if horses:
         return amount + expected_horse_score(kind, unseen_counts(view), options)
     return float(amount)
