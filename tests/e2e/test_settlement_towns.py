@@ -110,3 +110,22 @@ def test_a_sheet_of_several_hands_under_a_town(browser, live_server, width, lang
         page.wait_for_selector("#id_liang_0")
         shot(page, f"sheet-hand-xiaogan-{width}-{language}")
     assert Player.objects.count() == 1
+
+
+def test_switching_language_keeps_a_town_calculation(page):
+    page.goto(page.base + "/settle/")  # drawn under 通用; 孝感 is chosen on the page
+    page.select_option("#id_rules", "xiaogan")
+    page.wait_for_selector("#id_hands_0", state="attached")
+    page.check("#id_result_0")
+    w7 = calculator_fields(CASES["W7"]["request"], NAMES)
+    for i in range(3):
+        page.fill(f"#id_name_{i}", NAMES[i])
+        page.fill(f"#id_hands_{i}", w7[f"hands_{i}"])
+    page.check("#id_liang_0")
+    page.wait_for_selector("#result .st-ready")
+    page.locator("details.menu summary").click()
+    page.locator("details.menu").get_by_role("button", name="English").click()
+    page.wait_for_selector("html[lang=en]")
+    page.wait_for_selector("#result .st-ready")  # 孝感 again, its three hands drawn and filled in, settled in English
+    assert page.input_value("#id_rules") == "xiaogan" and page.input_value("#id_hands_1") == CASES["W7"]["request"]["players"][1]["hand"]
+    assert _nets(page) == CASES["W7"]["expect"]["nets"] and "rank 10" in page.locator("#result").inner_text()

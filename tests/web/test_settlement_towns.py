@@ -165,3 +165,8 @@ def test_a_worked_example_opens_by_its_link(client):
     case = next(c for c in WORKED if c["id"] == "W14")
     page = client.get("/settle/?" + urlencode(calculator_fields(case["request"], NAMES), doseq=True)).content.decode()
     assert shown_nets(page) == case["expect"]["nets"]
+
+
+def test_the_result_pills_are_results_a_player_picks(client):
+    page = client.get("/settle/").content.decode()
+    assert re.findall(r'name="result" value="([a-z_]+)"', page) == ["draw", "self_draw", "discard", "double", "rob_kong"]  # 包胡 follows from 亮倒 (its pill only ever failed)
