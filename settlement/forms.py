@@ -93,14 +93,18 @@ class SetupForm(forms.Form):
                 data[f"opt_{option.key}"] = option_text(self.start.value(option.key))
             data["rules_shown"] = key
             self.data = data
+        for coupled, (value, switch) in self._coupled(self._given()).items():  # set by a room switch: shown, not chosen
+            field = self.fields[f"opt_{coupled}"]
+            field.disabled, field.initial = True, option_text(value)
+            field.help_text = _("Set with the room switch “%(switch)s”.") % {"switch": self.fields[f"opt_{switch}"].label}
 
     @property
     def preset_key(self) -> str:
         """The chosen preset (the posted one when it is a preset, else the initial one)."""
         return self.preset.key
 
-    def rule_set(self) -> RuleSet:
-        """The chosen preset with the room switches as set (and what they are coupled to), then any other option changed."""
+    def _given(self) -> dict[str, OptionValue]:
+        """Each option as the form holds it (the starting value where it holds none it can read)."""
         given: dict[str, OptionValue] = {}
         for option in OPTIONS:
             text = self.data.get(f"opt_{option.key}") if self.is_bound else None
@@ -108,12 +112,27 @@ class SetupForm(forms.Form):
                 given[option.key] = read_option_text(option.key, text) if isinstance(text, str) else self.start.value(option.key)
             except EngineError:
                 given[option.key] = self.start.value(option.key)
+        return given
+
+    def _coupled(self, given: dict[str, OptionValue]) -> dict[str, tuple[OptionValue, str]]:
+        """The options a room switch sets with it (§3.3: 碰碰胡 → 杠上开花/杠上炮, 四归一 → 海底), each with its value and the switch."""
+        out: dict[str, tuple[OptionValue, str]] = {}
+        for key in self.preset.room:
+            for coupled, value in self.preset.couplings.get(key, {}).get(given[key], {}).items():
+                out[coupled] = (value, key)
+        return out
+
+    def rule_set(self) -> RuleSet:
+        """The chosen preset with the room switches as set (and what they are coupled to), and any other option changed."""
+        given = self._given()
         current = self.start
         for key in self.preset.room:
             if given[key] != self.start.value(key):
                 current = self.preset.switch(current, key, given[key])
-        others = {key: value for key, value in given.items() if key not in self.preset.room and value != self.start.value(key)}
-        return resolve(self.preset.key, {**current.as_dict(), **others}) if others else current
+        coupled = self._coupled(given)
+        changes = {key: value for key, value in given.items() if key not in self.preset.room and key not in coupled and value != self.start.value(key)}
+        changes |= {key: value for key, (value, _switch) in coupled.items() if value != current.value(key)}
+        return resolve(self.preset.key, {**current.as_dict(), **changes}) if changes else current
 
     def rules_label(self) -> str:
         """The rules by name, "孝感（改）" when an option differs from the preset."""

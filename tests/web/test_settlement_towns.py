@@ -170,3 +170,13 @@ def test_a_worked_example_opens_by_its_link(client):
 def test_the_result_pills_are_results_a_player_picks(client):
     page = client.get("/settle/").content.decode()
     assert re.findall(r'name="result" value="([a-z_]+)"', page) == ["draw", "self_draw", "discard", "double", "rob_kong"]  # 包胡 follows from 亮倒 (its pill only ever failed)
+
+
+def test_a_room_switch_sets_what_it_is_coupled_to_and_shows_it(client):
+    fields = calculator_fields({"rules": "xiangyang_town", "result": "discard"}, NAMES)
+    half = client.post("/settle/", fields | {"opt_si_gui_yi": "winning_tile"}).content.decode()  # 半频道: GO-FR's one switch also ends 海底
+    assert re.search(r'<select name="opt_hai_di"[^>]*disabled[^>]*>.*?<option value="none" selected>', half, re.S)
+    assert 'value="hai_di_pao"' not in half and 'value="hai_di_lao"' not in half
+    full = client.post("/settle/", {k: v for k, v in fields.items() if k != "opt_hai_di"}).content.decode()  # back to 全频道 (a disabled select sends nothing)
+    assert re.search(r'<select name="opt_hai_di"[^>]*disabled[^>]*>.*?<option value="lao_and_pao" selected>', full, re.S)
+    assert 'value="hai_di_pao"' in full
