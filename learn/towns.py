@@ -23,15 +23,14 @@ from django.utils.translation import gettext_lazy as _
 from analysis.board import analyzer_url
 from kwx.hand.analysis import build_hand
 from kwx.hand.fans import FAN_BY_KEY
-from kwx.hand.notation import format_hand
 from kwx.hand.scoring import WinValue
 from kwx.hand.tiles import TILE_IDS, Hand
 from kwx.rules import LEGACY, OPTION_BY_KEY, OPTIONS, PRESETS, Option, OptionValue, Preset, RuleSet, resolve
 from kwx.rules import label as rules_label
-from kwx.table.settlement import KONG_MONEY, RANK_DECLARED, RANK_NOT_READY, RANK_READY, RANK_SECOND, Settlement, double_win_partner, settle_json
+from kwx.table.settlement import RANK_DECLARED, RANK_NOT_READY, RANK_READY, RANK_SECOND, Settlement, settle_json
 from kwx_site.drawing import drawn_hand
 from kwx_site.text import tile_label
-from settlement.forms import DEFAULT_NAMES, KONG_LABELS, KONG_ROWS, HandForm, SetupForm
+from settlement.forms import DEFAULT_NAMES, KONG_LABELS, calculator_fields
 from settlement.text import part_text
 from settlement.vectors import api_request
 
@@ -314,102 +313,9 @@ def full_hand(hand: str, melds: Sequence[Mapping[str, Any]] = ()) -> Hand:
 # ---------------------------------------------------------------- links
 
 
-CALCULATOR_GAPS: Mapping[str, Promise] = {
-    "options": _("the room switches"),
-    "horses": _("the horse tiles"),
-    "wall_left": _("the tiles left in the wall"),
-    "dice": _("the dice"),
-    "hands": _("the three hands of a drawn hand"),
-    "liang_dao": _("the order of 亮倒"),
-    "situation": _("海底炮"),
-    "kongs": _("a kong's details"),
-    "winners": _("the second winner's hand"),
-}
-"""What a calculator link may not carry yet, in words, by the vector field it comes from."""
-
-
-def _calculator_fields() -> tuple[set[str], set[str]]:
-    """The calculator forms' field names, and the situations its form offers."""
-    form = HandForm()
-    situation = form.fields.get("situation")
-    offered = {str(value) for value, _label in getattr(situation, "choices", ())}
-    return set(SetupForm.base_fields) | set(form.fields), offered
-
-
-def _option_text(value: OptionValue) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return "none" if value is None else str(value)
-
-
-def calculator_link(request: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
-    """The settlement calculator with a vector's hand filled in (its forms' field names as the query), and the vector fields it cannot take."""
-    fields, offered = _calculator_fields()
-    pairs: list[tuple[str, str]] = [("rules", str(request.get("rules", "standard")))]
-    gaps: list[str] = []
-
-    def put(name: str, value: Any, gap: str) -> None:
-        if name in fields:
-            pairs.append((name, str(value)))
-        elif gap not in gaps:
-            gaps.append(gap)
-
-    if request.get("base", 1) != 1:
-        put("base", request["base"], "base")
-    for key, value in (request.get("options") or {}).items():
-        put(key, _option_text(value), "options")
-    for key in ("horses", "wall_left", "dice"):
-        if request.get(key) is not None and (key != "wall_left" or request.get("horses") is not None):  # the wall counts only for the horses it still holds
-            value = request[key]
-            put(key, " ".join(map(str, value)) if isinstance(value, list) else value, key)
-    for seat, piao in enumerate(request.get("piao") or ()):
-        if piao:
-            put(f"piao_{seat}", piao, "piao")
-    declared = list(request.get("liang_dao") or ())
-    for seat in declared:
-        put(f"liang_{seat}", 1, "liang_dao")
-    winners = list(request.get("winners") or ())
-    result = str(request.get("result", "draw"))
-    if result == "draw" and declared != sorted(declared) and "liang_dao" not in gaps:
-        gaps.append("liang_dao")  # the form's 亮倒 boxes keep no order; a drawn hand's first declarer may pay or rank differently
-    put("result", "double" if result == "discard" and len(winners) == 2 else result, "result")
-    if request.get("discarder") is not None:
-        put("discarder", request["discarder"], "discarder")
-    if winners:
-        first = winners[0]
-        put("winner", first["seat"], "winners")
-        put("hand", format_hand(full_hand(first["hand"], first.get("melds", ()))), "winners")
-        put("tile", first["tile"], "winners")
-        for s in first.get("situation", ()):
-            put("situation" if s in offered else "", s, "situation")
-    if len(winners) == 2:
-        second = winners[1]
-        if second["seat"] == double_win_partner(first["seat"], request["discarder"]) and second.get("situation", []) == first.get("situation", []):
-            put("hand2", format_hand(full_hand(second["hand"], second.get("melds", ()))), "winners")
-        else:
-            gaps.append("winners")
-    if request.get("players") and resolve(str(request.get("rules", "standard")), request.get("options")).cha_da_jiao:
-        gaps.append("hands")  # the calculator has no fields for each player's tiles at a drawn hand, which 查大叫 reads
-    _kong_pairs(request.get("kongs") or (), put, gaps)
-    return reverse("settle") + "?" + urlencode(pairs, safe="[]{}"), tuple(dict.fromkeys(gaps))
-
-
-def _kong_pairs(kongs: Sequence[Mapping[str, Any]], put: Any, gaps: list[str]) -> None:
-    """The calculator's kong rows for a vector's kongs (a chain is "right after the kong above")."""
-    if len(kongs) > KONG_ROWS:
-        gaps.append("kongs")
-        return
-    for row, kong in enumerate(kongs):
-        chain = kong.get("chain", 1)
-        if kong["type"] not in KONG_MONEY or kong.get("drawn", True) is False or chain not in (1, (kongs[row - 1].get("chain", 1) + 1 if row else 1)):
-            gaps.append("kongs")
-        put(f"kong_who_{row}", kong["seat"], "kongs")
-        put(f"kong_type_{row}", kong["type"], "kongs")
-        put(f"kong_tile_{row}", kong["tile"], "kongs")
-        if kong.get("fed_by") is not None:
-            put(f"kong_fed_{row}", kong["fed_by"], "kongs")
-        if chain > 1:
-            put(f"kong_chain_{row}", 1, "kongs")
+def calculator_link(request: Mapping[str, Any]) -> str:
+    """The settlement calculator with a vector's hand filled in and settled (the calculator's own ``calculator_fields``)."""
+    return reverse("settle") + "?" + urlencode(calculator_fields(request, [str(n) for n in DEFAULT_NAMES]), doseq=True)
 
 
 def analyzer_link(hand: Hand, rules: str, values: RuleSet, situation: Sequence[str] = ()) -> str:
@@ -492,7 +398,7 @@ def shown_example(example: TownExample, english: bool) -> dict[str, Any]:
     result = example.settled(names)
     inp = result.input
     words = example.words
-    calculator, gaps = calculator_link(example.request)
+    calculator = calculator_link(example.request)
     kongs = [" ".join(filter(None, (names[k.seat], str(KONG_LABELS[k.type]), tile_label(TILE_IDS[k.kind]), str(_("杠上杠")) if k.chain > 1 else ""))) for k in inp.kongs]
     return {
         "id": example.id,
@@ -511,5 +417,4 @@ def shown_example(example: TownExample, english: bool) -> dict[str, Any]:
         "payments": [{"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount, "kind": p.kind, "parts": [part_text(x) for x in p.parts]} for p in result.payments],
         "nets": [(names[i], result.nets[i]) for i in range(3)],
         "calculator": calculator,
-        "gaps": (", " if english else "、").join(str(CALCULATOR_GAPS.get(g, g)) for g in gaps),
     }

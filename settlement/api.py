@@ -81,7 +81,7 @@ class ReasonSerializer(serializers.Serializer):
     key = serializers.CharField(help_text="self_draw, discard, bao_hu, qiang_gang_hu, piao, an_gang, ming_gang, zhi_gang, huang_zhuang.")
     amount = serializers.IntegerField()
     numbers = serializers.DictField(child=serializers.IntegerField(), help_text="The figures behind the amount (multiplier, base, chain …).")
-    text = serializers.CharField()
+    text = serializers.CharField(help_text="The reason in words, with the steps of its multiplier (the payer's 亮倒, 对亮对番, 上楼, the cap).")
 
 
 class PaymentSerializer(serializers.Serializer):
@@ -89,6 +89,7 @@ class PaymentSerializer(serializers.Serializer):
     payee = serializers.CharField()
     amount = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["win", "kong", "liang_dao", "cha_da_jiao"])
+    kind_text = serializers.CharField(help_text="The kind in words: win, kong money, 亮倒 on a drawn hand, 查大叫.")
     parts = serializers.DictField(child=serializers.IntegerField(), help_text="The amount by part, each × base: fan, piao, kan, ma, pao_qia_mo_ba, kong, flat.")
     reasons = ReasonSerializer(many=True)
     text = serializers.CharField()
@@ -139,6 +140,7 @@ class SettleResponseSerializer(serializers.Serializer):
     options = serializers.DictField(child=serializers.JSONField(), help_text="Every rule option's resolved value.")
     result = serializers.CharField()
     result_text = serializers.CharField()
+    rules_text = serializers.CharField(help_text='The rules by name, "孝感（改）" when an option differs from the preset.')
     wins = WinSerializer(many=True)
     ready = ReadySerializer(many=True, help_text="A drawn hand under 查大叫: every seat's best wait and rank.")
     payments = PaymentSerializer(many=True)

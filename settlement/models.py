@@ -6,10 +6,11 @@ from django.db import models
 from django.db.models import Q
 
 from accounts.models import Player
+from kwx.rules import RuleSet, stored
 
 
 class ScoreSheet(models.Model):
-    """A game night: three players, a base stake and rules, and its hands in order.
+    """A game night: three players, a base stake and rules (a preset and its options), and its hands in order.
 
     Its owner is a player (``accounts.Player``: an account, or a visitor's session, whose
     sheets follow them into their account when they log in or sign up).
@@ -20,6 +21,11 @@ class ScoreSheet(models.Model):
     players = models.JSONField(help_text="Three names, in seat order.")
     base = models.PositiveIntegerField(default=1)
     rules = models.CharField(max_length=20, default="standard")
+    options = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The sheet's rule options as kwx.rules.record_options stores them (every option under a town preset); read with kwx.rules.stored, so a later change to a preset never changes the sheet.",
+    )
     first_dealer = models.PositiveSmallIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -33,6 +39,11 @@ class ScoreSheet(models.Model):
 
     def __str__(self) -> str:
         return self.title or " · ".join(self.players)
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The sheet's rules as stored (an option it does not store takes its legacy value, never a town's current one)."""
+        return stored(self.rules, self.options)
 
 
 class SheetHand(models.Model):

@@ -37,6 +37,11 @@ class SheetTable:
     next_dealer: int
 
 
+def default_preset(*, player: Player | None) -> str:
+    """The preset a new calculation or score sheet starts under: "standard" for everyone (the one place to read a player's own town from)."""
+    return "standard"
+
+
 def sheets_for(player: Player | None) -> QuerySet[ScoreSheet]:
     """The player's sheets (none for no player yet), newest first, with their number of hands."""
     mine = ScoreSheet.objects.filter(player=player) if player is not None else ScoreSheet.objects.none()

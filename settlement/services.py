@@ -9,40 +9,57 @@ from django.db import transaction
 from django.db.models import Max
 
 from accounts.models import Player
-from kwx.table.settlement import parse_input, settle
+from kwx.rules import RuleSet, preset, record_options
+from kwx.table.settlement import check_stakes, parse_input, settle
 
 from .models import ScoreSheet, SheetHand
 
 
 def full_input(sheet: ScoreSheet, data: dict[str, Any]) -> dict[str, Any]:
-    """A stored hand plus its sheet's players, base and rules: the engine's JSON form."""
-    return {**data, "players": list(sheet.players), "base": sheet.base, "rules": sheet.rules}
+    """A stored hand plus its sheet's players, base, preset and every option as the sheet stores them: the engine's JSON form."""
+    return {**data, "players": list(sheet.players), "base": sheet.base, "rules": sheet.rules, "options": sheet.rule_set.as_dict()}
 
 
-def check_setup(players: list[str], base: int, rules: str) -> tuple[list[str], int, str]:
-    """Check three names, a base and a preset with the engine (raises EngineError)."""
-    inp = parse_input({"players": players, "base": base, "rules": rules})
-    settle(inp)
-    return list(inp.players), inp.base, inp.rules
+def check_setup(players: list[str], base: int, rules: str, options: RuleSet | None = None) -> tuple[list[str], int, str, dict[str, Any]]:
+    """Check three names, a base and a preset with the engine (raises EngineError); the options a sheet stores for them (the preset's own when none are given)."""
+    values = preset(rules).values if options is None else options
+    inp = parse_input({"players": players, "base": base, "rules": rules, "options": values.as_dict()})
+    check_stakes(inp.base, 0)
+    return list(inp.players), inp.base, inp.rules, record_options(inp.rules, values)
 
 
-def create_sheet(*, player: Player | Callable[[], Player], players: list[str], base: int = 1, rules: str = "standard", first_dealer: int = 0, title: str = "") -> ScoreSheet:
-    """Start a game night for ``player`` (its owner; a function that finds or makes it is called only once the setup settles, so a refused one makes no player)."""
-    names, base, rules = check_setup(players, base, rules)
+def create_sheet(
+    *,
+    player: Player | Callable[[], Player],
+    players: list[str],
+    base: int = 1,
+    rules: str = "standard",
+    options: RuleSet | None = None,
+    first_dealer: int = 0,
+    title: str = "",
+) -> ScoreSheet:
+    """Start a game night for ``player`` (its owner; a function that finds or makes it is called only once the setup settles, so a refused one makes no player).
+
+    The sheet stores its preset and every resolved option (``options``: the preset's values with the table's switches; none given: the preset's).
+    """
+    names, base, rules, stored_options = check_setup(players, base, rules, options)
     return ScoreSheet.objects.create(
         player=player() if callable(player) else player,
         title=title.strip()[:60],
         players=names,
         base=base,
         rules=rules,
+        options=stored_options,
         first_dealer=first_dealer if first_dealer in (0, 1, 2) else 0,
     )
 
 
 @transaction.atomic
-def update_sheet(*, sheet: ScoreSheet, players: list[str], base: int, rules: str, first_dealer: int, title: str) -> ScoreSheet:
-    """Rename players, change base, rules or first dealer; every stored hand must still settle."""
-    sheet.players, sheet.base, sheet.rules = check_setup(players, base, rules)
+def update_sheet(*, sheet: ScoreSheet, players: list[str], base: int, rules: str, first_dealer: int, title: str, options: RuleSet | None = None) -> ScoreSheet:
+    """Rename players, change base, rules (``options`` None: the sheet's own when the preset stays, else the new preset's) or first dealer; every stored hand must still settle."""
+    if options is None:
+        options = sheet.rule_set if rules == sheet.rules else None
+    sheet.players, sheet.base, sheet.rules, sheet.options = check_setup(players, base, rules, options)
     sheet.first_dealer = first_dealer if first_dealer in (0, 1, 2) else 0
     sheet.title = title.strip()[:60]
     for hand in sheet.hands.all():

@@ -20,13 +20,12 @@ from kwx.table.settlement import Settlement, parse_input, settle
 from kwx_site.drawing import drawn_hand
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.shortcuts import found
-from kwx_site.text import preset_label
 
-from .forms import DEFAULT_NAMES, KONG_ROWS, HandForm, SetupForm, SheetForm
+from .forms import KONG_ROWS, HandForm, SetupForm, SheetForm
 from .models import ScoreSheet
-from .selectors import SheetTable, get_hand, get_sheet, sheet_table, sheets_for
+from .selectors import SheetTable, default_preset, get_hand, get_sheet, sheet_table, sheets_for
 from .services import add_hand, create_sheet, delete_hand, delete_sheet, edit_hand, full_input, update_sheet
-from .text import error_text, part_text, result_label
+from .text import error_text, kind_text, payment_words, ready_rows, result_label, rules_label, rules_rows
 
 TEMPLATES = "settlement/"
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,36}")
@@ -39,10 +38,10 @@ def _sheet(request: HttpRequest, sheet_id: int) -> ScoreSheet:
 
 
 def present(result: Settlement) -> dict[str, Any]:
-    """A settlement as the templates show it: wins with tiles and fans, payments with reasons, nets."""
+    """A settlement as the templates show it: wins with tiles and fans, payments with their kind and reasons, 查大叫 standings, nets."""
     names = result.input.players
     wins = []
-    for win in result.wins:
+    for win, extras in zip(result.wins, result.extras or [None] * len(result.wins)):
         wins.append(
             {
                 "player": names[win.seat],
@@ -54,12 +53,15 @@ def present(result: Settlement) -> dict[str, Any]:
                 "value": win.amount(result.input.base),
                 "tiles": drawn_hand(win.hand),
                 "tile": TILE_IDS[win.kind],
+                "kan": extras.kan if extras is not None else None,
             }
         )
     return {
         "label": result_label(result),
+        "rules": rules_label(result.input.rules, result.rules),
         "wins": wins,
-        "payments": [{"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount, "parts": [part_text(x) for x in p.parts]} for p in result.payments],
+        "ready": ready_rows(result),
+        "payments": [{"payer": names[p.payer], "payee": names[p.payee], "amount": p.amount, "kind": p.kind, "kind_text": kind_text(p), "parts": payment_words(result, p)} for p in result.payments],
         "nets": [{"name": names[i], "net": result.nets[i]} for i in range(3)],
     }
 
@@ -79,7 +81,7 @@ def _settle_form(setup: SetupForm, form: HandForm) -> tuple[dict[str, Any] | Non
     problem = form_error(setup, form)
     if problem:
         return None, problem
-    data = {**form.to_data(), "players": setup.names(), "base": setup.cleaned_data["base"], "rules": setup.cleaned_data["rules"]}
+    data = {**form.to_data(), "players": setup.names(), "base": setup.cleaned_data["base"], "rules": setup.preset_key, "options": setup.rule_set().as_dict()}
     try:
         return present(settle(parse_input(data))), ""
     except EngineError as exc:
@@ -96,44 +98,64 @@ def _error_text(error: EngineError | None) -> str:
     return error_text(error) if error is not None else ""
 
 
-def query_initial(query: Any) -> dict[str, Any]:
-    """A calculator link's query (the forms' own field names: ``rules=xiaogan&hand=…&liang_2=1``) as the forms' first values."""
-    fields = set(SetupForm.base_fields) | set(HandForm().fields)
-    return {key: query.getlist(key) if key == "situation" else query.get(key, "")[:200] for key in query if key in fields}
+def _fragment(request: HttpRequest, target: str, partial: str, default: str | None) -> str | None:
+    """The partial an htmx request asks for: ``partial`` when it targets ``#target`` (the rules changed), else ``default``."""
+    htmx = getattr(request, "htmx", None)
+    return partial if htmx and htmx.target == target else default
 
 
 @require_http_methods(["GET", "POST"])
 def calculator(request: HttpRequest) -> HttpResponse:
-    """One hand: the form (filled in from a link's query), and (after POST, or live with htmx) its payments and nets."""
-    if request.method == "POST":
-        setup = SetupForm(request.POST)
-        form = HandForm(request.POST, names=setup.names())
+    """One hand under a preset and its switches: the form (asking only what those rules use), and after POST, or live with htmx, its payments and nets.
+
+    A GET with the form's fields (``calculator_fields``: a worked example's link) opens the hand filled in and settled.
+
+    Changing the rules re-renders the whole calculator (htmx target ``#st-calc``), since the fields they ask for change with them.
+    """
+    start = default_preset(player=player_for(request, create=False))
+    data = request.POST if request.method == "POST" else request.GET if "result" in request.GET else None
+    if data is not None:
+        setup = SetupForm(data, preset_key=start)
+        form = HandForm(data, names=setup.names(), rules=setup.rule_set())
         result, error = _settle_form(setup, form)
     else:
-        initial = query_initial(request.GET)
-        setup = SetupForm(initial=initial)
-        form = HandForm(initial=initial, names=[str(initial.get(f"name_{i}") or DEFAULT_NAMES[i]) for i in range(3)])
+        setup = SetupForm(preset_key=start)
+        form = HandForm(names=setup.names(), rules=setup.rule_set())
         result, error = None, ""
     players = [p | {"name_field": setup[f"name_{p['seat']}"]} for p in form.players()]
-    context = {"setup": setup, "form": form, "players": players, "result": result, "error": error, "kongs_open": _kongs_given(form)}
-    return render_page(request, TEMPLATES + "calculator.html", "result" if request.method == "POST" else None, context)
+    context = {"setup": setup, "form": form, "players": players, "result": result, "error": error, "kongs_open": _kongs_given(form), "rules_open": setup.rules_changed and bool(setup.preset.room)}
+    partial = _fragment(request, "st-calc", "calc", "result" if request.method == "POST" else None)
+    return render_page(request, TEMPLATES + "calculator.html", partial, context)
 
 
 @require_http_methods(["GET", "POST"])
 def sheet_list(request: HttpRequest) -> HttpResponse:
-    """The visitor's sheets, and the form to start one."""
-    form = SheetForm(request.POST or None)
+    """The visitor's sheets, and the form to start one (under a preset and its switches).
+
+    A preset chosen without JavaScript shows its switches first (the sheet is not started with switches its table never saw).
+    """
+    player = player_for(request, create=False)
+    form = SheetForm(request.POST or None, preset_key=default_preset(player=player))
     error = ""
-    if request.method == "POST" and form.is_valid():
+    partial = _fragment(request, "st-rules", "rules", None)
+    if request.method == "POST" and partial is None and form.is_valid() and not (form.rules_changed and form.preset.room):
         d = form.cleaned_data
         try:
-            sheet = create_sheet(player=lambda: player_for(request), players=form.names(), base=d["base"], rules=d["rules"], first_dealer=d["first_dealer"], title=d["title"])
+            sheet = create_sheet(
+                player=lambda: player_for(request),
+                players=form.names(),
+                base=d["base"],
+                rules=form.preset_key,
+                options=form.rule_set(),
+                first_dealer=d["first_dealer"],
+                title=d["title"],
+            )
         except EngineError as exc:
             error = error_text(exc)
         else:
             return redirect("settle-sheet", sheet_id=sheet.pk)
-    sheets = [{"sheet": s, "rules": preset_label(s.rules)} for s in sheets_for(player_for(request, create=False))]
-    return render(request, TEMPLATES + "sheet_list.html", {"form": form, "sheets": sheets, "error": error})
+    sheets = [{"sheet": s, "rules": rules_label(s.rules, s.rule_set)} for s in sheets_for(player)]
+    return render_page(request, TEMPLATES + "sheet_list.html", partial, {"form": form, "sheets": sheets, "error": error})
 
 
 def _table_context(table: SheetTable) -> dict[str, Any]:
@@ -155,7 +177,7 @@ def _table_context(table: SheetTable) -> dict[str, Any]:
             }
         )
     total_cells = [{"name": names[i], "total": table.totals[i], "dealer": i == table.next_dealer} for i in range(3)]
-    return {"sheet": sheet, "names": names, "rows": rows, "total_cells": total_cells, "next_dealer": names[table.next_dealer], "rules": preset_label(sheet.rules)}
+    return {"sheet": sheet, "names": names, "rows": rows, "total_cells": total_cells, "next_dealer": names[table.next_dealer], "rules": rules_label(sheet.rules, sheet.rule_set)}
 
 
 def sheet_detail(request: HttpRequest, sheet_id: int) -> HttpResponse:
@@ -166,7 +188,7 @@ def sheet_detail(request: HttpRequest, sheet_id: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def sheet_edit(request: HttpRequest, sheet_id: int) -> HttpResponse:
-    """Rename players, change the base, rules or first dealer (totals follow)."""
+    """Rename players, change the base, the rules (the sheet's own options kept while its preset stays) or first dealer (totals follow)."""
     sheet = _sheet(request, sheet_id)
     initial = {f"name_{i}": sheet.players[i] for i in range(3)} | {
         "base": sheet.base,
@@ -174,17 +196,18 @@ def sheet_edit(request: HttpRequest, sheet_id: int) -> HttpResponse:
         "first_dealer": sheet.first_dealer,
         "title": sheet.title,
     }
-    form = SheetForm(request.POST or None, initial=initial, names=sheet.players)
+    form = SheetForm(request.POST or None, initial=initial, names=sheet.players, kept=(sheet.rules, sheet.rule_set))
     error = ""
-    if request.method == "POST" and form.is_valid():
+    partial = _fragment(request, "st-rules", "rules", None)
+    if request.method == "POST" and partial is None and form.is_valid() and not (form.rules_changed and form.preset.room):
         d = form.cleaned_data
         try:
-            update_sheet(sheet=sheet, players=form.names(), base=d["base"], rules=d["rules"], first_dealer=d["first_dealer"], title=d["title"])
+            update_sheet(sheet=sheet, players=form.names(), base=d["base"], rules=form.preset_key, options=form.rule_set(), first_dealer=d["first_dealer"], title=d["title"])
         except EngineError as exc:
             error = error_text(exc)
         else:
             return redirect("settle-sheet", sheet_id=sheet.pk)
-    return render(request, TEMPLATES + "sheet_edit.html", {"form": form, "sheet": sheet, "error": error})
+    return render_page(request, TEMPLATES + "sheet_edit.html", partial, {"form": form, "sheet": sheet, "error": error})
 
 
 @require_POST
@@ -202,7 +225,7 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
     names = list(sheet.players)
     result, error = None, ""
     if request.method == "POST":
-        form = HandForm(request.POST, names=names)
+        form = HandForm(request.POST, names=names, rules=sheet.rule_set)
         token = request.POST.get("token", "")
         if not FORM_TOKEN.fullmatch(token):  # what the form sends (a uuid4 hex); anything else, a NUL say, never reaches the database
             token = ""
@@ -221,11 +244,12 @@ def hand_form(request: HttpRequest, sheet_id: int, hand_id: int | None = None) -
                 error = error_text(exc)
     else:
         initial = HandForm.initial_from(hand.data) if hand else _next_hand_initial(sheet)
-        form = HandForm(initial=initial, names=names)
+        form = HandForm(initial=initial, names=names, rules=sheet.rule_set)
         token = uuid.uuid4().hex
     number = _hand_number(sheet, hand)
     context = {
         "sheet": sheet,
+        "rules": rules_label(sheet.rules, sheet.rule_set),
         "hand": hand,
         "form": form,
         "players": form.players(),
@@ -280,7 +304,7 @@ def csv_cell(value: Any) -> Any:
 
 
 def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
-    """The sheet as CSV: one row a hand, each player's net and running total; then the totals and the next dealer."""
+    """The sheet as CSV: one row a hand, each player's net and running total; then the totals, the next dealer, and the rules it is played under."""
     table = sheet_table(_sheet(request, sheet_id))
     names = table.sheet.players
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -299,5 +323,7 @@ def sheet_csv(request: HttpRequest, sheet_id: int) -> HttpResponse:
     blank = [""] * 3
     rows.append([_("Total"), "", "", ""] + blank + list(table.totals))  # the totals under the running-total columns
     rows.append([_("Next hand"), names[table.next_dealer], "", ""] + blank + blank)  # its dealer under "Dealer"
+    rows.append([])
+    rows.extend(rules_rows(table.sheet.rules, table.sheet.rule_set))  # the town: its name ("孝感（改）") and every option off its legacy value
     writer.writerows([csv_cell(cell) for cell in cells] for cells in rows)
     return response

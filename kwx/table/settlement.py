@@ -307,9 +307,14 @@ def ba_count(hand: Hand, kind: int) -> int:
     return largest - 7 if largest >= 8 else 0
 
 
+def pao_qia_mo_ba_parts(value: WinValue, hand: Hand, kind: int, self_draw: bool) -> tuple[int, int, int, int]:
+    """跑, 恰, 摸 and 八 one by one: 跑 1, 恰 the 坎 count, 摸 1 on a self-draw, 八 the largest group beyond 7."""
+    return 1, value.kan, 1 if self_draw else 0, ba_count(hand, kind)
+
+
 def pao_qia_mo_ba(value: WinValue, hand: Hand, kind: int, self_draw: bool) -> int:
     """跑 1 + 恰 (the 坎 count) + 摸 (1 on a self-draw) + 八."""
-    return 1 + value.kan + (1 if self_draw else 0) + ba_count(hand, kind)
+    return sum(pao_qia_mo_ba_parts(value, hand, kind, self_draw))
 
 
 def horse_score(horses: tuple[int, ...], win: int, rules: RuleSet) -> int:
@@ -740,6 +745,11 @@ def _ready_seats(inp: HandInput, rules: Rules) -> tuple[Ready, ...]:
             rank = RANK_READY if best is not None else RANK_NOT_READY
         out.append(Ready(seat, best[0] if best else None, best[1] if best else None, rank))
     return tuple(out)
+
+
+def first_declarer_counts(rules: RuleSet) -> bool:
+    """Whether a drawn hand's money depends on who declared 亮倒 first (``first_declarer``, and the 随州 查大叫 ranks)."""
+    return rules.hua_zhuang in ("first_declarer", "cha_da_jiao_suizhou")
 
 
 def _draw_payments(inp: HandInput, rules: Rules) -> tuple[list[Payment], tuple[Ready, ...]]:

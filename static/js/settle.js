@@ -27,13 +27,7 @@
     try { sessionStorage.setItem(KEY + location.pathname, JSON.stringify(fields)); } catch (e) { /* storage off: nothing kept */ }
   }
 
-  function restore() {
-    var form = document.querySelector(FORMS);
-    var stored;
-    try { stored = sessionStorage.getItem(KEY + location.pathname); sessionStorage.removeItem(KEY + location.pathname); } catch (e) { return; }
-    if (!form || !stored) return;
-    var values = {};
-    JSON.parse(stored).forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
+  function apply(form, values) {
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name || el.name === "csrfmiddlewaretoken" || el.type === "submit" || el.type === "button") return;
       var given = values[el.name] || [];
@@ -44,10 +38,33 @@
       }
     });
     form.querySelectorAll("input[name^='name_']").forEach(sync);
+  }
+
+  function restore() {
+    var form = document.querySelector(FORMS);
+    var stored;
+    try { stored = sessionStorage.getItem(KEY + location.pathname); sessionStorage.removeItem(KEY + location.pathname); } catch (e) { return; }
+    if (!form || !stored) return;
+    var values = {};
+    JSON.parse(stored).forEach(function (pair) { (values[pair[0]] = values[pair[0]] || []).push(pair[1]); });
+    var rules = form.querySelector("#st-rules");
+    var shown = form.elements.rules_shown ? form.elements.rules_shown.value : "";
+    apply(form, values);
     touched = true;
-    if (window.htmx && form.getAttribute("hx-post")) {
-      setTimeout(function () { window.htmx.trigger(form, "change"); }, 0);  // the result again, in the new language
+    if (!window.htmx || !form.getAttribute("hx-post")) return;
+    if (rules && (values.rules || [shown])[0] !== shown) {
+      // other rules than the page was drawn with: draw the fields they ask for, then fill those in too
+      document.body.addEventListener("htmx:afterSettle", function again() {
+        document.body.removeEventListener("htmx:afterSettle", again);
+        var fresh = document.querySelector(FORMS);
+        if (!fresh) return;
+        apply(fresh, values);
+        window.htmx.trigger(fresh, "change");
+      });
+      setTimeout(function () { window.htmx.trigger(rules, "change"); }, 0);
+      return;
     }
+    setTimeout(function () { window.htmx.trigger(form, "change"); }, 0);  // the result again, in the new language
   }
 
   function edited(event) {

@@ -128,7 +128,8 @@ def test_sheet_create_add_edit_csv(client):
     rows = list(csv.reader(io.StringIO(client.get(f"/settle/sheets/{sheet_id}.csv").content.decode("utf-8-sig"))))
     assert rows[0][-3:] == ["甲 累计", "乙 累计", "丙 累计"]
     assert [r[-3:] for r in rows[1:4]] == [["-2", "-2", "4"], ["-2", "0", "2"], ["-1", "-2", "3"]]
-    header, total, following = rows[0], rows[-2], rows[-1]
+    table = rows[: rows.index([])]  # the hands, the totals and the next dealer; the rules follow after a blank row
+    header, total, following = table[0], table[-2], table[-1]
     assert total[0] == "合计" and total[1:7] == [""] * 6 and total[-3:] == ["-1", "-2", "3"]  # totals under 累计 only
     assert following[0] == "下一手" and following[header.index("庄家")] in ("甲", "乙", "丙") and following[2:] == [""] * 8
 
