@@ -24,6 +24,7 @@ from kwx.hand.rules import Rules
 from kwx.hand.shapes import ALL_TRIPLETS, DRAGON_SPLITS, RUN_456, Reading, readings, suit_split_facts
 from kwx.hand.tables import KIND_BLOCK, POW5, block_indices
 from kwx.hand.tiles import COPIES, DRAGONS, FIVES, NUM_KINDS, Hand, MeldType
+from kwx.rules import RuleSet
 
 BIG_HANDS = frozenset({"peng_peng_hu", "qing_yi_se", "da_san_yuan", "xiao_san_yuan", "shou_zhua_yi"})
 """Fans that make a 大胡 for the rule option ``si_gui_yi_big_hand``."""
@@ -206,15 +207,20 @@ def _reading_fans(reading: Reading, w: _Win, rules: Rules) -> tuple[tuple[FanHit
     return _hand_fans(_reading_shape(reading, w.win), facts, rules), 0 if reading.is_seven_pairs else facts.kan
 
 
-def _applies(key: str, rules: Rules) -> bool:
-    """Whether a situational fan counts under the options (抢杠胡 with ``rob_kong``, 海底 by ``hai_di``)."""
+def situation_counts(key: str, options: RuleSet) -> bool:
+    """Whether a situational fan counts under these options (抢杠胡 with ``rob_kong``, 海底 by ``hai_di``)."""
     if key == "qiang_gang_hu":
-        return rules.options.rob_kong
+        return options.rob_kong
     if key == "hai_di_lao":
-        return rules.options.hai_di != "none"
+        return options.hai_di != "none"
     if key == "hai_di_pao":
-        return rules.options.hai_di == "lao_and_pao"
+        return options.hai_di == "lao_and_pao"
     return True
+
+
+def _applies(key: str, rules: Rules) -> bool:
+    """Whether a situational fan counts under the rules' options (``situation_counts``)."""
+    return situation_counts(key, rules.options)
 
 
 @lru_cache(maxsize=256)
