@@ -38,8 +38,10 @@ def town_picker(context: Any, rules: str = "", values: RuleSet | None = None, *,
     if values is None:
         values = stored.values if shown == stored.rules else PRESETS[shown].values
     chosen = PRESETS[shown]
+    shown_picker = picker(shown, values, english=english())
     return {
-        **picker(shown, values, english=english()),
+        **shown_picker,
+        "same_label": shown_picker["label"] == stored.label(english()),
         "embedded": embedded,
         "next": next or request.get_full_path(),
         "stored_label": stored.label(english()),

@@ -159,3 +159,10 @@ def test_the_save_button_makes_the_links_rules_the_players_town(client):
     player = Player.objects.get(pk=client.session["kwx_player"])
     assert player_town(player=player).label() == "宜城（改）"
     assert 'form="town-save"' not in page(client, "/?hand=4556p123789sZZZ&rules=yicheng&cap=16")  # it is the town now
+
+
+def test_the_save_button_says_what_differs_when_the_names_are_the_same(client):
+    pick(client, "xiaogan", cap="8")
+    other_switch = page(client, "/?hand=4556p123789sZZZ&rules=xiaogan&cap=8&dui_liang_dui_fan=1")
+    assert "你的地方规则：孝感（改）" in other_switch and "把这些选项设为我的规则" in other_switch
+    assert "设为我的规则：通用" in page(client, "/?hand=4556p123789sZZZ&rules=standard")
