@@ -42,7 +42,7 @@ class TownForm(forms.Form):
     from its own values). A switch left at its preset's value is not kept.
     """
 
-    rules = forms.ChoiceField(choices=[(key, key) for key in PRESETS])
+    rules = forms.ChoiceField(choices=lambda: [(key, key) for key in PRESETS])  # read when asked: a preset added later is a choice too
     shown = forms.CharField(required=False, max_length=40)
 
     def clean(self) -> dict[str, Any]:

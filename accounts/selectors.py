@@ -20,6 +20,7 @@ from kwx import EngineError
 from kwx.rules import OPTION_KEYS, PRESETS, OptionValue, RuleSet, label
 
 from .models import Player
+from .services import player_for
 
 DEFAULT_RULES = "standard"
 """The rules of a player who never chose a town."""
@@ -74,8 +75,6 @@ def player_town(*, player: Player | None) -> Town:
 
 def request_town(*, request: HttpRequest) -> Town:
     """The town of the request's player (the account's, or the visitor's session's), never making a player; the standard rules when none, or while the database cannot be read."""
-    from .services import player_for  # the request's player: services owns how a session finds it
-
     try:
         return player_town(player=player_for(request, create=False))
     except DatabaseError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
@@ -15,7 +16,7 @@ from kwx import build_hand
 from kwx.hand.fans import SITUATIONAL_FANS
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import KIND_OF_ID
-from kwx.rules import OPTION_BY_KEY, PRESETS
+from kwx.rules import OPTION_BY_KEY, PRESETS, Preset, add_preset, remove_preset
 from kwx.table.settlement import win_money
 
 pytestmark = pytest.mark.django_db
@@ -166,3 +167,17 @@ def test_the_save_button_says_what_differs_when_the_names_are_the_same(client):
     other_switch = page(client, "/?hand=4556p123789sZZZ&rules=xiaogan&cap=8&dui_liang_dui_fan=1")
     assert "你的地方规则：孝感（改）" in other_switch and "把这些选项设为我的规则" in other_switch
     assert "设为我的规则：通用" in page(client, "/?hand=4556p123789sZZZ&rules=standard")
+
+
+def test_a_seventh_town_is_data_the_picker_and_the_analyzer_use(client):
+    jingshan = Preset("jingshan", "京山", "Jingshan", replace(PRESETS["xiaogan"].values, cap=8), room=("cap", "shu_kan"), note="测试的镇", note_en="a test town")
+    add_preset(jingshan)
+    try:
+        assert '<option value="jingshan">京山</option>' in page(client, "/town/")
+        pick(client, "jingshan", shu_kan="0")
+        html = page(client, "/")
+        assert 'value="jingshan" selected' in html and "京山（改）" in html and "测试的镇" in html
+        wait = page(client, "/?hand=4556p123789sZZZ&rules=jingshan").split('data-tile="5p"')[1].split("</li>")[0]
+        assert "坎 2" in wait and "×4" in wait  # 孝感's 卡五星 ×4 and 数坎, from the new preset's data
+    finally:
+        remove_preset("jingshan")
