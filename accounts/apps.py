@@ -10,3 +10,6 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         """Connect the log-in merge (the one place a visitor's things move into an account)."""
         from . import signals  # noqa: F401
+        from .services import merge_town, on_merge
+
+        on_merge(merge_town, uid="accounts-town")

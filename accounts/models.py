@@ -47,6 +47,18 @@ class Player(models.Model):
         db_index=True,
         help_text="The score-sheet key a visitor's session held before sheets had a player (settle_owner): that session finds this player by it.",
     )
+    rules = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        help_text="The player's town: a preset key of kwx.rules.PRESETS (empty: never chosen, the standard rules). Set by accounts.services.choose_rules.",
+    )
+    rule_options = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The room switches of that preset the player changed (town-rules.md §3.3), as {option: value}; coupled options follow from them.",
+    )
+    rules_chosen_at = models.DateTimeField(null=True, blank=True, help_text="When the town was last chosen (a merge keeps the later choice).")
 
     class Meta:
         db_table = "puzzles_player"  # the table from before the owner moved to accounts: every row and key stays

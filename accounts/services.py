@@ -11,7 +11,7 @@ hands, score sheets, anything added later) is moved as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -23,6 +23,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework.request import Request
 
+from kwx.rules import OptionValue, preset
 from kwx_site.middleware import began
 
 from .models import Player
@@ -132,6 +133,27 @@ def merge_players(*, source: Player, target: Player) -> Player:
 def _owned_relations() -> list[models.ManyToOneRel]:
     """Every foreign key to ``Player`` from another model: what a player owns."""
     return [rel for rel in Player._meta.related_objects if isinstance(rel, models.ManyToOneRel) and not isinstance(rel, models.OneToOneRel) and rel.related_model is not Player]
+
+
+def choose_rules(*, player: Player, rules: str, options: Mapping[str, OptionValue]) -> Player:
+    """Store the player's town: a preset key and the room switches they changed (checked; raises EngineError naming ``rules`` or ``options``).
+
+    Only switches that differ from the preset are kept; their couplings follow when the town is
+    read (``accounts.selectors.player_town``).
+    """
+    chosen = preset(rules)
+    chosen.switched(options)
+    player.rules = chosen.key
+    player.rule_options = {key: value for key, value in options.items() if value != chosen.values.value(key)}
+    player.rules_chosen_at = timezone.now()
+    player.save(update_fields=["rules", "rule_options", "rules_chosen_at"])
+    return player
+
+
+def merge_town(*, source: Player, target: Player) -> None:
+    """A merge keeps the town chosen last: the visitor's, when they chose after the account did (saved with the merge's target)."""
+    if source.rules_chosen_at is not None and (target.rules_chosen_at is None or source.rules_chosen_at > target.rules_chosen_at):
+        target.rules, target.rule_options, target.rules_chosen_at = source.rules, source.rule_options, source.rules_chosen_at
 
 
 def merge_session_into_account(*, session: MutableMapping[str, Any], user: AbstractBaseUser) -> Player | None:

@@ -1,4 +1,4 @@
-"""Pages of the accounts app: sign-up, log-in, log-out, password change and reset, the e-mail address."""
+"""Pages of the accounts app: sign-up, log-in, log-out, password change and reset, the e-mail address, the town (/town/)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/logged-out/", views.logged_out, name="logged_out"),
     path("accounts/password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/email/", views.email, name="account_email"),
+    path("town/", views.town, name="town"),
     path("accounts/password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path("accounts/password/reset/sent/", views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("accounts/reset/<uidb64>/<token>/", views.PasswordResetConfirmView.as_view(), name="password_reset_confirm"),

@@ -1,4 +1,4 @@
-"""The account pages: sign-up, log-in and log-out, password change and reset by e-mail, the e-mail address.
+"""The account pages: sign-up, log-in and log-out, password change and reset by e-mail, the e-mail address, the town.
 
 Django's auth views, in the site's templates (``accounts/templates/accounts``). Log-in,
 sign-up and reset asks are limited per client address (log-in also per account and address); a
@@ -27,9 +27,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.limits import client_ip, hit, over_until
 
-from .forms import EmailForm, SignupForm
+from .forms import EmailForm, SignupForm, TownForm
+from .services import choose_rules, player_for
 
 AUTH_LIMIT = 10
 """Sign-up and reset-ask posts allowed per client address, and log-in posts per (account, address), in ``AUTH_WINDOW`` seconds."""
@@ -197,3 +199,27 @@ def email(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your e-mail address was saved.") if form.cleaned_data["email"] else _("Your e-mail address was removed."))
         return redirect("progress")
     return render(request, "accounts/email_form.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def town(request: HttpRequest) -> HttpResponse:
+    """/town/: the player's town (the rules the site applies for them), picked once and changed in one tap.
+
+    A plain POST stores it (``choose_rules``) and goes back to ``next`` (a page of this site), or
+    shows this page again; an htmx POST (a select or toggle changed) answers the picker itself,
+    with ``HX-Trigger: kwx:town`` so a page that shows figures may fetch them again.
+    """
+    back = _safe_next(request)
+    if request.method == "POST":
+        form = TownForm(request.POST)
+        if form.is_valid():
+            player = player_for(request)
+            assert player is not None
+            choose_rules(player=player, rules=form.cleaned_data["rules"], options=form.cleaned_data["switches"])
+            if not wants_fragment(request):
+                return redirect(back or reverse("town"))
+            response = render_page(request, "accounts/town.html", "picker", {"next": back or "", "saved": True})
+            response["HX-Trigger"] = "kwx:town"
+            return response
+        return render_page(request, "accounts/town.html", "picker", {"next": back or "", "form_errors": form.errors.get("__all__") or form.errors.get("rules")}, status=400)
+    return render_page(request, "accounts/town.html", None, {"next": back or ""})

@@ -71,11 +71,30 @@ class FanSerializer(serializers.Serializer):
     tile = serializers.CharField(required=False, help_text="For 四归一: the kind it counts.")
 
 
+class BaoHuSerializer(serializers.Serializer):
+    total = serializers.IntegerField(help_text="The multiplier the discarder pays on 包胡: both shares (each capped under bao_hu on, the sum capped under capped_sum).")
+    amount = serializers.FloatField(help_text="What the discarder pays per base stake on 包胡, 漂 0: total + 坎 (twice under bao_hu_kan double) + 跑恰摸八.")
+
+
 class SideSerializer(serializers.Serializer):
     allowed = serializers.BooleanField()
-    total = serializers.IntegerField()
+    total = serializers.IntegerField(help_text="The capped multiplier a payer who did not declare 亮倒 pays (the winner's own 亮倒 included), before flat extras; 0 when not allowed.")
     fans = FanSerializer(many=True)
-    reason = serializers.CharField(allow_null=True, help_text="Why not allowed: pinghu or rob_kong_off.")
+    reason = serializers.CharField(allow_null=True, help_text="Why not allowed: pinghu, rob_kong_off or min_2.")
+    fan_product = serializers.IntegerField(help_text="F of town-rules.md §2.1: every fan's product but 亮倒.")
+    amount = serializers.FloatField(
+        help_text="What one payer who did not declare pays per base stake with 漂 0: total + 坎 + 跑恰摸八, + the expected 马 on a self-draw that buys horses (town-rules.md §4); 0 when not allowed."
+    )
+    declared_payer_total = serializers.IntegerField(
+        required=False, help_text="Where it differs from total (liang_dao_double winner_or_payer): the capped multiplier a payer who declared 亮倒 pays; 0 when not allowed from one."
+    )
+    declared_payer_amount = serializers.FloatField(required=False, help_text="With declared_payer_total: what that payer pays per base stake, 漂 0.")
+    kan = serializers.IntegerField(required=False, help_text="Under shu_kan: the 坎 count, added per payment.")
+    pao_qia_mo_ba = serializers.IntegerField(required=False, help_text="Under pao_qia_mo_ba: 跑 + 恰 + 摸 + 八, added per payment.")
+    expected_ma = serializers.FloatField(
+        required=False, help_text="A self-draw that buys horses (mai_ma): the expected horse score, the mean over the unseen tiles (an expected value, not a drawn one)."
+    )
+    bao_hu = BaoHuSerializer(required=False, help_text="Discard side with liang_dao in the situation, where the rules have 包胡: what the discarder pays.")
 
 
 class WaitSerializer(serializers.Serializer):
@@ -118,7 +137,9 @@ class OptionSerializer(EVFieldsMixin):
     shanten = serializers.IntegerField()
     ukeire = UkeireSerializer()
     waits = WaitSerializer(many=True)
-    value = serializers.IntegerField(allow_null=True)
+    value = serializers.FloatField(
+        allow_null=True, help_text="Ready: Σ over the waits of tiles left × (self-draw amount + discard amount) (town-rules.md §4; the totals under rules without flat extras)."
+    )
     deals_in = serializers.BooleanField(required=False, help_text="With revealed: discarding it completes a revealed hand (包胡).")
 
 

@@ -40,7 +40,7 @@ from kwx.hand.notation import format_counts, format_hand, parse_hand, parse_tile
 from kwx.hand.rules import MAX_MELDS, MAX_TILES, Rules, make_rules
 from kwx.hand.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from kwx.numbers import read_whole
-from kwx.rules import OPTION_KEYS, PRESETS, OptionValue, RuleSet, read_option_text
+from kwx.rules import OPTION_KEYS, PRESETS, OptionValue, RuleSet, read_option_text, resolve
 from kwx.table.settlement import check_stakes
 from kwx_site.text import tile_label
 
@@ -83,6 +83,8 @@ class Board:
     """The engine's rules for ``rules``, ``situation`` and ``options`` (None when they are refused)."""
     table: TableRequest = TableRequest(TableForm())
     """The table (rivers, melds, 亮倒, wall, offered tile) and the estimate's keys (``analysis.table_form``)."""
+    town: tuple[str, tuple[tuple[str, OptionValue], ...]] = ("standard", ())
+    """The viewer's town (preset, options that differ from it): what a link without ``rules`` and without a hand means."""
 
     @cached_property
     def seen(self) -> Counts:
@@ -116,8 +118,42 @@ def preset_values(rules: str) -> RuleSet:
     return PRESETS[rules].values if rules in PRESETS else RuleSet()
 
 
-def read_board(query: QueryDict) -> Board:
-    """The state a query string describes; unreadable parts become messages in ``errors``."""
+def coupled_targets(rules: str) -> frozenset[str]:
+    """The options a room switch of this preset sets with it (``Preset.couplings``): the form never carries them, they follow the switch."""
+    couplings = PRESETS[rules].couplings if rules in PRESETS else {}
+    return frozenset(key for by_value in couplings.values() for changes in by_value.values() for key in changes)
+
+
+def _form_options(query: QueryDict, rules: str, options: dict[str, OptionValue], errors: dict[str, str]) -> dict[str, OptionValue]:
+    """The options of a submitted form (``shown``: the preset whose room switches it showed, ``{% town_picker embedded=True %}``).
+
+    When the preset was changed in the same submit, the old preset's switches are left out; else
+    each switch is turned with its couplings (``Preset.switched``). Other options stay as given.
+    """
+    shown = query.get("shown", "")
+    if rules not in PRESETS:
+        return options
+    chosen = PRESETS[rules]
+    if shown != rules:
+        old = set(PRESETS[shown].room) | coupled_targets(shown) if shown in PRESETS else set()
+        return {key: value for key, value in options.items() if key not in old}
+    try:
+        values = chosen.switched({key: value for key, value in options.items() if key in chosen.room})
+    except EngineError as exc:
+        errors["options"] = exc.translated(_)
+        return options
+    targets = coupled_targets(rules)
+    rest = {key: value for key, value in options.items() if key not in chosen.room and key not in targets}
+    return {key: values.value(key) for key in OPTION_KEYS if values.value(key) != chosen.values.value(key)} | rest
+
+
+def read_board(query: QueryDict, town: tuple[str, dict[str, OptionValue]] = ("standard", {})) -> Board:
+    """The state a query string describes; unreadable parts become messages in ``errors``.
+
+    ``town`` is the viewer's town (``accounts.selectors.request_town``: preset and options): a
+    link with neither ``rules`` nor a hand (the analyzer opened afresh) starts from it. A link to a
+    hand without ``rules`` is under the standard rules, as every link made before towns was.
+    """
     errors: dict[str, str] = {}
     hand_text = query.get("hand", "").strip()
     visible_text = query.get("visible", "").strip()
@@ -133,6 +169,12 @@ def read_board(query: QueryDict) -> Board:
         errors["visible"] = exc.translated(_)
     situation = tuple(dict.fromkeys(s for item in query.getlist("situation") for s in item.split(",") if s))
     options = _options(query, errors)
+    town_rules, town_options = town if town[0] in PRESETS else ("standard", {})
+    if "rules" not in query and not hand_text:
+        options = {**town_options, **options}
+    rules = query.get("rules", town_rules if not hand_text else "standard")[:40]
+    if "shown" in query:
+        options = _form_options(query, rules, options, errors)
     mode = query.get("to", "hand")
     ev = query.get("ev", "") in TRUE_WORDS
     draws_text = query.get("draws", "").strip()[:10] or str(DEFAULT_DRAWS)
@@ -145,7 +187,6 @@ def read_board(query: QueryDict) -> Board:
     revealed_texts = tuple(query.get(key, "").strip() for key in REVEALED_KEYS)
     base_text, base, piao = _stakes(query, errors)
     revealed = tuple(_revealed_hand(t, k, errors) for k, t in zip(REVEALED_KEYS, revealed_texts))
-    rules = query.get("rules", "standard")[:40]
     rule_set = None
     try:
         rule_set = make_rules(rules, list(situation), options)
@@ -173,6 +214,7 @@ def read_board(query: QueryDict) -> Board:
         piao=piao,
         rule_set=rule_set,
         table=read_request(query),
+        town=(town_rules, tuple(town_options.items())),
     )
 
 
@@ -294,6 +336,12 @@ def apply_edit(board: Board, query: QueryDict, rng: random.Random | None = None)
     return edited, True
 
 
+def implied_rules(board: Board, has_hand: bool) -> tuple[str, RuleSet]:
+    """What a link without ``rules`` means for this board: the standard rules for a hand, the viewer's town for an empty analyzer (preset, values)."""
+    rules, options = ("standard", ()) if has_hand else board.town
+    return rules, resolve(rules, dict(options))
+
+
 def canonical_query(board: Board) -> str:
     """The shortest query string that gives this board again (texts in canonical notation)."""
     pairs: list[tuple[str, str]] = []
@@ -303,11 +351,12 @@ def canonical_query(board: Board) -> str:
         pairs.append(("hand", hand_text))
     if visible_text:
         pairs.append(("visible", visible_text))
-    if board.rules != "standard":
+    implied, start = implied_rules(board, bool(hand_text))
+    if board.rules != implied:
         pairs.append(("rules", board.rules))
+        start = preset_values(board.rules)
     known = [s for s in SITUATION_ORDER if s in board.situation]
     pairs += [("situation", s) for s in known + [s for s in board.situation if s not in known]]
-    start = preset_values(board.rules)
     for key in OPTION_KEYS:
         if key in board.options and board.options[key] != start.value(key):
             value = board.options[key]
@@ -384,7 +433,11 @@ def analyzer_url(
     ev: bool = False,
     draws: int = DEFAULT_DRAWS,
 ) -> str:
-    """The analyzer's canonical link of a hand and its state (``options``: rule options by key): every link to the analyzer is built here."""
+    """The analyzer's canonical link of a hand and its state: every link to the analyzer is built here.
+
+    ``rules`` and ``options`` (those that differ from the preset, e.g. a player's town:
+    ``accounts.selectors.Town.options``) go into the link, so it shows the same figures to anyone.
+    """
     hand_value = hand if isinstance(hand, Hand) else parse_hand(hand)
     return board_url(
         Board(

@@ -59,7 +59,8 @@ class DiscardRow:
     shanten: int
     then: tuple[TileLeft, ...]
     left: int
-    value: int | None
+    value: float | None
+    """The §4 value: whole under rules without flat extras, fractional with an expected 马 (shown to 2 decimals)."""
     waits: tuple[WaitCell, ...] = ()
     ev: EVCell | None = None
     link: str = ""

@@ -7,7 +7,7 @@ links of the discard rows and the EV controls point there); it reads no request.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import asdict, replace
 from functools import cache
 from typing import Any
 
@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from accounts.town import option_text
 from analysis.board import (
     MODES,
     REVEALED_KEYS,
@@ -22,6 +23,7 @@ from analysis.board import (
     analyzer_url,
     canonical_query,
     copies_left,
+    coupled_targets,
     discard_links,
     draws_error,
     preset_values,
@@ -37,12 +39,14 @@ from kwx.hand.ev import (
     Budget,
 )
 from kwx.hand.ev_analysis import check_request, with_revealed
-from kwx.hand.fans import SITUATIONAL_FANS
+from kwx.hand.fans import SITUATIONAL_FANS, Fan
+from kwx.hand.money import has_flat_extras
 from kwx.hand.notation import format_counts, format_hand
 from kwx.hand.rules import MAX_TILES, PRESETS, Rules, make_rules, validate_hand
+from kwx.hand.scoring import situation_counts
 from kwx.hand.tiles import EMPTY, KIND_OF_ID, TILE_IDS, Hand, with_tile
+from kwx.rules import OptionValue, RuleSet
 from kwx.table.settlement import PIAO_CHOICES, win_money
-from kwx_site.text import preset_label
 
 EV_TRIGGER = "ev-load"
 """The id of the placeholder whose htmx request fetches the EV columns."""
@@ -65,9 +69,9 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
 
 
 @cache
-def _example_urls() -> tuple[str, ...]:
-    """The examples' canonical links (the same for every request, so built once)."""
-    return tuple(analyzer_url(text) for text, _label in EXAMPLES)
+def _example_urls(rules: str = "standard", options: tuple[tuple[str, OptionValue], ...] = ()) -> tuple[str, ...]:
+    """The examples' canonical links under the board's rules (the same for every request under them, so built once)."""
+    return tuple(analyzer_url(text, rules=rules, options=dict(options)) for text, _label in EXAMPLES)
 
 
 def _checked_revealed(board: Board, errors: dict[str, str]) -> tuple[Hand, ...]:
@@ -110,19 +114,24 @@ def _engine_analysis(board: Board, rules: Rules, with_ev: bool, errors: dict[str
     return analyze_hand(full, seen, rules, revealed=revealed)
 
 
-def _shown(item: dict[str, Any], money: Callable[[str], dict[str, Any]] | None = None) -> dict[str, Any]:
+def _shown(item: dict[str, Any], money: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> dict[str, Any]:
     """A 13-tile result or an option of the API body as the page shows it: tiles left on its waits, its EV cells (``ev``), money."""
     out = {**item, "waits_left": sum(w["remaining"] for w in item.get("waits", ()))}
     if "win_probability" in item:
         out["ev"] = ev_cell(item)
     if money is not None:
-        out["waits"] = [{**w, "money": money(w["tile"])} for w in item["waits"]]
+        out["waits"] = [{**w, "money": money(w)} for w in item["waits"]]
     return out
 
 
-def _money(hand: Hand, rules: Rules, board: Board) -> Callable[[str], dict[str, Any]]:
-    """What winning on a tile collects (自摸, 点炮, 包胡) with the 13-tile ``hand``, at the board's base and 漂."""
-    return lambda tile: win_money(hand, KIND_OF_ID[tile], rules, board.base, board.piao)
+def _money(hand: Hand, rules: Rules, board: Board) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """What winning on a wait collects (自摸, 点炮, 包胡, from a declared payer) with the 13-tile ``hand``, at the board's base and 漂."""
+
+    def money(wait: dict[str, Any]) -> dict[str, Any]:
+        found = win_money(hand, KIND_OF_ID[wait["tile"]], rules, board.base, board.piao)
+        return asdict(found) if found is not None else {}
+
+    return money
 
 
 def analysis_of(board: Board, with_ev: bool = False, budget: Budget | None = None) -> dict[str, Any]:
@@ -178,7 +187,7 @@ def _complete_wins(options: list[dict[str, Any]], full: Hand, rules: Rules, boar
         wait = next((w for w in option["waits"] if w["tile"] == option["discard"]), None)
         if wait is not None:
             money = _money(full.with_tile(KIND_OF_ID[option["discard"]], -1), rules, board)
-            wins.append({**wait, "money": money(wait["tile"])})
+            wins.append({**wait, "money": money(wait)})
     return sorted(wins, key=lambda w: (-w["self_draw"]["total"], -w["discard"]["total"], KIND_OF_ID[w["tile"]]))
 
 
@@ -237,10 +246,7 @@ def page_context(board: Board, *, base: str, with_ev: bool = True, budget: Budge
         "left": dict(zip(TILE_IDS, remaining(board.seen))),
         "hand_value": format_hand(hand) if hand is not None else board.hand_text,
         "visible_value": format_counts(board.visible) if board.visible is not None else board.visible_text,
-        "presets": [(key, preset_label(key)) for key in PRESETS],
-        "situations": [(f, f.multiplier(preset_values(board.rules)), f.key in board.situation) for f in SITUATIONAL_FANS],
-        "option_flags": [(key, _(OPTION_LABELS[key]), board.options.get(key, preset_values(board.rules).value(key))) for key in OPTION_LABELS],
-        "options_changed": any(board.options.get(key, preset_values(board.rules).value(key)) != preset_values(board.rules).value(key) for key in OPTION_LABELS),
+        **_rules_context(board),
         "modes": MODES,
         "result": result,
         "body": result["body"],
@@ -249,8 +255,37 @@ def page_context(board: Board, *, base: str, with_ev: bool = True, budget: Budge
         "play_chosen": play_chosen,
         "rows": _rows(board, base, result),
         "rows_target": "#app",
-        "examples": [(url, text, _(label)) for url, (text, label) in zip(_example_urls(), EXAMPLES)],
+        "examples": [(url, text, _(label)) for url, (text, label) in zip(_example_urls(board.rules, _explicit(board)), EXAMPLES)],
         **_ev_context(board, result, query, base),
+    }
+
+
+def _explicit(board: Board) -> tuple[tuple[str, OptionValue], ...]:
+    """The board's options that differ from its preset's values (what a link to another hand under the same rules carries)."""
+    start = preset_values(board.rules)
+    return tuple((key, value) for key, value in board.options.items() if value != start.value(key))
+
+
+def counted_situations(values: RuleSet) -> list[Fan]:
+    """The situational fans these rules count (海底炮 only under ``hai_di: lao_and_pao``, 抢杠胡 only with ``rob_kong`` …): the toggles a page offers."""
+    return [f for f in SITUATIONAL_FANS if situation_counts(f.key, values)]
+
+
+def _rules_context(board: Board) -> dict[str, Any]:
+    """The rules part of the page: the town picker's rules and values, the situational toggles the town counts, the other rule options."""
+    known = board.rules in PRESETS
+    values = board.rule_set.options if board.rule_set is not None else preset_values(board.rules)
+    room = set(PRESETS[board.rules].room) if known else set()
+    coupled = coupled_targets(board.rules)
+    flags = [key for key in OPTION_LABELS if key not in room]
+    start = preset_values(board.rules)
+    return {
+        "rules_values": values if known else None,
+        "flat_extras": has_flat_extras(values),
+        "situations": [(f, f.multiplier(values), f.key in board.situation) for f in counted_situations(values)],
+        "option_flags": [(key, _(OPTION_LABELS[key]), values.value(key)) for key in flags],
+        "options_changed": any(values.value(key) != start.value(key) for key in flags),
+        "carried_options": [(key, option_text(value)) for key, value in board.options.items() if key not in room and key not in coupled and key not in OPTION_LABELS and value != start.value(key)],
     }
 
 

@@ -545,6 +545,17 @@ class Preset:
         changes.update(self.couplings.get(key, {}).get(value, {}))
         return _changed(current, changes)
 
+    def switched(self, switches: Mapping[str, Any]) -> RuleSet:
+        """The preset's values with a room's switches turned, each with its couplings (§3.3), in the preset's room order; raises EngineError for an option that is not one of its room switches or a value it does not take."""
+        current = self.values
+        for key in switches:
+            if key not in self.room:
+                raise EngineError(gettext_noop('"%(option)s" is not a room switch of these rules: use %(keys)s.'), "options", option=str(key)[:40], keys=", ".join(self.room) or "—")
+        for key in self.room:
+            if key in switches:
+                current = self.switch(current, key, switches[key])
+        return current
+
     def changed(self, rules: RuleSet) -> tuple[str, ...]:
         """The options on which ``rules`` differs from this preset (a room that changed them shows as "孝感（改）")."""
         return tuple(key for key in OPTION_KEYS if rules.value(key) != self.values.value(key))

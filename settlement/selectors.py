@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.db.models import Count, QuerySet
 
 from accounts.models import Player
+from accounts.selectors import player_town
 from kwx import EngineError
 from kwx.table.settlement import Settlement, next_dealer, parse_input, settle
 
@@ -38,8 +39,8 @@ class SheetTable:
 
 
 def default_preset(*, player: Player | None) -> str:
-    """The preset a new calculation or score sheet starts under: "standard" for everyone (the one place to read a player's own town from)."""
-    return "standard"
+    """The preset a new calculation or score sheet starts under: the player's town (the standard rules for a player who never chose one)."""
+    return player_town(player=player).rules
 
 
 def sheets_for(player: Player | None) -> QuerySet[ScoreSheet]:

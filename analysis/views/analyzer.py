@@ -20,6 +20,7 @@ from django.urls import path
 from django.utils.cache import patch_vary_headers
 from django_htmx.http import push_url, replace_url
 
+from accounts.selectors import request_town
 from analysis.board import (
     Board,
     apply_edit,
@@ -36,9 +37,9 @@ from kwx.hand.ev import (
     DEFAULT_SAMPLES,
     EXACT_MAX_SHANTEN,
 )
-from kwx.rules import PRESETS
+from kwx.rules import label as rules_label
 from kwx_site.htmx import render_page
-from kwx_site.text import english, preset_label
+from kwx_site.text import english
 
 
 def _limited_context(board: Board, request: HttpRequest, with_ev: bool) -> dict[str, Any]:
@@ -60,9 +61,15 @@ def _with_table(context: dict[str, Any], board: Board, request: HttpRequest, wit
     return {**context, **table}
 
 
+def _board(request: HttpRequest) -> Board:
+    """The request's board, an analyzer opened afresh starting from the viewer's town (``request_town``)."""
+    town = request_town(request=request)
+    return read_board(request.GET, (town.rules, town.options))
+
+
 def analyzer(request: HttpRequest) -> HttpResponse:
     """The analyzer: full page, or for htmx the region that changed; edits redirect to the canonical link."""
-    board, edited = apply_edit(read_board(request.GET), request.GET)
+    board, edited = apply_edit(_board(request), request.GET)
     htmx = request.htmx and not request.htmx.history_restore_request
     ev_request = bool(htmx) and request.htmx.trigger == EV_TRIGGER
     advice_request = bool(htmx) and request.htmx.trigger == ADVICE_TRIGGER
@@ -105,7 +112,7 @@ def _differs(query: QueryDict, url: str) -> bool:
 
 def ev_help(request: HttpRequest) -> HttpResponse:
     """The assumptions behind the EV columns, in the active language, with the parameters of the link."""
-    board = read_board(request.GET)
+    board = _board(request)
     in_english = english()
     return render(
         request,
@@ -114,7 +121,7 @@ def ev_help(request: HttpRequest) -> HttpResponse:
             "assumptions": [(a.key, a.title_en if in_english else a.title, a.text_en if in_english else a.text) for a in ASSUMPTIONS],
             "board": board,
             "draws_error": board.errors.get("draws", ""),
-            "rules_label": preset_label(board.rules) if board.rules in PRESETS else board.rules,
+            "rules_label": rules_label(board.rules, board.rule_set.options, in_english) if board.rule_set is not None else board.rules,
             "rate": DEFAULT_DISCARD_RATE,
             "liang_dao_rate": DEFAULT_LIANG_DAO_DISCARD_RATE,
             "samples": DEFAULT_SAMPLES,

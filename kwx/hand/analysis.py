@@ -193,11 +193,11 @@ def to_json(analysis: Analysis) -> dict[str, Any]:
     }
     result = analysis.result
     if result is not None:
-        body["waits"] = [wait_json(w) for w in result.waits]
+        body["waits"] = [wait_json(w, full, rules, result.left) for w in result.waits]
         body["ukeire"] = ukeire_json(result)
     else:
         entries = remaining_entries(analysis.options[0].result.left)  # every discard leaves the same tiles unseen
-        body["options"] = [option_json(o, entries) for o in analysis.options]
+        body["options"] = [option_json(o, entries, full, rules) for o in analysis.options]
     if analysis.danger:
         body["danger"] = [{"opponent": i + 1, "tiles": [TILE_IDS[k] for k in sorted(kinds)]} for i, kinds in enumerate(analysis.danger)]
         if analysis.result is not None:

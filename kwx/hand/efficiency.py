@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from kwx.hand.money import has_flat_extras, side_amounts
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import WinValue, score_wins
 from kwx.hand.shapes import pairs_of
@@ -32,24 +33,31 @@ class Effective:
 
 
 class Wait(NamedTuple):
-    """A winning tile of a ready hand, with what a self-draw and a discard win are worth (immutable; a NamedTuple, built fast)."""
+    """A winning tile of a ready hand, with what a self-draw and a discard win are worth (immutable; a NamedTuple, built fast).
+
+    ``worth`` is what one copy adds to the value: the self-draw amount + the discard amount, each
+    what one payer who did not declare pays per base stake with 漂 0 (town-rules.md §4: M + 坎 +
+    跑恰摸八, plus the expected 马 on the self-draw side; ``kwx.hand.money.side_amounts``). Under
+    rules without those flat extras it is self-draw total + discard total (kwx-rules.md §4).
+    """
 
     kind: int
     remaining: int
     self_draw: WinValue
     discard: WinValue
+    worth: float
 
     @property
-    def value(self) -> int:
-        """remaining × (self-draw total + discard total), the §4 value of this wait."""
-        return self.remaining * (self.self_draw.total + self.discard.total)
+    def value(self) -> float:
+        """remaining × worth, the §4 value of this wait."""
+        return self.remaining * self.worth
 
 
 class Efficiency(NamedTuple):
     """A 13-tile hand's shanten, effective tiles and (when ready) waits (immutable; a NamedTuple, built fast).
 
     ``kinds`` are the effective kinds and ``left`` the remaining copies of every kind; ``ukeire`` counts the effective tiles by remaining copies; ``value`` is
-    Σ over waits of remaining × (self-draw + discard total), None unless ready.
+    Σ over waits of remaining × worth (self-draw + discard amount; the totals under rules without flat extras), None unless ready.
     """
 
     shanten: int
@@ -57,7 +65,7 @@ class Efficiency(NamedTuple):
     left: Counts
     waits: tuple[Wait, ...]
     ukeire: int
-    value: int | None
+    value: float | None
 
     @property
     def effective(self) -> tuple[Effective, ...]:
@@ -80,7 +88,7 @@ class DiscardOption:
     estimate: Estimate | None = None
 
     @property
-    def rank_key(self) -> tuple[int, int, int, int]:
+    def rank_key(self) -> tuple[int, float, int, int]:
         """Sort key, best first: shanten, then value (if ready), then effective tiles."""
         r = self.result
         return (r.shanten, -(r.value or 0), -r.ukeire, self.discard)
@@ -170,12 +178,15 @@ def winning(hand: Hand, kinds: tuple[int, ...], rules: Rules) -> list[tuple[int,
 
 def _ready(hand: Hand, kinds: tuple[int, ...], left: Counts, rules: Rules) -> Efficiency:
     """The Efficiency of a ready 13-tile hand whose winning kinds are ``kinds`` (scored together)."""
-    return _waiting(kinds, left, winning(hand, kinds, rules))
+    return _waiting(hand, kinds, left, winning(hand, kinds, rules), rules)
 
 
-def _waiting(kinds: tuple[int, ...], left: Counts, scored: Sequence[tuple[int, WinValue, WinValue]]) -> Efficiency:
-    """The Efficiency of a ready 13-tile hand with effective ``kinds`` and its :func:`winning` waits ``scored``."""
-    waits = tuple(Wait(k, left[k], self_draw, discard) for k, self_draw, discard in scored)
+def _waiting(hand: Hand, kinds: tuple[int, ...], left: Counts, scored: Sequence[tuple[int, WinValue, WinValue]], rules: Rules) -> Efficiency:
+    """The Efficiency of the ready 13-tile ``hand`` with effective ``kinds`` and its :func:`winning` waits ``scored``."""
+    if has_flat_extras(rules.options):
+        waits = tuple(Wait(k, left[k], self_draw, discard, side_amounts(hand, k, self_draw, discard, rules, left)) for k, self_draw, discard in scored)
+    else:
+        waits = tuple(Wait(k, left[k], self_draw, discard, self_draw.total + discard.total) for k, self_draw, discard in scored)
     return Efficiency(0, kinds, left, waits, sum([left[k] for k in kinds]), sum([w.value for w in waits]))
 
 
@@ -222,7 +233,7 @@ def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardO
 
 
 @lru_cache(maxsize=1 << 16)
-def _ready_shapes(hand: Hand, rules: Rules) -> tuple[tuple[int, tuple[int, ...], tuple[tuple[int, WinValue, WinValue], ...]], ...]:
+def _ready_shapes(hand: Hand, rules: Rules) -> tuple[tuple[int, Hand, tuple[int, ...], tuple[tuple[int, WinValue, WinValue], ...]], ...]:
     """Per discard of a 14-tile hand that leaves it ready: the discard, the effective kinds and the scored waits (all independent of what is seen)."""
     melds = len(hand.melds)
     budget = 4 - melds
@@ -232,9 +243,10 @@ def _ready_shapes(hand: Hand, rules: Rules) -> tuple[tuple[int, tuple[int, ...],
         if target - best_of_ids(SUIT_IDS[i0], MERGED[SUIT_IDS[i1]][DRAGON_IDS[i2]], budget) == 0 or (not melds and pairs == 6):
             after, shanten, kinds = _left_by(hand, kind, (i0, i1, i2), pairs)
             if shanten == 0:
-                waits = tuple(winning(Hand(after, hand.melds), kinds, rules))
+                left_hand = Hand(after, hand.melds)
+                waits = tuple(winning(left_hand, kinds, rules))
                 if waits:
-                    out.append((kind, kinds, waits))
+                    out.append((kind, left_hand, kinds, waits))
     return tuple(out)
 
 
@@ -242,8 +254,8 @@ def ready_discards(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOp
     """The discards of a 14-tile hand that leave it ready (waits and all), in kind order: :func:`discard_options` cut to those, found without working out the others' effective tiles (the shapes remembered per hand, the copies left counted per call)."""
     left = remaining(add(hand.held, visible))
     options = []
-    for kind, kinds, scored in _ready_shapes(hand, rules):
-        options.append(DiscardOption(kind, _waiting(kinds, left, scored)))
+    for kind, left_hand, kinds, scored in _ready_shapes(hand, rules):
+        options.append(DiscardOption(kind, _waiting(left_hand, kinds, left, scored, rules)))
     return tuple(options)
 
 

@@ -208,7 +208,7 @@ def _reading_fans(reading: Reading, w: _Win, rules: Rules) -> tuple[tuple[FanHit
 
 
 def situation_counts(key: str, options: RuleSet) -> bool:
-    """Whether a situational fan counts under the options (抢杠胡 with ``rob_kong``, 海底捞/海底炮 by ``hai_di``)."""
+    """Whether a situational fan counts under these options (抢杠胡 with ``rob_kong``, 海底 by ``hai_di``)."""
     if key == "qiang_gang_hu":
         return options.rob_kong
     if key == "hai_di_lao":
@@ -219,6 +219,7 @@ def situation_counts(key: str, options: RuleSet) -> bool:
 
 
 def _applies(key: str, rules: Rules) -> bool:
+    """Whether a situational fan counts under the rules' options (``situation_counts``)."""
     return situation_counts(key, rules.options)
 
 

@@ -14,8 +14,10 @@ from typing import Any
 from kwx.hand.efficiency import DiscardOption, Efficiency, Wait
 from kwx.hand.ev import Estimate
 from kwx.hand.fans import EVENT_KEYS, fan
+from kwx.hand.money import SideMoney, side_money
+from kwx.hand.rules import Rules
 from kwx.hand.scoring import WinValue
-from kwx.hand.tiles import TILE_IDS, Counts
+from kwx.hand.tiles import TILE_IDS, Counts, Hand
 
 
 def fans_json(value: WinValue) -> list[dict[str, Any]]:
@@ -30,24 +32,54 @@ def fans_json(value: WinValue) -> list[dict[str, Any]]:
     return out
 
 
-def side_json(value: WinValue) -> dict[str, Any]:
-    """One win side (自摸 or 点炮): allowed, total (0 when refused), fans and the reason of a refusal."""
-    return {
+def _figure(value: float) -> float:
+    """A figure that may be fractional (an expected 马, a value with it): whole as an int, else to 4 decimals."""
+    if isinstance(value, int):
+        return value
+    return int(value) if value.is_integer() else round(value, 4)
+
+
+def side_json(value: WinValue, money: SideMoney | None = None) -> dict[str, Any]:
+    """One win side (自摸 or 点炮): allowed, total (0 when refused), fans, the reason of a refusal, F; with ``money``, what it pays (town-rules.md §4).
+
+    ``amount`` is what one payer who did not declare pays per base stake, 漂 0 (total + 坎 +
+    跑恰摸八 + expected 马; 0 when refused); ``declared_payer_total`` the multiplier a payer who
+    declared pays, where it differs from what one who did not pays (``bao_hu`` where present); ``kan``, ``pao_qia_mo_ba``, ``expected_ma`` where the
+    rules count them; ``bao_hu`` (discard side of a declared hand, where the rules have 包胡) its
+    multiplier (both shares) and amount.
+    """
+    out: dict[str, Any] = {
         "allowed": value.allowed,
         "total": value.total if value.allowed else 0,
         "fans": fans_json(value),
         "reason": value.reason,
+        "fan_product": value.fan_product,
     }
+    if money is None:
+        return out
+    out["amount"] = _figure(money.amount)
+    if money.declared_total != (money.bao_hu if money.bao_hu is not None else out["total"]):
+        out["declared_payer_total"] = money.declared_total
+        out["declared_payer_amount"] = _figure(money.declared_amount)
+    if money.kan is not None:
+        out["kan"] = money.kan
+    if money.pao_qia_mo_ba is not None:
+        out["pao_qia_mo_ba"] = money.pao_qia_mo_ba
+    if money.expected_ma is not None:
+        out["expected_ma"] = _figure(money.expected_ma)
+    if money.bao_hu is not None and money.bao_hu_amount is not None:
+        out["bao_hu"] = {"total": money.bao_hu, "amount": _figure(money.bao_hu_amount)}
+    return out
 
 
-def wait_json(wait: Wait) -> dict[str, Any]:
-    """A winning tile with its remaining copies and both sides."""
-    return {
-        "tile": TILE_IDS[wait.kind],
-        "remaining": wait.remaining,
-        "self_draw": side_json(wait.self_draw),
-        "discard": side_json(wait.discard),
-    }
+def wait_json(wait: Wait, hand: Hand | None = None, rules: Rules | None = None, left: Counts | None = None) -> dict[str, Any]:
+    """A winning tile with its remaining copies and both sides; with the 13-tile ``hand``, ``rules`` and the copies ``left``, each side's money."""
+    if hand is None or rules is None:
+        own, thrown = side_json(wait.self_draw), side_json(wait.discard)
+    else:
+        own = side_json(wait.self_draw, side_money(wait.self_draw, hand, wait.kind, True, rules, left))
+        thrown = side_json(wait.discard, side_money(wait.discard, hand, wait.kind, False, rules, left))
+    return {"tile": TILE_IDS[wait.kind], "remaining": wait.remaining, "self_draw": own, "discard": thrown}
 
 
 def remaining_entries(left: Counts) -> list[dict[str, Any]]:
@@ -85,15 +117,16 @@ def estimate_json(estimate: Estimate) -> dict[str, Any]:
     return out
 
 
-def option_json(option: DiscardOption, entries: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A discard option as the API gives it: discard, shanten, effective tiles, waits, value, then EV and danger."""
+def option_json(option: DiscardOption, entries: list[dict[str, Any]] | None = None, full: Hand | None = None, rules: Rules | None = None) -> dict[str, Any]:
+    """A discard option as the API gives it: discard, shanten, effective tiles, waits (with their money, given the 14-tile ``full`` hand and ``rules``), value, then EV and danger."""
     r = option.result
+    left_hand = full.with_tile(option.discard, -1) if full is not None and r.waits else None
     out: dict[str, Any] = {
         "discard": TILE_IDS[option.discard],
         "shanten": r.shanten,
         "ukeire": ukeire_json(r, entries if entries is not None else remaining_entries(r.left)),
-        "waits": [wait_json(w) for w in r.waits],
-        "value": r.value,
+        "waits": [wait_json(w, left_hand, rules, r.left) for w in r.waits],
+        "value": None if r.value is None else _figure(r.value),
     }
     if option.estimate is not None:
         out.update(estimate_json(option.estimate))
@@ -124,7 +157,7 @@ def option_row(option: DiscardOption) -> dict[str, Any]:
             }
             for w in r.waits
         ],
-        "value": r.value,
+        "value": None if r.value is None else _figure(r.value),
     }
 
 

@@ -19,10 +19,28 @@ from typing import Any, Literal
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.analysis import MAX_TEXT, build_hand
+from kwx.hand.money import (  # noqa: F401  (kept importable from here, where they lived)
+    SideMoney,
+    ba_count,
+    bao_hu_applies,
+    bao_hu_halves,
+    buys_horses,
+    capped,
+    dice_factor,
+    discard_allowed,
+    expected_horse_score,
+    horse_score,
+    horses_due,
+    pair_multiplier,
+    pao_qia_mo_ba,
+    pao_qia_mo_ba_parts,
+    payer_multiplier,
+    side_money,
+)
 from kwx.hand.notation import parse_tile, parse_tiles
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.scoring import SEVEN_PAIRS_KEYS, WinValue, kan_count, score_win
-from kwx.hand.tiles import COPIES, DRAGONS, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
+from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Hand, MeldType
 from kwx.numbers import read_whole
 from kwx.rules import OptionValue, RuleSet, checked_options, preset, resolve
 
@@ -239,118 +257,6 @@ def _error(template: str, field: str, **params: Any) -> EngineError:
 
 def _name(inp: HandInput, player: int | None) -> str:
     return inp.players[player] if player is not None else ""
-
-
-# ---- one payment's multiplier: town-rules.md §2.1 steps 2–5 -----------------------------------
-
-
-def pair_multiplier(fan_product: int, winner_declared: bool, payer_declared: bool, rules: RuleSet) -> int:
-    """Step 2: F ×2 when the winner declared (or that payer, under ``winner_or_payer``), a further ×2 for 对亮对番."""
-    m = fan_product
-    if winner_declared or (payer_declared and rules.liang_dao_double == "winner_or_payer"):
-        m *= 2
-    if winner_declared and payer_declared and rules.dui_liang_dui_fan:
-        m *= 2
-    return m
-
-
-def dice_factor(rules: RuleSet, dice: tuple[int, int] | None) -> int:
-    """Step 3, 上楼: ×2 on a double of the deal's dice when ``shang_lou`` is on."""
-    return 2 if rules.shang_lou and dice is not None and dice[0] == dice[1] else 1
-
-
-def capped(multiplier: int, cap: int | None) -> int:
-    """Step 4: the multiplier under the reading's cap."""
-    return multiplier if cap is None or multiplier <= cap else cap
-
-
-def payer_multiplier(value: WinValue, winner_declared: bool, payer_declared: bool, rules: RuleSet, dice: tuple[int, int] | None = None) -> int:
-    """M for one payer of an ordinary (not 包胡) win payment: steps 2–4."""
-    return capped(dice_factor(rules, dice) * pair_multiplier(value.fan_product, winner_declared, payer_declared, rules), value.cap)
-
-
-def bao_hu_applies(rules: RuleSet, winner_declared: bool, discarder_declared: bool) -> bool:
-    """Whether a discard-type win is 包胡 (§1.5): ``on`` when the winner declared, ``capped_sum`` when only the winner did."""
-    if rules.bao_hu == "on":
-        return winner_declared
-    if rules.bao_hu == "capped_sum":
-        return winner_declared and not discarder_declared
-    return False
-
-
-def bao_hu_halves(value: WinValue, discarder_declared: bool, third_declared: bool, rules: RuleSet, dice: tuple[int, int] | None = None) -> tuple[int, int, int]:
-    """Step 5 for a declared winner: (the discarder's half, the third's half, M), each half ×上楼 and capped on its own (``on``) or the sum capped (``capped_sum``)."""
-    factor = dice_factor(rules, dice)
-    to_discarder = factor * pair_multiplier(value.fan_product, True, discarder_declared, rules)
-    to_third = factor * pair_multiplier(value.fan_product, True, third_declared, rules)
-    if rules.bao_hu == "capped_sum":
-        return to_discarder, to_third, capped(to_discarder + to_third, value.cap)
-    first, second = capped(to_discarder, value.cap), capped(to_third, value.cap)
-    return first, second, first + second
-
-
-def discard_allowed(value: WinValue, payer_declared: bool, rules: RuleSet) -> bool:
-    """Whether a discard-type win may be taken from this payer (§1.8: 屁胡 wins on a declared payer's discard under ``winner_or_payer``)."""
-    if value.allowed:
-        return True
-    return value.reason == "pinghu" and payer_declared and rules.liang_dao_double == "winner_or_payer"
-
-
-# ---- the flat extras of a win: §1.6 -------------------------------------------------------------
-
-
-def ba_count(hand: Hand, kind: int) -> int:
-    """八 of 跑恰摸八: the tiles of the winner's largest group (筒, 条, the dragons; melds and the winning tile included) beyond 7."""
-    held = list(hand.held)
-    held[kind] += 1
-    largest = max(sum(held[0:9]), sum(held[9:18]), sum(held[18:21]))
-    return largest - 7 if largest >= 8 else 0
-
-
-def pao_qia_mo_ba_parts(value: WinValue, hand: Hand, kind: int, self_draw: bool) -> tuple[int, int, int, int]:
-    """跑, 恰, 摸 and 八 one by one: 跑 1, 恰 the 坎 count, 摸 1 on a self-draw, 八 the largest group beyond 7."""
-    return 1, value.kan, 1 if self_draw else 0, ba_count(hand, kind)
-
-
-def pao_qia_mo_ba(value: WinValue, hand: Hand, kind: int, self_draw: bool) -> int:
-    """跑 1 + 恰 (the 坎 count) + 摸 (1 on a self-draw) + 八."""
-    return sum(pao_qia_mo_ba_parts(value, hand, kind, self_draw))
-
-
-def horse_score(horses: tuple[int, ...], win: int, rules: RuleSet) -> int:
-    """马 (§1.6): 独马 scores its number (a dragon 10); 六马 scores its hits (the winning tile's 1-4-7/2-5-8/3-6-9 group, or a dragon; a dragon win: dragons only), 6 when none of six hits."""
-    if rules.mai_ma == "one":
-        return sum(10 if h in DRAGONS else h % 9 + 1 for h in horses)
-    if rules.mai_ma != "six":
-        return 0
-    if win in DRAGONS:
-        hits = sum(1 for h in horses if h in DRAGONS)
-    else:
-        hits = sum(1 for h in horses if h in DRAGONS or h % 9 % 3 == win % 9 % 3)
-    return 6 if hits == 0 and len(horses) == 6 else hits
-
-
-def buys_horses(rules: RuleSet, self_draw: bool, winner_declared: bool) -> bool:
-    """Whether this win turns horses: a self-draw, and under the ``liang_dao`` trigger only by a declared winner."""
-    return rules.buys_horses and self_draw and (rules.mai_ma_trigger == "any" or winner_declared)
-
-
-def horses_due(rules: RuleSet, wall_left: int) -> int:
-    """How many horses a qualifying self-draw turns: one or six, or as many as the wall still holds."""
-    return min(rules.horse_count, wall_left)
-
-
-def expected_horse_score(win: int, unseen: tuple[int, ...], rules: RuleSet) -> float:
-    """The mean 马 over the unseen tiles, weighted by copies left (the analyzer's estimate for a self-draw; 六马 counts each horse's chance to hit)."""
-    total = sum(unseen)
-    if total == 0 or not rules.buys_horses:
-        return 0.0
-    if rules.mai_ma == "one":
-        return sum(n * horse_score((k,), win, rules) for k, n in enumerate(unseen)) / total
-    hit = sum(n for k, n in enumerate(unseen) if (k in DRAGONS if win in DRAGONS else (k in DRAGONS or k % 9 % 3 == win % 9 % 3))) / total
-    draws = min(6, total)
-    none = (1 - hit) ** draws
-    return draws * hit + (6 * none if draws == 6 else 0.0)
 
 
 def _check_basics(inp: HandInput) -> None:
@@ -830,9 +736,13 @@ def next_dealer(settlement: Settlement, dealer: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class WinMoney:
-    """What one win collects from payers who did not declare, each way it can happen (None: not allowed that way).
+    """What one win collects, each way it can happen (None: not allowed that way), every player at the same 漂.
 
-    ``bao_hu`` is the discard payment of the same hand declared 亮倒 (包胡 where the rules have it).
+    ``self_draw`` / ``self_draw_each`` / ``discard`` are from payers who did not declare;
+    ``self_draw_each_declared`` / ``discard_declared`` from a payer who declared 亮倒, only where
+    that differs (``liang_dao_double: winner_or_payer``; ``discard_declared`` also where only a
+    declared payer's discard may be won on). ``bao_hu`` is the discard payment of the same hand
+    declared 亮倒: a 包胡 (both shares) where ``is_bao_hu``, else the ordinary discard payment.
     Flat extras the win decides (坎, 跑恰摸八) are included; horses are not (they are drawn later).
     """
 
@@ -840,6 +750,9 @@ class WinMoney:
     self_draw_each: int | None
     discard: int | None
     bao_hu: int | None
+    self_draw_each_declared: int | None = None
+    discard_declared: int | None = None
+    is_bao_hu: bool = False
 
 
 def check_stakes(base: Any, piao: Any) -> tuple[int, int]:
@@ -852,34 +765,44 @@ def check_stakes(base: Any, piao: Any) -> tuple[int, int]:
 
 
 def win_money(hand: Hand, tile: int, rules: Rules, base: int = 1, piao: int = 0) -> WinMoney | None:
-    """What winning ``hand`` (13 tiles) on ``tile`` collects at ``base``, every player at 漂 ``piao``, no payer declared (None: no win).
+    """What winning ``hand`` (13 tiles) on ``tile`` collects at ``base``, every player at 漂 ``piao`` (None: no win).
 
     自摸: both others pay; 点炮: the discarder pays (包胡 already when 亮倒 is in the situation and the
-    rules have it). The amounts are settle()'s own procedure (§2.1).
+    rules have it). The amounts are settle()'s own procedure (§2.1, ``kwx.hand.money``).
     """
     check_stakes(base, piao)
     values = score_win(hand, tile, rules)
     if values is None:
         return None
-    options = rules.options
     declared = "liang_dao" in rules.situation
-    as_declared = rules if declared else Rules(rules.preset, options, rules.situation | {"liang_dao"})
+    as_declared = rules if declared else Rules(rules.preset, rules.options, rules.situation | {"liang_dao"})
     declared_values = score_win(hand, tile, as_declared) or values
+    own = side_money(values[0], hand, tile, True, rules)
+    thrown = side_money(values[1], hand, tile, False, rules)
+    after = side_money(declared_values[1], hand, tile, False, as_declared)
 
-    def paid(value: WinValue, self_draw: bool, winner_declared: bool) -> int | None:
-        if not value.allowed:
-            return None
-        extras = win_extras(value, hand, tile, options, self_draw=self_draw, winner_declared=winner_declared)
-        return sum(
-            p.amount for p in win_parts(value, replace(extras, ma=None), options, self_draw=self_draw, winner_declared=winner_declared, payer_declared=False, piao=(piao, piao, piao), base=base)
-        )
+    def paid(allowed: bool, amount: float, pairs: int = 1) -> int | None:
+        return base * (round(amount) + 2 * piao * pairs) if allowed else None
 
-    each = paid(values[0], True, declared)
+    both = 2 if rules.options.bao_hu_piao == "both" else 1
+
+    def thrown_from(side: SideMoney) -> int | None:
+        """A discard win from a payer who did not declare: 包胡 where it applies, else the ordinary payment."""
+        bao = side.bao_hu_amount
+        return paid(True, bao, both) if bao is not None else paid(side.allowed, side.amount)
+
+    each = paid(own.allowed, own.amount)
+    each_declared = paid(own.declared_allowed, own.declared_amount)
+    discard = thrown_from(thrown)
+    discard_declared = paid(thrown.declared_allowed, thrown.declared_amount, both if thrown.declared_bao_hu else 1)
     return WinMoney(
         self_draw=None if each is None else each * (len(PLAYERS) - 1),
         self_draw_each=each,
-        discard=paid(values[1], False, declared),
-        bao_hu=paid(declared_values[1], False, True),
+        discard=discard,
+        bao_hu=thrown_from(after),
+        self_draw_each_declared=each_declared if each_declared != each else None,
+        discard_declared=discard_declared if discard_declared != discard else None,
+        is_bao_hu=after.bao_hu is not None,
     )
 
 

@@ -33,11 +33,12 @@ from functools import lru_cache
 from typing import Literal
 
 from kwx.errors import EngineError, gettext_noop
+from kwx.hand.money import buys_horses, discard_allowed, horses_due, payer_multiplier
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
-from kwx.table.settlement import Kong, Win, buys_horses, discard_allowed, horses_due, payer_multiplier
+from kwx.table.settlement import Kong, Win
 
 WALL_AFTER_DEAL = 45
 """84 − 3 × 13: the tiles left to draw after the deal."""

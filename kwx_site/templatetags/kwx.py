@@ -46,6 +46,14 @@ def signed_figure(value: float | None, places: int = 2) -> str:
     return figure_text(value, int(places), signed=True)
 
 
+@register.filter
+def amount(value: float | None) -> str:
+    """A value or money figure: a whole one as it is, one with an expected part (马) to 2 decimals."""
+    if value is None:
+        return ""
+    return str(int(value)) if float(value).is_integer() else figure_text(value, 2)
+
+
 MELD_NAMES = {"pong": gettext_noop("碰"), "kong": gettext_noop("明杠"), "concealed_kong": gettext_noop("暗杠")}
 """A meld's name as players say it (its title; the analyzer labels its melds the same way)."""
 

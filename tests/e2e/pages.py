@@ -17,6 +17,8 @@ FIXED = [
     "/?hand=46p11s[555p][FFF][BBB]&rev1=46p456s789sFFF11s",
     "/analyze/?hand=23456p11678999sZ&r0=Z1p&r1=ZB9p1s2p&m1=[555s]&r2=FB8p&l2=46p123456789sFF&advice=1",
     "/analyze/ev-help/?hand=4556p123s789sZZZ8p",
+    "/?hand=111p234p567p9p888s&rules=suizhou&cap=16&situation=liang_dao",
+    "/town/",
     "/drills/",
     "/progress/",
     "/learn/",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kwx.hand.efficiency import efficiency
+from kwx.hand.money import has_flat_extras, side_money
 from kwx.hand.rules import make_rules
 from kwx.hand.scoring import score_by_readings, score_win, score_wins
 from kwx.hand.shapes import is_complete
@@ -86,7 +88,12 @@ def test_waits_are_the_winning_tiles_scored_by_definition(hand, rules):
     expected = [(k, score_by_readings(hand, k, rules)) for k in range(NUM_KINDS) if hand.held[k] < COPIES and is_complete(with_tile(hand.concealed, k), len(hand.melds))]
     assert [(w.kind, (w.self_draw, w.discard)) for w in result.waits] == expected
     if expected:
-        assert result.value == sum((COPIES - hand.held[k]) * (v[0].total + v[1].total) for k, v in expected)
+        left = tuple(COPIES - n for n in hand.held)
+        if has_flat_extras(rules.options):  # town-rules.md §4: each side's amount, M + 坎 + 跑恰摸八 (+ the expected 马)
+            worth = {k: side_money(v[0], hand, k, True, rules, left).amount + side_money(v[1], hand, k, False, rules, left).amount for k, v in expected}
+        else:  # kwx-rules.md §4: the two totals
+            worth = {k: v[0].total + v[1].total for k, v in expected}
+        assert result.value == pytest.approx(sum(left[k] * worth[k] for k, _v in expected))
 
 
 def test_the_generator_makes_ready_hands_with_melds():

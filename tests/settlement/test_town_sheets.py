@@ -146,3 +146,15 @@ def test_the_rules_part_of_a_sheet_form_renders_alone_for_htmx(client):
     body = client.post("/settle/sheets/", SHEET | {"rules": "shiyan_town", "rules_shown": "standard"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="st-rules").content.decode()
     assert body.lstrip().startswith('<fieldset class="card st-rules" id="st-rules"') and 'name="opt_shang_lou"' in body
     assert not ScoreSheet.objects.exists()
+
+
+def test_a_new_calculation_starts_under_the_players_town():
+    from accounts.models import Player
+    from accounts.services import choose_rules
+    from settlement.selectors import default_preset
+
+    player = Player.objects.create()
+    assert default_preset(player=player) == "standard"
+    choose_rules(player=player, rules="xiaogan", options={})
+    assert default_preset(player=Player.objects.get(pk=player.pk)) == "xiaogan"
+    assert default_preset(player=None) == "standard"

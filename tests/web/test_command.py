@@ -50,3 +50,16 @@ def test_rule_options_from_the_command_line():
 def test_bad_hands_are_a_command_error_naming_the_place():
     with pytest.raises(CommandError, match="第 4 个字符"):
         run("123x456p")
+
+
+def test_the_town_and_any_option_with_set():
+    body = analyze("4556p123s789sZZZ", rules="xiaogan", options={"cap": 8})
+    side = body["waits"][0]["self_draw"]
+    text = run("4556p123s789sZZZ", "--rules", "xiaogan", "--set", "cap=8", "--lang", "en")
+    assert "Xiaogan (changed)" in text and f"self-draw ×{side['total']}" in text
+    assert f"坎 {side['kan']}" in text and f"each payer {side['amount']}" in text and f"a declared payer {side['declared_payer_amount']}" in text
+    assert json.loads(run("4556p123s789sZZZ", "--rules", "xiaogan", "--set", "cap=8", "--json"))["rule_options"]["cap"] == 8
+    with pytest.raises(CommandError, match="cap"):
+        run("4556p123s789sZZZ", "--rules", "xiaogan", "--set", "cap=9")
+    with pytest.raises(CommandError, match="cap=8"):
+        run("4556p123s789sZZZ", "--set", "cap")

@@ -1,0 +1,227 @@
+"""The money of one win payment (town-rules.md §2.1 steps 2–6): the pure per-payment arithmetic, in one place.
+
+The settlement (``kwx.table.settlement``), the analyzer's waits and their value (``kwx.hand.efficiency``)
+and the bots all price a win through these functions: the pair multiplier (亮倒 by winner or payer,
+对亮对番), 上楼, the cap, 包胡, and the flat extras a win decides (坎, 跑恰摸八, 马). Amounts here are
+per unit of base stake; 漂 is the caller's (it belongs to the seats, not to the win).
+:func:`side_money` is one side of a wait (自摸 or 点炮) as the analyzer shows it and values it
+(town-rules.md §4 "Analyzer").
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from kwx.hand.rules import Rules
+from kwx.hand.scoring import WinValue
+from kwx.hand.tiles import DRAGONS, Counts, Hand
+from kwx.rules import RuleSet
+
+# ---- one payment's multiplier: town-rules.md §2.1 steps 2–5 -----------------------------------
+
+
+def pair_multiplier(fan_product: int, winner_declared: bool, payer_declared: bool, rules: RuleSet) -> int:
+    """Step 2: F ×2 when the winner declared (or that payer, under ``winner_or_payer``), a further ×2 for 对亮对番."""
+    m = fan_product
+    if winner_declared or (payer_declared and rules.liang_dao_double == "winner_or_payer"):
+        m *= 2
+    if winner_declared and payer_declared and rules.dui_liang_dui_fan:
+        m *= 2
+    return m
+
+
+def dice_factor(rules: RuleSet, dice: tuple[int, int] | None) -> int:
+    """Step 3, 上楼: ×2 on a double of the deal's dice when ``shang_lou`` is on."""
+    return 2 if rules.shang_lou and dice is not None and dice[0] == dice[1] else 1
+
+
+def capped(multiplier: int, cap: int | None) -> int:
+    """Step 4: the multiplier under the reading's cap."""
+    return multiplier if cap is None or multiplier <= cap else cap
+
+
+def payer_multiplier(value: WinValue, winner_declared: bool, payer_declared: bool, rules: RuleSet, dice: tuple[int, int] | None = None) -> int:
+    """M for one payer of an ordinary (not 包胡) win payment: steps 2–4."""
+    return capped(dice_factor(rules, dice) * pair_multiplier(value.fan_product, winner_declared, payer_declared, rules), value.cap)
+
+
+def bao_hu_applies(rules: RuleSet, winner_declared: bool, discarder_declared: bool) -> bool:
+    """Whether a discard-type win is 包胡 (§1.5): ``on`` when the winner declared, ``capped_sum`` when only the winner did."""
+    if rules.bao_hu == "on":
+        return winner_declared
+    if rules.bao_hu == "capped_sum":
+        return winner_declared and not discarder_declared
+    return False
+
+
+def bao_hu_halves(value: WinValue, discarder_declared: bool, third_declared: bool, rules: RuleSet, dice: tuple[int, int] | None = None) -> tuple[int, int, int]:
+    """Step 5 for a declared winner: (the discarder's half, the third's half, M), each half ×上楼 and capped on its own (``on``) or the sum capped (``capped_sum``)."""
+    factor = dice_factor(rules, dice)
+    to_discarder = factor * pair_multiplier(value.fan_product, True, discarder_declared, rules)
+    to_third = factor * pair_multiplier(value.fan_product, True, third_declared, rules)
+    if rules.bao_hu == "capped_sum":
+        return to_discarder, to_third, capped(to_discarder + to_third, value.cap)
+    first, second = capped(to_discarder, value.cap), capped(to_third, value.cap)
+    return first, second, first + second
+
+
+def discard_allowed(value: WinValue, payer_declared: bool, rules: RuleSet) -> bool:
+    """Whether a discard-type win may be taken from this payer (§1.8: 屁胡 wins on a declared payer's discard under ``winner_or_payer``)."""
+    if value.allowed:
+        return True
+    return value.reason == "pinghu" and payer_declared and rules.liang_dao_double == "winner_or_payer"
+
+
+# ---- the flat extras of a win: §1.6 -------------------------------------------------------------
+
+
+def ba_count(hand: Hand, kind: int) -> int:
+    """八 of 跑恰摸八: the tiles of the winner's largest group (筒, 条, the dragons; melds and the winning tile included) beyond 7."""
+    held = list(hand.held)
+    held[kind] += 1
+    largest = max(sum(held[0:9]), sum(held[9:18]), sum(held[18:21]))
+    return largest - 7 if largest >= 8 else 0
+
+
+def pao_qia_mo_ba_parts(value: WinValue, hand: Hand, kind: int, self_draw: bool) -> tuple[int, int, int, int]:
+    """跑, 恰, 摸 and 八 one by one: 跑 1, 恰 the 坎 count, 摸 1 on a self-draw, 八 the largest group beyond 7."""
+    return 1, value.kan, 1 if self_draw else 0, ba_count(hand, kind)
+
+
+def pao_qia_mo_ba(value: WinValue, hand: Hand, kind: int, self_draw: bool) -> int:
+    """跑 1 + 恰 (the 坎 count) + 摸 (1 on a self-draw) + 八."""
+    return sum(pao_qia_mo_ba_parts(value, hand, kind, self_draw))
+
+
+def horse_score(horses: tuple[int, ...], win: int, rules: RuleSet) -> int:
+    """马 (§1.6): 独马 scores its number (a dragon 10); 六马 scores its hits (the winning tile's 1-4-7/2-5-8/3-6-9 group, or a dragon; a dragon win: dragons only), 6 when none of six hits."""
+    if rules.mai_ma == "one":
+        return sum(10 if h in DRAGONS else h % 9 + 1 for h in horses)
+    if rules.mai_ma != "six":
+        return 0
+    if win in DRAGONS:
+        hits = sum(1 for h in horses if h in DRAGONS)
+    else:
+        hits = sum(1 for h in horses if h in DRAGONS or h % 9 % 3 == win % 9 % 3)
+    return 6 if hits == 0 and len(horses) == 6 else hits
+
+
+def buys_horses(rules: RuleSet, self_draw: bool, winner_declared: bool) -> bool:
+    """Whether this win turns horses: a self-draw, and under the ``liang_dao`` trigger only by a declared winner."""
+    return rules.buys_horses and self_draw and (rules.mai_ma_trigger == "any" or winner_declared)
+
+
+def horses_due(rules: RuleSet, wall_left: int) -> int:
+    """How many horses a qualifying self-draw turns: one or six, or as many as the wall still holds."""
+    return min(rules.horse_count, wall_left)
+
+
+def expected_horse_score(win: int, unseen: tuple[int, ...], rules: RuleSet) -> float:
+    """The mean 马 over the unseen tiles, weighted by copies left (the analyzer's estimate for a self-draw; 六马 counts each horse's chance to hit)."""
+    total = sum(unseen)
+    if total == 0 or not rules.buys_horses:
+        return 0.0
+    if rules.mai_ma == "one":
+        return sum(n * horse_score((k,), win, rules) for k, n in enumerate(unseen)) / total
+    hit = sum(n for k, n in enumerate(unseen) if (k in DRAGONS if win in DRAGONS else (k in DRAGONS or k % 9 % 3 == win % 9 % 3))) / total
+    draws = min(6, total)
+    none = (1 - hit) ** draws
+    return draws * hit + (6 * none if draws == 6 else 0.0)
+
+
+def has_flat_extras(rules: RuleSet) -> bool:
+    """Whether a win adds a flat extra the wait decides (数坎, 跑恰摸八 or 买马): otherwise a side's amount is its total."""
+    return rules.shu_kan or rules.pao_qia_mo_ba or rules.buys_horses
+
+
+def after_win(unseen: Counts, win: int) -> Counts:
+    """The unseen copies once the winning tile is drawn (what the horses are turned from)."""
+    return unseen[:win] + (max(0, unseen[win] - 1),) + unseen[win + 1 :]
+
+
+class SideMoney(NamedTuple):
+    """One way of winning a wait (自摸 or 点炮) in money per base stake, every 漂 0 (town-rules.md §4 "Analyzer").
+
+    ``total`` is M towards a payer who did not declare (0 when not allowed: WinValue.total),
+    ``declared_total`` M towards a payer who declared 亮倒 (0 when not allowed from one; it
+    differs from ``total`` only under ``winner_or_payer``, or where a declared hand's discard
+    win from a declared discarder is a 包胡, ``declared_bao_hu``). ``kan`` (数坎), ``pao_qia_mo_ba`` and
+    ``expected_ma`` (a self-draw that buys horses: the mean horse score over the unseen tiles)
+    are None where the rules do not count them. ``bao_hu`` is M of the discard side of a declared
+    hand when the rules have 包胡 (the discarder and the third seat not declared), else None.
+    """
+
+    allowed: bool
+    total: int
+    declared_allowed: bool
+    declared_total: int
+    kan: int | None = None
+    pao_qia_mo_ba: int | None = None
+    expected_ma: float | None = None
+    bao_hu: int | None = None
+    bao_hu_kan_times: int = 1
+    declared_bao_hu: bool = False
+
+    @property
+    def extras(self) -> float:
+        """The flat extras of one payment: 坎 + 跑恰摸八 + the expected 马."""
+        return (self.kan or 0) + (self.pao_qia_mo_ba or 0) + (self.expected_ma or 0)
+
+    @property
+    def amount(self) -> float:
+        """What one payer who did not declare pays per base, 漂 0: M + extras (0 when not allowed); the value's amount."""
+        return self.total + self.extras if self.allowed else 0
+
+    @property
+    def declared_amount(self) -> float:
+        """What a payer who declared pays per base, 漂 0 (0 when not allowed from one)."""
+        if not self.declared_allowed:
+            return 0
+        return self.declared_total + self.extras + ((self.kan or 0) * (self.bao_hu_kan_times - 1) if self.declared_bao_hu else 0)
+
+    @property
+    def bao_hu_amount(self) -> float | None:
+        """What the discarder pays per base on 包胡, 漂 0: both halves, 坎 once or twice (``bao_hu_kan``), 跑恰摸八 once."""
+        if self.bao_hu is None:
+            return None
+        return self.bao_hu + (self.kan or 0) * self.bao_hu_kan_times + (self.pao_qia_mo_ba or 0)
+
+
+def side_money(value: WinValue, hand: Hand, kind: int, self_draw: bool, rules: Rules, unseen: Counts | None = None) -> SideMoney:
+    """One side of winning the 13-tile ``hand`` on ``kind`` (``value`` from ``score_win`` under ``rules``), priced by §2.1 steps 2–6.
+
+    The seat's own 亮倒 is ``liang_dao`` in the rules' situation; no other seat declared but the
+    payer where ``declared_*`` says so. ``unseen`` (the copies left of each kind, the winning
+    tile's included) gives the expected 马 of a self-draw that buys horses.
+    """
+    options = rules.options
+    declared = "liang_dao" in rules.situation
+    kan = value.kan if options.shu_kan else None
+    pqmb = pao_qia_mo_ba(value, hand, kind, self_draw) if options.pao_qia_mo_ba else None
+    ma = expected_horse_score(kind, after_win(unseen, kind), options) if self_draw and unseen is not None and buys_horses(options, True, declared) else None
+    declared_allowed = value.allowed or (not self_draw and discard_allowed(value, True, options))
+    declared_bao = not self_draw and declared and declared_allowed and bao_hu_applies(options, True, True)
+    if declared_bao:
+        declared_total = bao_hu_halves(value, True, False, options)[2]
+    else:
+        declared_total = payer_multiplier(value, declared, True, options) if declared_allowed else 0
+    bao = bao_hu_halves(value, False, False, options)[2] if not self_draw and declared and value.allowed and bao_hu_applies(options, True, False) else None
+    return SideMoney(
+        value.allowed,
+        value.total if value.allowed else 0,
+        declared_allowed,
+        declared_total,
+        kan,
+        pqmb,
+        ma,
+        bao,
+        2 if options.bao_hu_kan == "double" else 1,
+        declared_bao,
+    )
+
+
+def side_amounts(hand: Hand, kind: int, self_draw: WinValue, discard: WinValue, rules: Rules, unseen: Counts) -> float:
+    """A wait's worth per copy for the value (town-rules.md §4): self-draw amount + discard amount, each what one undeclared payer pays per base, 漂 0."""
+    if not has_flat_extras(rules.options):
+        return self_draw.total + discard.total
+    return side_money(self_draw, hand, kind, True, rules, unseen).amount + side_money(discard, hand, kind, False, rules, unseen).amount
