@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kwx.bots.money import pay
 from kwx.bots.strong import Figures, StrongBot, figures_from
 from kwx.hand.efficiency import efficiency
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand, add, with_tile
@@ -222,9 +223,9 @@ def _revealed_stats(tally: Tally, state: Table, x: int, y: int) -> None:
         if live <= 0:
             continue
         win = win_for(state.rules, x, s.hand, kind, "discard", "claim", 0, state.drawn, True)
-        total = win.value.total if win is not None and win.value.allowed else 0
+        cost = pay(view, win.value, s.hand, kind, self_draw=False, winner=x, payer=y) if win is not None else 0.0
         tally.bump("revealed", "live", live)
-        tally.bump("revealed", "cost", live * 2 * total)
+        tally.bump("revealed", "cost", live * cost)
     tally.bump("revealed", "n")
 
 
