@@ -14,7 +14,7 @@ from kwx.errors import printable
 from kwx.hand.notation import parse_tile
 from kwx.hand.tiles import TILE_IDS
 
-from .models import Attempt, Puzzle
+from .models import Attempt, DrillReport, Puzzle
 from .services import AnswerError
 
 
@@ -88,3 +88,35 @@ class AnswerForm(forms.Form):
     def answer(self) -> dict[str, str]:
         """The checked answer as ``services.answer_puzzle``'s keywords."""
         return {key: self.cleaned_data[key] for key in ("answer", "attempt_id", "mode")}
+
+
+class ReportForm(forms.Form):
+    """A report that a drill is wrong: what is wrong (``kind``) and the player's own words (``text``, needed for "something else")."""
+
+    kind = forms.ChoiceField(
+        choices=DrillReport.KINDS,
+        error_messages={"required": _("Say what is wrong: pick one of the choices."), "invalid_choice": _("Say what is wrong: pick one of the choices.")},
+    )
+    text = forms.CharField(
+        required=False,
+        strip=True,
+        max_length=DrillReport.TEXT_MAX,
+        error_messages={"max_length": _("Your words may be at most %(limit_value)d characters (you wrote %(show_value)d).")},
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("kind") == DrillReport.OTHER and not cleaned.get("text"):
+            self.add_error("text", _("Say in a few words what is wrong."))
+        return cleaned
+
+
+class ResolveForm(forms.Form):
+    """Staff mark reports resolved: the drill (``drill``, its id) and, to resolve only one, the report (``report``)."""
+
+    drill = forms.ModelChoiceField(queryset=Puzzle.objects.all(), error_messages={"required": _("Name the drill."), "invalid_choice": _("No such drill.")})
+    report = forms.IntegerField(required=False, min_value=1, error_messages={"invalid": _("The report must be a report's number.")})
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        return {"puzzle": cleaned.get("drill"), "report_id": cleaned.get("report")}

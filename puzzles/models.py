@@ -122,7 +122,15 @@ class Puzzle(models.Model):
 class Attempt(models.Model):
     """One answer to one puzzle. ``attempt_id`` is the client's id: the same one never counts twice."""
 
-    MODES = [("rated", "Rated"), ("theme", "By theme"), ("review", "Review"), ("streak", "Streak"), ("quiz", "Fan quiz"), ("puzzle", "Shared puzzle")]
+    MODES = [
+        ("rated", "Rated"),
+        ("theme", "By theme"),
+        ("review", "Review"),
+        ("streak", "Streak"),
+        ("quiz", "Fan quiz"),
+        ("puzzle", "Shared puzzle"),
+        ("daily", "Daily drill"),
+    ]
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attempts")
     puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
@@ -160,6 +168,51 @@ class ReviewCard(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "puzzle"], name="one_card_per_puzzle")]
+
+
+class DailyDrill(models.Model):
+    """The daily drill of one day of the site's time zone (``selectors.DAY_ZONE``): chosen once from the bank by the date
+    (``selectors.daily_choice``) and stored, one row a day, so every server and every restart shows the same drill."""
+
+    day = models.DateField(unique=True)
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-day"]
+
+    def __str__(self) -> str:
+        return f"{self.day}: {self.puzzle.key}"
+
+
+class DrillReport(models.Model):
+    """A player's report that a drill is wrong; open until staff mark it ``resolved``. One open report per player, drill and kind."""
+
+    ANSWER, POSITION, EXPLANATION, OTHER = "answer", "position", "explanation", "other"
+    KINDS = [
+        (ANSWER, "The answer is wrong"),
+        (POSITION, "The position is impossible"),
+        (EXPLANATION, "The explanation is wrong"),
+        (OTHER, "Something else"),
+    ]
+    TEXT_MAX = 500
+    """The most characters of a report's own words."""
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="reports")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="drill_reports")
+    kind = models.CharField(max_length=12, choices=KINDS)
+    text = models.CharField(max_length=TEXT_MAX, blank=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    resolved = models.DateTimeField(null=True, blank=True, help_text="When staff marked it resolved (empty: open).")
+
+    class Meta:
+        ordering = ["created", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["puzzle", "player", "kind"], condition=Q(resolved__isnull=True), name="one_open_report_per_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.puzzle.key} {self.kind} by player {self.player_id}"
 
 
 class DrillShard(models.Model):

@@ -1,22 +1,27 @@
-"""What the drill pages and the API read: the next puzzle for a mode, a player's progress, the rating chart."""
+"""What the drill pages and the API read: the next puzzle for a mode, a player's progress, the rating chart, the daily set, the drills' reports."""
 
 from __future__ import annotations
 
+import hashlib
 import random
+from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from django.db.models import QuerySet
+from django.conf import settings
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from accounts.models import Player
 from kwx_site.table import TableShown, table_shown
 from play import selectors as play_selectors
-from play.models import ReviewItem
+from play.models import Hand, ReviewItem
 
 from .generation.themes import THEME_KEYS
-from .models import Attempt, Puzzle, ReviewCard
+from .models import Attempt, DailyDrill, DrillReport, Puzzle, ReviewCard
 from .rating import DEFAULT_RATING
 
 WINDOWS = (100, 200, 400, 800, 5000)
@@ -300,3 +305,181 @@ def table_view(puzzle: Puzzle) -> TableShown | None:
     """What a drill shows of the table from the player's chair (``partials/table.html``), or None for a puzzle without one (a 算番 item)."""
     view = puzzle.view
     return table_shown(view) if view is not None else None
+
+
+DAY_ZONE = ZoneInfo(settings.TIME_ZONE)
+"""The site's time zone (Asia/Shanghai): the daily set's day begins at its midnight, whatever zone a visitor is in."""
+DAILY_ROTATION = ("discard", "pong", "quiz", "kong", "declare", "defence", "ev")
+"""The kind of the day's drill, one a day in turn (a week: 何切, 碰不碰, 算番, 杠不杠, 亮不亮, defence, 期望值); ``ev`` is the 期望值 theme of 何切."""
+DAILY_LEVEL = "judge"
+"""The bots' level of the daily hand (a key of ``play.services.LEVELS``): the strongest there is."""
+
+
+def site_day(now: datetime | None = None) -> date:
+    """The day ``now`` falls on in the site's time zone (``DAY_ZONE``)."""
+    return (now or timezone.now()).astimezone(DAY_ZONE).date()
+
+
+def day_span(day: date) -> tuple[datetime, datetime]:
+    """The day's first instant and the next day's, in the site's time zone."""
+    start = datetime.combine(day, time.min, tzinfo=DAY_ZONE)
+    return start, datetime.combine(day + timedelta(days=1), time.min, tzinfo=DAY_ZONE)
+
+
+def daily_kind(day: date) -> str:
+    """The day's kind of drill (``DAILY_ROTATION``, by the day's number: every Monday is 何切)."""
+    return DAILY_ROTATION[day.weekday()]
+
+
+def _of_daily_kind(kind: str) -> QuerySet[Puzzle]:
+    if kind == "ev":
+        return _served(Puzzle.DISCARD).filter(draws_left__isnull=False)
+    if kind == Puzzle.DISCARD:
+        return _served(Puzzle.DISCARD).filter(draws_left__isnull=True)
+    return _served(kind)
+
+
+def daily_choice(*, day: date) -> Puzzle | None:
+    """The drill the day would get: of the day's kind (else the next kind in turn that has one), never a past day's while any is left,
+    picked among them by the date's SHA-256 in the order of their bank keys (the same on every server); None with an empty bank."""
+    digest = int.from_bytes(hashlib.sha256(f"kwx-daily/{day.isoformat()}".encode()).digest()[:8], "big")
+    start = DAILY_ROTATION.index(daily_kind(day))
+    used = DailyDrill.objects.filter(day__lt=day).values("puzzle_id")
+    for step in range(len(DAILY_ROTATION)):
+        served = _of_daily_kind(DAILY_ROTATION[(start + step) % len(DAILY_ROTATION)])
+        for pool in (served.exclude(pk__in=used), served):
+            keys = list(pool.order_by("key").values_list("pk", flat=True))
+            if keys:
+                return Puzzle.objects.get(pk=keys[digest % len(keys)])
+    return None
+
+
+def stored_daily(*, day: date) -> Puzzle | None:
+    """The day's daily drill if it has been chosen (``services.daily_drill`` chooses and stores it)."""
+    row = DailyDrill.objects.filter(day=day).select_related("puzzle").first()
+    return row.puzzle if row else None
+
+
+@dataclass(frozen=True)
+class DailySolvers:
+    """How many players answered a daily drill on its day, and how many of them got it right at their first answer that day."""
+
+    answered: int = 0
+    solved: int = 0
+
+
+def daily_solvers(*, puzzle: Puzzle, day: date) -> DailySolvers:
+    """Who answered ``puzzle`` on ``day`` (site time): each player once, however often they answered (the first answer of the day decides "solved")."""
+    start, end = day_span(day)
+    first: dict[int, bool] = {}
+    for player_id, correct in Attempt.objects.filter(puzzle=puzzle, created__gte=start, created__lt=end).order_by("created", "pk").values_list("player_id", "correct"):
+        first.setdefault(player_id, correct)
+    return DailySolvers(len(first), sum(first.values()))
+
+
+def daily_drill_days(*, player: Player) -> set[date]:
+    """The days (site time) on which the player answered that day's daily drill."""
+    attempts = Attempt.objects.filter(player=player).annotate(day=TruncDate("created", tzinfo=DAY_ZONE))
+    of_the_day = DailyDrill.objects.filter(day=OuterRef("day"), puzzle=OuterRef("puzzle"))
+    return set(attempts.filter(Exists(of_the_day)).values_list("day", flat=True).distinct())
+
+
+def daily_hand_days(*, player: Player) -> set[date]:
+    """The days (site time) on which the player finished a hand against the judge (``DAILY_LEVEL``): a hand counts for the day it was dealt."""
+    hands = Hand.objects.filter(player=player, over=True, game__level=DAILY_LEVEL).annotate(day=TruncDate("created", tzinfo=DAY_ZONE))
+    return set(hands.values_list("day", flat=True).distinct())
+
+
+def streaks(done: set[date], today: date) -> tuple[int, int]:
+    """(current, best) runs of consecutive days in ``done``: the current run ends today, or yesterday while today is not done yet."""
+    current = 0
+    day = today if today in done else today - timedelta(days=1)
+    while day in done:
+        current += 1
+        day -= timedelta(days=1)
+    best = run = 0
+    previous: date | None = None
+    for day in sorted(done):
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best, previous = max(best, run), day
+    return current, best
+
+
+@dataclass(frozen=True)
+class DailySet:
+    """The daily set of one day for one player: the day's drill and who solved it, the reviews due, the hand against the judge, the day streak.
+
+    The day is **done** when the player answered the day's drill that day (right or not) and finished a hand
+    against the judge dealt that day; the reviews are shown but never required (a player may have none due).
+    """
+
+    day: date
+    puzzle: Puzzle | None
+    solvers: DailySolvers
+    drill_done: bool
+    drill_right: bool | None
+    due: int
+    hand_done: bool
+    streak: int
+    best_streak: int
+    open_game: int | None = None
+    """A game against the judge whose hand dealt today is still at the table (the set links back to it), or None."""
+
+    @property
+    def done(self) -> bool:
+        """Whether the day counts for the streak: the drill answered and the hand played, both today."""
+        return self.drill_done and self.hand_done
+
+    @property
+    def kind(self) -> str:
+        """The drill's kind as ``DAILY_ROTATION`` names it (``ev`` for a 期望值 何切), or empty."""
+        if self.puzzle is None:
+            return ""
+        return "ev" if self.puzzle.is_ev else self.puzzle.kind
+
+
+def daily_set(*, player: Player | None, day: date, puzzle: Puzzle | None) -> DailySet:
+    """The player's daily set of ``day`` whose drill is ``puzzle`` (``services.daily_drill``); a visitor who has done nothing gets an empty one."""
+    solvers = daily_solvers(puzzle=puzzle, day=day) if puzzle else DailySolvers()
+    if player is None:
+        return DailySet(day, puzzle, solvers, False, None, 0, False, 0, 0)
+    start, end = day_span(day)
+    mine = Attempt.objects.filter(player=player, puzzle=puzzle, created__gte=start, created__lt=end).order_by("created", "pk").first() if puzzle else None
+    drills, hands = daily_drill_days(player=player), daily_hand_days(player=player)
+    current, best = streaks(drills & hands, day)
+    at_table = Hand.objects.filter(player=player, over=False, game__level=DAILY_LEVEL, created__gte=start, created__lt=end).order_by("-pk").first()
+    return DailySet(day, puzzle, solvers, mine is not None, mine.correct if mine else None, due_count(player), day in hands, current, best, at_table.game_id if at_table else None)
+
+
+def open_reports(*, puzzle: Puzzle) -> int:
+    """How many reports of the drill are still open (its page says so)."""
+    return DrillReport.objects.filter(puzzle=puzzle, resolved__isnull=True).count()
+
+
+@dataclass(frozen=True)
+class ReportedDrill:
+    """A drill with open reports, for the staff page: the drill, its open reports (oldest first) and how many of each kind."""
+
+    puzzle: Puzzle
+    reports: list[DrillReport]
+
+    @property
+    def count(self) -> int:
+        """Open reports."""
+        return len(self.reports)
+
+    @property
+    def by_kind(self) -> list[tuple[str, int]]:
+        """(kind, open reports of it), in ``DrillReport.KINDS`` order, kinds without one left out."""
+        counts = Counter(r.kind for r in self.reports)
+        return [(kind, counts[kind]) for kind, _name in DrillReport.KINDS if counts[kind]]
+
+
+def reported_drills() -> list[ReportedDrill]:
+    """Every drill with open reports, the most reported first (then the oldest report first), each with its open reports."""
+    puzzles = Puzzle.objects.annotate(open=Count("reports", filter=Q(reports__resolved__isnull=True))).filter(open__gt=0)
+    reports: dict[int, list[DrillReport]] = {}
+    for report in DrillReport.objects.filter(resolved__isnull=True, puzzle__in=puzzles).select_related("player__user").order_by("created", "pk"):
+        reports.setdefault(report.puzzle_id, []).append(report)
+    drills = [ReportedDrill(p, reports[p.pk]) for p in puzzles if p.pk in reports]
+    return sorted(drills, key=lambda d: (-d.count, d.reports[0].created, d.puzzle.pk))

@@ -1,4 +1,4 @@
-"""What changes state in the drills: answering a puzzle, and the drills' part of merging a visitor into an account.
+"""What changes state in the drills: answering a puzzle, the day's drill chosen once, reports of a bad drill, and the drills' part of merging a visitor into an account.
 
 Every change runs in one transaction with the player's row locked
 (``select_for_update``), so concurrent answers never lose a rating update on
@@ -12,16 +12,18 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.db import IntegrityError, OperationalError, connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
 
 from . import rating as glicko
-from .models import Attempt, Puzzle, ReviewCard
+from . import selectors
+from .models import Attempt, DailyDrill, DrillReport, Puzzle, ReviewCard
 from .review import review
 
 UNRATED_MODES = frozenset({"streak", "review"})
@@ -184,6 +186,7 @@ def merge_drills(*, source: Player, target: Player) -> None:
     session's rating changes are added on top of the account's. A streak run played
     in the session stays the current streak.
     Review cards move unless the account has one for the puzzle (the earlier due wins).
+    Reports move too, except an open one the account has open as well (same drill and kind): one counts.
     """
     src, dst = source, target
     kinds = list(Player.TRACKS)  # each rating track: 何切 (every drill kind) and 算番
@@ -223,3 +226,58 @@ def merge_drills(*, source: Player, target: Player) -> None:
             mine_card.card, mine_card.due = card.card, card.due
             mine_card.save(update_fields=["card", "due"])
     ReviewCard.objects.filter(player=src).delete()  # the account's own card for those puzzles stays
+    for report in DrillReport.objects.filter(player=src, resolved__isnull=True):
+        if DrillReport.objects.filter(player=dst, puzzle_id=report.puzzle_id, kind=report.kind, resolved__isnull=True).exists():
+            report.delete()
+    DrillReport.objects.filter(player=src).update(player=dst)
+
+
+def daily_drill(*, day: date) -> Puzzle | None:
+    """The daily drill of ``day`` (site time): the stored one, else ``selectors.daily_choice`` stored now; the first server to store it wins
+    (one row a day), so every server shows the same drill. None while the bank is empty."""
+    stored = selectors.stored_daily(day=day)
+    if stored is not None:
+        return stored
+    chosen = selectors.daily_choice(day=day)
+    if chosen is None:
+        return None
+    try:
+        with transaction.atomic():
+            DailyDrill.objects.create(day=day, puzzle=chosen)
+    except IntegrityError:  # another request stored the day's drill first: theirs it is
+        return selectors.stored_daily(day=day)
+    return chosen
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    """A stored report, and whether it is new (False: the player's open report of that kind was there already; its words were updated)."""
+
+    report: DrillReport
+    new: bool
+
+
+def report_drill(*, player: Player, puzzle: Puzzle, kind: str, text: str) -> ReportResult:
+    """Store a player's report on a drill (as ``forms.ReportForm`` cleaned it): one open report per player, drill and kind,
+    so a report sent twice counts once (new words replace the old ones)."""
+    for _try in range(2):
+        earlier = DrillReport.objects.filter(player=player, puzzle=puzzle, kind=kind, resolved__isnull=True).first()
+        if earlier is not None:
+            if text and text != earlier.text:
+                earlier.text = text
+                earlier.save(update_fields=["text"])
+            return ReportResult(earlier, new=False)
+        try:
+            with transaction.atomic():
+                return ReportResult(DrillReport.objects.create(player=player, puzzle=puzzle, kind=kind, text=text), new=True)
+        except IntegrityError:  # the same report, sent twice at once: the other one was stored first
+            continue
+    raise AssertionError("unreachable: the open report exists or could be stored")
+
+
+def resolve_reports(*, puzzle: Puzzle, report_id: int | None = None) -> int:
+    """Mark a drill's open reports resolved (only ``report_id`` when given); how many were."""
+    reports = DrillReport.objects.filter(puzzle=puzzle, resolved__isnull=True)
+    if report_id is not None:
+        reports = reports.filter(pk=report_id)
+    return reports.update(resolved=timezone.now())

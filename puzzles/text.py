@@ -116,7 +116,11 @@ MODES: dict[str, Promise] = {
     "streak": _("Streak"),
     "quiz": _("Fan quiz"),
     "puzzle": _("Shared puzzle"),
+    "daily": _("Daily drill"),
 }
+
+DRILL_NAMES: dict[str, Promise] = {"discard": _("何切 (what to discard)"), "quiz": _("算番 (count the fans)")}
+"""The 何切 puzzles' and the 算番 items' names (the table drills' are ``explain.KIND_NAMES``)."""
 
 SIDES: dict[str, Promise] = {"self_draw": _("Self-draw (自摸)"), "discard": _("On a discard (点炮)")}
 
@@ -159,3 +163,12 @@ def ev_explanation(puzzle: Any) -> list[str]:
     else:
         model = _("Effective tiles count only the next draw; the expected score follows every draw to the end of the wall and what the finished hand is worth.")
     return [str(plain) % names, str(why) % names, str(model)]
+
+
+REPORT_KINDS: dict[str, Promise] = {
+    "answer": _("The answer is wrong"),
+    "position": _("The position is impossible"),
+    "explanation": _("The explanation is wrong"),
+    "other": _("Something else"),
+}
+"""What a report of a bad drill says is wrong (``DrillReport.KINDS``), in the active language."""
