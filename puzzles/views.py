@@ -8,30 +8,31 @@ from __future__ import annotations
 
 import uuid
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.services import player_for
 from analysis import board
 from analysis.discards import from_bank
 from kwx.hand.fans import fan
 from kwx.rules import PRESETS
-from kwx_site.htmx import render_page
+from kwx_site.htmx import render_page, wants_fragment
 from play import selectors as play_selectors
 from play.models import ReviewItem
 
-from . import selectors
+from . import selectors, services
 from .explain import KIND_NAMES, KIND_PROMPTS, choice_buttons, choice_rows, discard_explanation, table_explanation
-from .forms import AnswerForm
+from .forms import AnswerForm, ReportForm, ResolveForm
 from .generation.themes import THEME_KEYS
-from .models import Puzzle
+from .limits import TooManyReports, counted_reporter
+from .models import DrillReport, Puzzle
 from .services import AnswerError, answer_puzzle
-from .text import MODES, SIDES, THEMES, ev_explanation
+from .text import DRILL_NAMES, MODES, REPORT_KINDS, SIDES, THEMES, ev_explanation
 
 
 def _kind(request: HttpRequest) -> str | None:
@@ -45,15 +46,21 @@ def _mode(request: HttpRequest, kind: str) -> tuple[str, str | None]:
     """The drill mode and theme from the query or form (quiz items: the quiz mode, or review when due)."""
     data = request.POST if request.method == "POST" else request.GET
     if kind == Puzzle.QUIZ:
-        return ("review" if data.get("mode") == "review" else "quiz"), None
+        return (data["mode"] if data.get("mode") in ("review", DAILY) else "quiz"), None
     mode = data.get("mode", "puzzle")
     theme = data.get("theme") if data.get("theme") in THEME_KEYS else None
-    if mode not in selectors.MODES and mode != "puzzle":
+    if mode not in selectors.MODES and mode not in ("puzzle", DAILY):
         mode = "puzzle"
     return ("theme" if theme and mode in ("theme", "puzzle") else mode), theme
 
 
+DAILY = "daily"
+"""The mode of the daily drill's page (``?mode=daily``): its answer leads back to today's set on the home page."""
+
+
 def _next_url(mode: str, theme: str | None, kind: str | None = None) -> str:
+    if mode == DAILY:
+        return reverse("analyzer") + "#daily"
     if mode == "quiz":
         return reverse("quiz-next")
     query = {"mode": "rated" if mode == "puzzle" else mode} | ({"theme": theme} if theme else {}) | ({"kind": kind} if kind else {})
@@ -101,7 +108,27 @@ def _puzzle_context(request: HttpRequest, puzzle: Puzzle, mode: str, theme: str 
         "next_url": _next_url(mode, theme, kind if _kind(request) else None),
         "analyzer_url": analyzer_url(puzzle),
         "puzzle_themes": [THEMES[k] for k in puzzle.theme_list if k in THEMES],
+        **_report_context(request, puzzle, _page_url(puzzle, mode, theme, kind)),
         **_sidebar(request, player),
+    }
+
+
+def _page_url(puzzle: Puzzle, mode: str, theme: str | None = None, kind: str | None = None) -> str:
+    """The puzzle's own page in its mode (what a report made without JavaScript comes back to)."""
+    query = ({"mode": mode} if mode not in ("puzzle", "quiz") else {}) | ({"theme": theme} if theme else {}) | ({"kind": kind} if kind else {})
+    return reverse("quiz" if puzzle.kind == Puzzle.QUIZ else "drill", args=[puzzle.pk]) + ("?" + urlencode(query) if query else "")
+
+
+def _report_context(request: HttpRequest, puzzle: Puzzle, back: str, form: ReportForm | None = None) -> dict[str, Any]:
+    """What the report section of a drill's page shows: the form (or its errors), the open reports, a thank-you after a report."""
+    reported = request.GET.get(REPORTED) if request.method == "GET" else None
+    return {
+        "open_reports": selectors.open_reports(puzzle=puzzle),
+        "report_kinds": list(REPORT_KINDS.items()),
+        "report_back": back,
+        "report_form": form,
+        "report_max": DrillReport.TEXT_MAX,
+        "reported": reported if reported in ("new", "again") else None,
     }
 
 
@@ -199,9 +226,9 @@ def _kind_rows(figures: selectors.Progress) -> list[tuple[str, str, str, selecto
     """/progress/'s rows by kind: 何切, each table decision, 算番; each with its link, its tally and the rating it moves (``Player.track_of``)."""
     drill_rating = _("Drill rating %(rating)s") % {"rating": round(figures.rating)}
     quiz_rating = _("算番 rating %(rating)s") % {"rating": round(figures.quiz_rating)}
-    rows = [(Puzzle.DISCARD, str(_("何切 (what to discard)")), reverse("drills") + "?mode=rated", figures.discard, drill_rating)]
+    rows = [(Puzzle.DISCARD, str(DRILL_NAMES[Puzzle.DISCARD]), reverse("drills") + "?mode=rated", figures.discard, drill_rating)]
     rows += [(k, str(KIND_NAMES[k]), reverse("drills") + f"?mode=rated&kind={k}", figures.kinds[k], drill_rating) for k in Puzzle.TABLE_KINDS]
-    rows.append((Puzzle.QUIZ, str(_("算番 (count the fans)")), reverse("quiz-next"), figures.quiz, quiz_rating))
+    rows.append((Puzzle.QUIZ, str(DRILL_NAMES[Puzzle.QUIZ]), reverse("quiz-next"), figures.quiz, quiz_rating))
     return rows
 
 
@@ -220,3 +247,90 @@ def progress(request: HttpRequest) -> HttpResponse:
         "play_due": play_selectors.due_items(player).count(),
     }
     return render(request, "puzzles/progress.html", context)
+
+
+REPORTED = "reported"
+"""The query flag of a drill's page after a report sent without JavaScript (post, redirect, get): ``new`` or ``again``."""
+
+
+def _back_to(puzzle: Puzzle, asked: str | None) -> str:
+    """Where a report made without JavaScript comes back to: the puzzle's own page as the form named it (its mode kept), never elsewhere."""
+    own = _page_url(puzzle, "puzzle")
+    if not asked:
+        return own
+    parts = urlsplit(asked)
+    if parts.scheme or parts.netloc or parts.path != own:
+        return own
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k in ("mode", "theme", "kind")]
+    return own + ("?" + urlencode(query) if query else "")
+
+
+@require_http_methods(["GET", "POST"])
+def report(request: HttpRequest, pk: int) -> HttpResponse:
+    """/drills/<id>/report/: report a bad drill or quiz item. GET: the form alone; POST: stored (one open report per player and kind),
+    then back to the drill's page (htmx: the report section in place); refused words are a 400 naming the field, too many reports a 429."""
+    puzzle = get_object_or_404(Puzzle, pk=pk)
+    back = _back_to(puzzle, request.POST.get("next") if request.method == "POST" else request.GET.get("next"))
+    context: dict[str, Any] = {"puzzle": puzzle, "page_url": back, "standalone": not wants_fragment(request), **_report_context(request, puzzle, back)}
+    status = 200
+    if request.method == "POST":
+        form = ReportForm(request.POST)
+        context["report_form"] = form
+        if not form.is_valid():
+            status = 400
+        else:
+            try:
+                player = counted_reporter(request, lambda: player_for(request))
+            except TooManyReports as refused:
+                context["report_refused"] = refused.message
+                response = render_page(request, "puzzles/report.html", "report", context, 429)
+                response["Retry-After"] = str(refused.wait)
+                return response
+            result = services.report_drill(player=player, puzzle=puzzle, **form.cleaned_data)
+            state = "new" if result.new else "again"
+            if not wants_fragment(request):
+                return redirect(f"{back}{'&' if '?' in back else '?'}{REPORTED}={state}#report")
+            context.update(reported=state, report_form=None, open_reports=selectors.open_reports(puzzle=puzzle), oob=True)
+    return render_page(request, "puzzles/report.html", "report", context, status)
+
+
+def _staff(request: HttpRequest) -> None:
+    """Only staff may see or resolve reports: anyone else gets a 404 (the page does not exist for them)."""
+    if not (request.user.is_authenticated and request.user.is_staff):
+        raise Http404("not found")
+
+
+def _reports_context() -> dict[str, Any]:
+    """The staff page's drills with their names and their reports' kinds in the active language."""
+    names = {**DRILL_NAMES, **KIND_NAMES}
+    drills = [
+        {
+            "drill": d,
+            "kind_name": names.get(d.puzzle.kind, d.puzzle.kind),
+            "by_kind": [(REPORT_KINDS[kind], n) for kind, n in d.by_kind],
+            "reports": [(r, REPORT_KINDS[r.kind]) for r in d.reports],
+        }
+        for d in selectors.reported_drills()
+    ]
+    return {"drills": drills}
+
+
+@require_http_methods(["GET"])
+def reports(request: HttpRequest) -> HttpResponse:
+    """/drills/reports/ (staff only): the drills with open reports, the most reported first, each with its reports."""
+    _staff(request)
+    return render_page(request, "puzzles/reports.html", "reports", _reports_context())
+
+
+@require_POST
+def resolve(request: HttpRequest) -> HttpResponse:
+    """POST /drills/reports/resolve/ (staff only): mark a drill's open reports resolved (or one of them); htmx gets the list back."""
+    _staff(request)
+    form = ResolveForm(request.POST)
+    if not form.is_valid():
+        context = {**_reports_context(), "error": " ".join(str(e) for errors in form.errors.values() for e in errors)}
+        return render_page(request, "puzzles/reports.html", "reports", context, 400)
+    services.resolve_reports(**form.cleaned_data)
+    if not wants_fragment(request):
+        return redirect("drill-reports")
+    return render_page(request, "puzzles/reports.html", "reports", _reports_context())

@@ -5,6 +5,8 @@
  * 2. A form marked data-retry (the drill and quiz answers) is sent again, with exactly the same
  *    fields — the same attempt id, so it never counts twice — when the request did not reach
  *    the app (no connection) or a proxy answered 502, 503 or 504 (a server being restarted).
+ * 3. A form marked data-swap-refusals (the report of a bad drill) shows a refusal it is answered with
+ *    (400: a field's message; 429: too many, try later) in its target, as a success would be.
  */
 (function () {
   "use strict";
@@ -39,6 +41,17 @@
       });
     }, 300 * Math.pow(2, tries));
   }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    var config = event.detail.requestConfig;
+    var elt = config ? config.elt : null;  // the element that sent the request (the event's own elt is its target)
+    var form = elt && elt.closest ? elt.closest("form[data-swap-refusals]") : null;
+    if (form && (status === 400 || status === 429)) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
 
   document.addEventListener("htmx:sendError", retry);
   document.addEventListener("htmx:responseError", function (event) {

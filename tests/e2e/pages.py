@@ -73,6 +73,7 @@ def quiz_page(page) -> str:
 MADE = {
     "drill": drill_page,
     "quiz": quiz_page,
+    "report": lambda page: drill_page(page) + "report/",
     "sheet": lambda page: sheet_pages(page)[0],
     "sheet-edit": lambda page: sheet_pages(page)[1],
     "sheet-new-hand": lambda page: sheet_pages(page)[2],
