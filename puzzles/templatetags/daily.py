@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import request_town
 from accounts.services import player_for
+from accounts.town import option_text
 from kwx.rules import PRESETS, label
-from kwx_site.text import english, preset_label
+from kwx_site.text import english
 from play.selectors import level_name
 
 from .. import selectors, services
@@ -61,7 +62,8 @@ def daily_set(context: Any) -> dict[str, Any]:
         "level": selectors.DAILY_LEVEL,
         "level_name": level_name(selectors.DAILY_LEVEL),
         "play_rules": town.rules,
-        "play_label": preset_label(town.rules),
+        "play_switches": [(key, option_text(value)) for key, value in town.options.items()],
+        "play_label": town.label(english()),
         "zone": _("China time (Asia/Shanghai)"),
         "csrf_token": context.get("csrf_token"),
         "request": request,

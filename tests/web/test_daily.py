@@ -132,3 +132,10 @@ def test_the_card_in_english(today):
     card = daily_card(Client(HTTP_ACCEPT_LANGUAGE="en").get("/progress/").content.decode())
     assert "Today’s set" in card or "Today's set" in card
     assert "0 days in a row" in card and "One hand against the judge" in card and "China time (Asia/Shanghai)" in card
+
+
+def test_the_cards_hand_carries_the_towns_switches(today):
+    client = Client()
+    client.post("/town/", {"rules": "xiaogan", "shown": "xiaogan", "cap": "8"})
+    card = daily_card(client.get("/").content.decode())
+    assert 'name="rules" value="xiaogan"' in card and 'name="cap" value="8"' in card and "孝感（改）" in card
