@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from play import seats
 from play.models import Game, Hand
 from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import SHOTS, open_page, shot
@@ -32,6 +33,12 @@ def sit_and_play(page) -> Hand:
     hand.refresh_from_db()
     assert hand.review_state == Hand.DONE
     return hand
+
+
+def assert_log_in_words(page) -> None:
+    """The table's action log says what was played, in words (issue 38 item 1: a branch printed each line as a Python dict)."""
+    lines = page.locator("#action-log li").all_inner_texts()
+    assert lines and not any("{" in line or "'text'" in line for line in lines), lines
 
 
 def fits(page) -> None:
@@ -77,6 +84,7 @@ def test_the_review_views_play_on_and_the_game_review_on_a_phone(browser, live_s
             page.locator(".pl-decision").screenshot(path=f"{SHOTS}/review-decision.png")
         buttons.first.click()
         page.locator("#branch-origin").wait_for()
+        assert_log_in_words(page)
         fits(page)
         shot(page, "branch")
         assert_no_violations(page)
@@ -84,6 +92,9 @@ def test_the_review_views_play_on_and_the_game_review_on_a_phone(browser, live_s
         if not branch.over:
             page.locator("#bot-plays").click()
         page.locator("#branch-compare").wait_for()
+        assert_log_in_words(page)
+        branch.refresh_from_db()
+        assert page.locator("#payments li").count() == max(1, len(seats.replayed(branch.record).settlement.payments))  # the payments behind the nets (issue 38 item 1)
         fits(page)
         shot(page, "branch-over")
         assert_no_violations(page)
