@@ -30,6 +30,9 @@ def test_answer_one_table_drill_of_each_kind_at_390_px(page, kind):
     assert str(puzzle.view.wall_left) in page.locator(".pl-wall").inner_text()
     if puzzle.view.phase == "act":  # the whole 14-tile position, the drawn tile apart
         assert page.locator(".dr-hand .dr-tile").count() + 3 * len(puzzle.view.me.melds) == 14 and page.locator(".dr-hand .dr-tile.drawn").count() == 1
+    if kind == "defence":  # the revealed hand's waits, each with its live copies (issue 38 item 6)
+        waits = page.locator(".pl-opponents .pl-waits .pl-wait")
+        assert waits.count() >= 1 and all(re.search(r"\d", text) for text in waits.all_inner_texts())
     _no_sideways_scroll(page)
     button = page.locator(f'button.choice[value="{puzzle.accepted[0]}"]')
     box = button.bounding_box()

@@ -49,6 +49,18 @@ def test_a_table_drill_shows_the_table_and_its_choices(kind):
         assert 'class="badge bad"' in html  # the 亮倒 badge of the revealed opponent
 
 
+def test_a_defence_drill_shows_the_revealed_hands_waits_with_their_live_copies():
+    """Issue 38 item 6: a 亮倒 opponent's waits had no live counts in the table drills."""
+    puzzle = table_drill("defence")
+    view = puzzle.view
+    html = Client().get(f"/drills/{puzzle.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    revealed = [seat for seat in range(3) if seat != view.seat and view.seats[seat].liang_dao]
+    assert revealed
+    shown = [re.findall(r'data-tile="(\w+)">.*?(\d+) left', block, re.S) for block in re.findall(r'<p class="pl-waits">(.*?)</p>', html, re.S)]
+    expected = [[(TILE_IDS[k], str(4 - view.seen[k])) for k in sorted(view.seats[seat].waits)] for seat in revealed]
+    assert sorted(shown) == sorted(expected) and all(shown)
+
+
 def _hand_shown(html: str) -> list[str]:
     """The tiles of the player's hand on a drill page, the drawn tile last."""
     block = re.search(r'<div class="hand dr-hand"[^>]*>(.*?)</div>', html, re.S).group(1)
