@@ -230,3 +230,15 @@ def test_after_log_out_the_games_page_asks_to_log_in_and_comes_back(browser, liv
         page.locator("form[action='/accounts/login/'] button").click()
         page.wait_for_selector("#table")
         assert page.url == table
+
+
+@pytest.mark.parametrize("touch", [True, False])
+def test_the_keyboard_keys_show_only_where_there_is_a_keyboard(browser, live_server, touch):
+    """Issue 38 item 8: the line of keys (← → Enter H K P G L) showed on a touch phone, which has none of them."""
+    with open_page(browser, live_server, 390, 844, touch=touch) as page:
+        sit_down(page)
+        page.locator(".pl-hand-form").wait_for()
+        assert page.locator("#play-keys").count() == 1  # in the page (a phone may have a keyboard attached)
+        assert page.locator("#play-keys").is_visible() is not touch
+        if touch:
+            shot(page, "table-touch-zh-hans-390")
