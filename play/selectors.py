@@ -545,3 +545,9 @@ def first_due(player: Player | None) -> ReviewItem | None:
 def item_url(item: ReviewItem) -> str:
     """Where a review item opens: the review of its hand at its step, asking again."""
     return reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&item={item.pk}"
+
+
+def first_due_url(player: Player | None) -> str:
+    """Where the costly decision due soonest opens (``item_url``); empty when none is due."""
+    item = first_due(player)
+    return item_url(item) if item is not None else ""

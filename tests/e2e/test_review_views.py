@@ -124,3 +124,29 @@ def test_the_review_views_play_on_and_the_game_review_on_a_phone(browser, live_s
                     shot(other, f"{name}-{width}-{language}")
                     if name == "review-views":
                         other.locator(".pl-chart").screenshot(path=f"{SHOTS}/review-chart-{width}-{language}.png")
+
+
+def test_progress_opens_the_costly_decision_it_names_on_a_phone(browser, live_server):
+    """Issue 38 item 8: /progress/'s "1 个损失大的决策待复习 →" opened a missed 何切 puzzle due sooner instead of that decision."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from play.models import ReviewItem
+    from puzzles.models import Attempt, ReviewCard
+    from tests.puzzles.factories import discard_puzzle
+
+    with open_page(browser, live_server, 390, 844) as page:
+        hand = sit_and_play(page)
+        missed = discard_puzzle("34556p123789sZZZ")
+        attempt = Attempt.objects.create(player=hand.player, puzzle=missed, attempt_id="0" * 32, answer="9s", correct=False)
+        ReviewCard.objects.create(player=hand.player, puzzle=missed, card={}, due=attempt.created - timedelta(days=2))
+        ReviewItem.objects.filter(player=hand.player).delete()
+        step = hand.review["decisions"][0]["step"]
+        item = ReviewItem.objects.create(player=hand.player, hand=hand, step=step, cost=1.0, card={}, due=timezone.now() - timedelta(days=1))
+        page.goto(f"{page.base}/progress/")
+        page.locator("#play-due").click()
+        page.wait_for_url(f"**/play/{hand.pk}/review/?step={step}&item={item.pk}")
+        page.locator(".pl-decision").wait_for()
+        fits(page)
+        shot(page, "progress-costly-decision-opened")

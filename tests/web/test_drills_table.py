@@ -329,3 +329,27 @@ def test_a_no_kong_choice_that_declares_names_the_declaration_on_its_button():
     puzzle = next(p for p in Puzzle.objects.filter(kind="kong").order_by("key") if any(o.get("liang_dao") for o in p.options))
     html = Client().get(f"/drills/{puzzle.pk}/").content.decode()
     assert re.search(r"不杠（打[^）]*并亮倒）|No kong \(discard [^)]* and declare 亮倒\)", html), puzzle.key
+
+
+def test_progress_opens_the_costly_decision_it_names_not_a_missed_puzzle_due_before_it(client):
+    """Issue 38 item 8: "1 costly decision due for review →" went to /drills/?mode=review, which opened a missed 何切 puzzle due sooner."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from play.models import ReviewItem
+    from puzzles.models import Player, ReviewCard
+    from tests.puzzles.factories import discard_puzzle
+    from tests.web.test_play import play_hand, start
+
+    hequ = discard_puzzle("34556p123789sZZZ")
+    html = client.get(f"/drills/{hequ.pk}/").content.decode()
+    client.post(f"/drills/{hequ.pk}/", {"discard": "9s", "attempt": _attempt(html), "mode": "rated"})
+    hand = play_hand(client, start(client))
+    player = Player.objects.get()
+    ReviewCard.objects.filter(player=player).update(due=timezone.now() - timedelta(days=2))  # the missed puzzle is due first
+    item = ReviewItem.objects.create(player=player, hand=hand, step=1, cost=1.0, card={}, due=timezone.now() - timedelta(days=1))
+    page = client.get("/progress/").content.decode()
+    link = re.search(r'<a href="([^"]+)" id="play-due">', page).group(1).replace("&amp;", "&")
+    assert link == f"/play/{hand.pk}/review/?step=1&item={item.pk}"
+    assert client.get(link).status_code == 200
