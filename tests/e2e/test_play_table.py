@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from play.models import Hand
 from tests.e2e.axe import assert_no_violations
@@ -242,3 +243,21 @@ def test_the_keyboard_keys_show_only_where_there_is_a_keyboard(browser, live_ser
         assert page.locator("#play-keys").is_visible() is not touch
         if touch:
             shot(page, "table-touch-zh-hans-390")
+
+
+@pytest.mark.parametrize("zone, shown", [("America/New_York", "2026-12-04 07:16 UTC\u22125"), ("Asia/Kolkata", "2026-12-04 17:46 UTC+5:30"), ("Asia/Shanghai", "2026-12-04 20:16 UTC+8")])
+def test_your_games_are_listed_in_the_visitors_own_time_and_zone(browser, live_server, zone, shown):
+    """Issue 38 item 8: "Your games" showed China time, with no zone, to a visitor elsewhere."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from play.models import Game
+
+    with open_page(browser, live_server, 390, 844, language="en", zone=zone) as page:
+        sit_down(page)
+        Game.objects.update(created=datetime(2026, 12, 4, 12, 16, tzinfo=ZoneInfo("UTC")))
+        page.goto(f"{page.base}/play/")
+        moment = page.locator(".pl-games time").first
+        expect(moment).to_have_text(shown)
+        assert moment.get_attribute("title")  # the zone by name (Chromium may name an alias: Asia/Calcutta)
+        shot(page, f"your-games-{zone.replace('/', '-')}-390")
