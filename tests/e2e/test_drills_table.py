@@ -81,6 +81,20 @@ def test_explanations_speak_about_the_pick_and_give_reasons_at_390(page):
     shot(page, "drill-kong-390-zh")
 
 
+def test_a_pick_at_the_best_shanten_is_told_what_it_lacks_at_390(page):
+    """Issue 38 item 8: "打八筒只有一向听" when both choices were 1-shanten; now it names the effective tiles each keeps."""
+    ensure_bank("bank")
+    drills = Puzzle.objects.filter(kind=Puzzle.DISCARD, key__startswith="h").order_by("key")
+    level = next(p for p in drills if p.options[0]["shanten"] == 1 and any(r["discard"] not in p.accepted and r["shanten"] == 1 for r in p.options))
+    mine = next(r for r in level.options if r["discard"] not in level.accepted and r["shanten"] == 1)
+    page.goto(f"{page.base}/drills/{level.pk}/?mode=rated")
+    page.locator(f'button.tile-button[value="{mine["discard"]}"]').first.click()
+    expect(page.locator(".why")).to_contain_text(f"但有效牌更少：{mine['ukeire']}张，不如{level.options[0]['ukeire']}张")
+    assert "只有一向听" not in page.locator(".why").inner_text() and "只剩一向听" not in page.locator(".why").inner_text()
+    _no_sideways_scroll(page)
+    shot(page, "drill-same-shanten-390-zh")
+
+
 def test_progress_shows_each_kind_in_its_own_row_at_390(page):
     ensure_bank("table_bank")
     pong = table_drill("pong", 0)

@@ -254,7 +254,7 @@ def test_a_discard_drill_speaks_about_the_players_own_discard():
     assert f"Your discard {tile_label(worse['discard'])} steps back a shanten" in why, why
     level = next(p for p in drills if any(r["discard"] not in p.accepted and r["shanten"] == p.options[0]["shanten"] for r in p.options[2:]))
     mine = [r for r in level.options if r["discard"] not in level.accepted and r["shanten"] == level.options[0]["shanten"]][-1]
-    assert f"Your discard {tile_label(mine['discard'])} leaves only" in _answered(level, mine["discard"])
+    assert f"Your discard {tile_label(mine['discard'])} leaves" in _answered(level, mine["discard"])
     assert "之一" in _answered(tied, second, "zh-hans") and best["shanten"] == tied.options[0]["shanten"]
 
 
@@ -353,3 +353,23 @@ def test_progress_opens_the_costly_decision_it_names_not_a_missed_puzzle_due_bef
     link = re.search(r'<a href="([^"]+)" id="play-due">', page).group(1).replace("&amp;", "&")
     assert link == f"/play/{hand.pk}/review/?step=1&item={item.pk}"
     assert client.get(link).status_code == 200
+
+
+def test_a_discard_at_the_best_shanten_is_told_what_it_lacks_not_that_it_is_only_that_shanten():
+    """Issue 38 item 8: "打八筒只有一向听" was said when both choices were 1-shanten; the difference is the effective tiles (or the value when ready)."""
+    from kwx_site.text import shanten_words
+
+    ensure_bank("bank")
+    drills = Puzzle.objects.filter(kind=Puzzle.DISCARD, key__startswith="h").order_by("key")
+    level = next(p for p in drills if p.options[0]["shanten"] == 1 and any(r["discard"] not in p.accepted and r["shanten"] == 1 for r in p.options))
+    best = level.options[0]
+    mine = next(r for r in level.options if r["discard"] not in level.accepted and r["shanten"] == 1)
+    zh, en = _answered(level, mine["discard"], "zh-hans"), _answered(level, mine["discard"])
+    assert "只有一向听" not in zh and "只剩一向听" not in zh, zh
+    with translation.override("zh-hans"):
+        said = f"你打的{tile_label(mine['discard'])}同样是{shanten_words(1)}，但有效牌更少：{mine['ukeire']}张，不如{best['ukeire']}张。"
+    assert said in zh, zh
+    assert f"Your discard {tile_label(mine['discard'])} leaves 1-shanten too, but fewer effective tiles: {mine['ukeire']} against {best['ukeire']}." in en, en
+    ready = next(p for p in drills if p.options[0]["shanten"] == 0 and any(r["discard"] not in p.accepted and r["shanten"] == 0 and r.get("waits") for r in p.options))
+    worse = next(r for r in ready.options if r["discard"] not in ready.accepted and r["shanten"] == 0 and r.get("waits"))
+    assert f"Your discard {tile_label(worse['discard'])} is ready too, but worth less" in _answered(ready, worse["discard"])
