@@ -101,7 +101,7 @@ def test_the_calculator_stays_phone_wide_after_settling(browser, live_server, la
         page.wait_for_selector("#result .st-payments")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         tiles = page.locator("#result .st-tiles img.tile")
-        assert tiles.count() >= 13
+        assert tiles.count() == 14 and page.locator("#result .st-tiles .win img.tile").count() == 1  # 13 tiles and the one it won on
         assert all(box["x"] + box["width"] <= 390 for box in (tiles.nth(i).bounding_box() for i in range(tiles.count())))
         grid = page.locator(".st-player-grid").bounding_box()
         assert grid["x"] + grid["width"] <= 390
