@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import Player
 from analysis.board import Board, canonical_query
 from analysis.presenter import page_context
+from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import efficiency
 from kwx.hand.ev_analysis import MAX_REVEALED
 from kwx.hand.notation import format_hand
@@ -176,11 +177,14 @@ def action_log(done: Replay, actions: tuple[Action, ...], me: int, over: bool) -
 
 
 def own_waits(view: SeatView) -> list[dict[str, Any]]:
-    """The viewer's winning tiles while its 13 tiles are ready (the drawn tile set apart), each with the copies it has not seen and whether a discard may be won on it."""
+    """The viewer's winning tiles while its 13 tiles are ready (the drawn tile set apart), each with the copies it has not seen and whether a discard may be won on it.
+
+    After the viewer's 亮倒 every win carries its ×2, so a 屁胡 wait is no longer self-draw only.
+    """
     hand = view.hand if view.drawn_tile is None else view.hand.with_tile(view.drawn_tile, -1)
     if hand.tile_count != 13:
         return []
-    result = efficiency(hand, view.seen, view.rules)
+    result = efficiency(hand, view.seen, revealed_rules(view.rules) if view.me.liang_dao else view.rules)
     if result.shanten != 0:
         return []
     return [{"tile": TILE_IDS[w.kind], "left": w.remaining, "self_draw_only": not w.discard.allowed, "why": refusal_words(w.discard.reason)} for w in result.waits]
@@ -541,3 +545,9 @@ def first_due(player: Player | None) -> ReviewItem | None:
 def item_url(item: ReviewItem) -> str:
     """Where a review item opens: the review of its hand at its step, asking again."""
     return reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&item={item.pk}"
+
+
+def first_due_url(player: Player | None) -> str:
+    """Where the costly decision due soonest opens (``item_url``); empty when none is due."""
+    item = first_due(player)
+    return item_url(item) if item is not None else ""
