@@ -364,15 +364,16 @@ def request_review(*, player: Player | None, hand_id: int) -> Hand:
     return _retrying(job)
 
 
-def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: int | None = None, jobs: int = 1) -> str:
+def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: int | None = None, jobs: int = 1, give_way: Callable[[], object] | None = None) -> str:
     """The review task's work: judge every decision of the hand's seat, storing each as it is done, then the whole review.
 
     Idempotent: the same record gives the same figures (seeds from the record, a work budget),
     a review already done is left as it is, and a run that finds the decisions an earlier run
     (killed mid-task) stored with the same method goes on from there. ``decisions`` stops this
     run after that many more (the review stays running; the next run goes on); ``jobs``
-    processes work decisions out at once (the same figures). An error marks the review failed
-    and is raised again (the task fails).
+    processes work decisions out at once (the same figures); ``give_way`` is called before every
+    rollout (``kwx.processes.GiveWay``: a person's request on the host goes first). An error marks
+    the review failed and is raised again (the task fails).
     """
     method = review.Method(policy, work_per_choice)
     hand = Hand.objects.filter(pk=hand_id).first()
@@ -381,13 +382,13 @@ def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: i
     if hand.review_state == Hand.DONE:
         return "reviewed already"
     try:
-        return _work_review(hand, method, decisions, jobs)
+        return _work_review(hand, method, decisions, jobs, give_way)
     except Exception:
         Hand.objects.filter(pk=hand_id).exclude(review_state=Hand.DONE).update(review_state=Hand.FAILED)
         raise
 
 
-def _work_review(hand: Hand, method: review.Method, limit: int | None, jobs: int) -> str:
+def _work_review(hand: Hand, method: review.Method, limit: int | None, jobs: int, give_way: Callable[[], object] | None) -> str:
     points = review.decision_points(hand.record, hand.seat)
     stored = hand.review or {}
     decisions: list[dict[str, Any]] = list(stored.get("decisions", [])) if stored.get("method") == method.as_dict() else []
@@ -395,7 +396,7 @@ def _work_review(hand: Hand, method: review.Method, limit: int | None, jobs: int
     mark = lambda **fields: Hand.objects.filter(pk=hand.pk).update(review={"method": method.as_dict(), "decisions": decisions}, **fields)
     mark(review_state=Hand.RUNNING, review_total=len(points), review_done=len(decisions))
     todo = [p for p in points if p.step not in steps][:limit]
-    for figures in review.review_points(hand.record, hand.seat, todo, method, jobs):
+    for figures in review.review_points(hand.record, hand.seat, todo, method, jobs, give_way):
         decisions.append(figures)
         mark(review_done=len(decisions))
     if len(decisions) < len(points):
