@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import TypeVar
@@ -47,14 +47,26 @@ def in_processes(work: Callable[[T], U], items: Sequence[T], jobs: int) -> Itera
         yield from pool.map(work, items, chunksize=1)
 
 
-def as_done(work: Callable[[T], U], items: Sequence[T], jobs: int) -> Iterator[U]:
-    """``work`` of each item, each result as soon as it is done (in any order; the items are started in their order, so put the longest first), in ``jobs`` spawned processes or in this one."""
+BEAT = 10.0
+"""Seconds between two calls of ``as_done``'s ``beat`` while no result comes (a heartbeat: the caller is alive)."""
+
+
+def as_done(work: Callable[[T], U], items: Sequence[T], jobs: int, beat: Callable[[], object] | None = None) -> Iterator[U]:
+    """``work`` of each item, each result as soon as it is done (in any order; the items are started in their order, so put the longest first), in ``jobs`` spawned processes or in this one.
+
+    ``beat`` is called every ``BEAT`` seconds while the processes work and no result comes (in this process's own thread:
+    it may write to the caller's database connection); working in this one process, nothing beats between results."""
     if jobs <= 1 or len(items) <= 1:
         yield from map(work, items)
         return
     with _pool(jobs) as pool:
-        for future in as_completed([pool.submit(work, item) for item in items]):
-            yield future.result()
+        pending = {pool.submit(work, item) for item in items}
+        while pending:
+            done, pending = wait(pending, timeout=BEAT if beat is not None else None, return_when=FIRST_COMPLETED)
+            if not done and beat is not None:
+                beat()
+            for future in done:
+                yield future.result()
 
 
 def _pool(jobs: int) -> Executor:

@@ -206,17 +206,26 @@ def _review_job(job: tuple[dict[str, Any], int, DecisionPoint, Method, Callable[
     return review_point(*job)
 
 
-def review_points(record: dict[str, Any], seat: int, points: Sequence[DecisionPoint], method: Method, jobs: int = 1, give_way: Callable[[], object] | None = None) -> Iterator[dict[str, Any]]:
+def review_points(
+    record: dict[str, Any],
+    seat: int,
+    points: Sequence[DecisionPoint],
+    method: Method,
+    jobs: int = 1,
+    give_way: Callable[[], object] | None = None,
+    beat: Callable[[], object] | None = None,
+) -> Iterator[dict[str, Any]]:
     """Each decision's figures as soon as it is done (a caller may store it), worked out in ``jobs`` processes.
 
     In one process they come in the points' order; in several, the decisions of most choices
     (the budget is per choice, so the longest) start first, so no process is left with a long
     one at the end while the others wait, and each comes when it is done. ``give_way`` (picklable:
-    it travels to the processes) is called before every rollout (``policies``).
+    it travels to the processes) is called before every rollout (``policies``); ``beat`` here, while the
+    processes work and nothing comes (``kwx.processes.as_done``: a heartbeat).
     """
     if jobs > 1:
         points = sorted(points, key=lambda p: -len(view_for(p.state, seat).decision.choices))
-    yield from as_done(_review_job, [(record, seat, point, method, give_way) for point in points], jobs)
+    yield from as_done(_review_job, [(record, seat, point, method, give_way) for point in points], jobs, beat)
 
 
 def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[str, Any]:
