@@ -401,7 +401,7 @@ class _Runner:
 
 
 def early_refusal(request: HttpRequest) -> EVRefused | None:
-    """The refusal ``ev_slot`` would give at once without counting: a remembered limit or a busy host; else None."""
+    """The refusal ``ev_slot`` would give at once: a remembered limit (no query), or a busy host (counted against the client, as there); else None."""
     try:
         _remembered("client", client_ip(request))
         _remembered("site", "all")
