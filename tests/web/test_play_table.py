@@ -191,13 +191,37 @@ def test_a_logged_out_visitor_on_their_games_page_is_asked_to_log_in_and_log_out
     assert confirmation.status_code == 200 and "You are logged out" in confirmation.content.decode()
     for url in (f"/play/{game.pk}/", f"/play/{hand.pk}/review/"):
         page = client.get(url, **EN)
-        assert page.status_code == 403
+        assert page.status_code == 404
         text = page.content.decode()
-        assert "Log in to continue" in text and f'href="/accounts/login/?next={url}"' in text
+        assert "If it is one of your account's games or hands, log in" in text and f'href="/accounts/login/?next={url}"' in text
     posted = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "pass"}, **EN)
-    assert posted.status_code == 403 and current(game).record == hand.record
+    assert posted.status_code == 404 and current(game).record == hand.record
     back = client.post(f"/accounts/login/?next=/play/{game.pk}/", {"username": "kim", "password": "a long enough password 25", "next": f"/play/{game.pk}/"})
     assert back["Location"] == f"/play/{game.pk}/" and client.get(back["Location"]).status_code == 200
+
+
+def test_a_logged_out_visitor_gets_the_same_answer_for_an_accounts_game_or_hand_as_for_a_missing_id(client, django_user_model):
+    """Issue 37: a 403 for an account's ids and a 404 for the rest told a logged-out visitor which ids were accounts'."""
+    import re
+
+    django_user_model.objects.create_user("ona", password="a long enough password 25")
+    owner = Client()
+    owner.post("/accounts/login/", {"username": "ona", "password": "a long enough password 25"})
+    game = start(owner)
+    hand = current(game)
+    anonymous = start(Client())
+    missing = max(game.pk, anonymous.pk) + 1000
+    token = re.compile(r'"X-CSRFToken": "[^"]*"|name="csrfmiddlewaretoken" value="[^"]*"')  # masked afresh for every answer
+
+    def answer(url):
+        page = client.get(url, **EN)
+        return page.status_code, token.sub("", page.content.decode().replace(url, "URL"))
+
+    for kind, ids in (("/play/{}/", (game.pk, anonymous.pk, missing)), ("/play/{}/review/", (hand.pk, current(anonymous).pk, missing + 5000))):
+        answers = {answer(kind.format(i)) for i in ids}
+        assert len(answers) == 1, kind  # the account's, a session's and a missing one: one answer
+        ((status, _),) = answers
+        assert status == 404
 
 
 def test_an_anonymous_game_and_another_accounts_game_stay_not_found(client, django_user_model):
