@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -18,6 +20,7 @@ VECTORS = ROOT / "tests" / "vectors"
 django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 """Tests hash passwords fast; the hashers' strength is Django's to test, the flows are ours."""
 django_settings.EV_SLOT_DIR = tempfile.mkdtemp(prefix=f"kwx-ev-test-{os.getpid()}-")
+atexit.register(shutil.rmtree, django_settings.EV_SLOT_DIR, ignore_errors=True)
 """Each test process (each xdist worker, each worktree) has its own EV slots: the slot is a host-wide
 ``flock`` (analysis/ev_limits.py), and another run's EV request must not take this run's slot."""
 django_settings.REVIEW_WORK = 30
