@@ -91,7 +91,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s: your drills are saved to your account.") % {"name": user.get_username()})
-        return redirect(_safe_next(request) or "progress")
+        return redirect(safe_next(request) or "progress")
     return render(request, "accounts/signup.html", {"form": form})
 
 
@@ -101,7 +101,7 @@ def logged_out(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/logged_out.html")
 
 
-def _safe_next(request: HttpRequest) -> str | None:
+def safe_next(request: HttpRequest) -> str | None:
     """The ``next`` of the query or form when it points into this site (as the log-in view checks it), else None."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     allowed = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure())
@@ -209,7 +209,7 @@ def town(request: HttpRequest) -> HttpResponse:
     shows this page again; an htmx POST (a select or toggle changed) answers the picker itself,
     with ``HX-Trigger: kwx:town`` so a page that shows figures may fetch them again.
     """
-    back = _safe_next(request)
+    back = safe_next(request)
     if request.method == "POST":
         form = TownForm(request.POST)
         if form.is_valid():

@@ -6,7 +6,8 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.utils.translation import gettext_noop
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.request import Request
@@ -14,7 +15,7 @@ from rest_framework.views import APIView
 
 from kwx import EngineError, analyze
 from kwx.hand.analysis import MAX_TEXT
-from kwx.hand.ev import MAX_DRAWS
+from kwx.hand.ev import MAX_DRAWS, Budget
 from kwx.hand.ev_analysis import DEPTHS
 from kwx.hand.ev_analysis import FIELDS as EV_FIELDS
 from kwx.hand.fans import SITUATION_KEYS
@@ -23,7 +24,7 @@ from kwx.rules import OPTIONS
 from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 from kwx_site.api_rules import OptionsField, query_options, rules_field
 
-from .ev_limits import EVRefused, ev_slot
+from .ev_limits import EVRefused, ev_slot, request_budget
 from .renderers import ORJSONRenderer
 
 
@@ -210,8 +211,8 @@ def query_to_request(query: Any) -> dict[str, Any]:
     return body
 
 
-def run_analysis(body: Any) -> dict[str, Any]:
-    """Check the shape of a request body and hand it to the engine."""
+def run_analysis(body: Any, budget: Budget | None = None) -> dict[str, Any]:
+    """Check the shape of a request body and hand it to the engine (``budget``: the request's, for depth ev)."""
     if not isinstance(body, dict):
         raise EngineError(gettext_noop("The request body must be a JSON object."), "body")
     unknown = set(body) - {"hand", "melds", "visible", "rules", "situation", "options", *EV_FIELDS}
@@ -228,27 +229,55 @@ def run_analysis(body: Any) -> dict[str, Any]:
         rules=body.get("rules", "standard"),
         situation=body.get("situation", ()),
         options=body.get("options"),
+        budget=budget,
         **{key: body.get(key) for key in EV_FIELDS},
     )
 
 
 class EVThrottled(exceptions.Throttled):
-    """429 with ``Retry-After``: an expected-value request over a limit (``ev_limits``)."""
+    """429 with ``Retry-After``: an expected-value request over a limit, or the host's slots busy (``ev_limits``)."""
 
     def __init__(self, refused: EVRefused) -> None:
         exceptions.APIException.__init__(self, refused.message)
         self.wait = refused.wait
 
 
+class EVUnavailable(exceptions.APIException):
+    """503 with ``Retry-After``: the host is too loaded to finish an expected-value request before its deadline (``EV_DEADLINE``)."""
+
+    status_code = 503
+    default_code = "busy"
+
+    def __init__(self, refused: EVRefused) -> None:
+        super().__init__(refused.message)
+        self.wait = refused.wait
+
+
+def ev_refusal(refused: EVRefused) -> exceptions.APIException:
+    """The API's answer to a refused expected-value request: 503 when it ran past its deadline, else 429; both with ``Retry-After``."""
+    return EVUnavailable(refused) if refused.reason == "late" else EVThrottled(refused)
+
+
+EV_REFUSALS = {
+    429: OpenApiResponse(
+        ErrorSerializer, description="Too many expected-value requests (from the client or on the site), or every expected-value slot of the server is busy; `Retry-After` says when to try again."
+    ),
+    503: OpenApiResponse(
+        ErrorSerializer, description="The server is too busy to finish the expected values before its deadline (`EV_DEADLINE`), or the database is not answering; `Retry-After` says when to try again."
+    ),
+}
+"""The refusals an expected-value request may get, for the schema."""
+
+
 def limited_analysis(request: Request, body: Any) -> dict[str, Any]:
-    """``run_analysis``, inside an EV slot when the body asks for depth ev (``EVThrottled`` when refused)."""
+    """``run_analysis``, inside an EV slot when the body asks for depth ev (refused: ``ev_refusal``)."""
     if not (isinstance(body, dict) and body.get("depth") == "ev"):
         return run_analysis(body)
     try:
         with ev_slot(request) as run:
-            return run(run_analysis, body)
+            return run(run_analysis, body, request_budget(request))
     except EVRefused as exc:
-        raise EVThrottled(exc) from exc
+        raise ev_refusal(exc) from exc
 
 
 class JSONOnly(DefaultContentNegotiation):
@@ -266,6 +295,15 @@ def json_response(body: dict[str, Any]) -> HttpResponse:
     """
     return HttpResponse(ORJSONRenderer().render(body), content_type=ORJSONRenderer.media_type)
 
+
+URI_TOO_LONG = OpenApiResponse(
+    OpenApiTypes.STR,
+    description=(
+        "The request line (method, path and query string) is over 4,094 bytes: refused by the server (gunicorn) before the "
+        "application sees it, so the body is plain text, not the API's error shape. Send a long hand by POST."
+    ),
+)
+"""The 414 of a GET whose query string is too long (docs/deploy.md, the reverse proxy)."""
 
 _EXAMPLE = OpenApiExample("卡五星 wait", value={"hand": "4556p123789sZZZ", "rules": "standard"}, request_only=True)
 
@@ -287,7 +325,7 @@ class AnalyzeView(APIView):
 
     @extend_schema(
         request=AnalyzeRequestSerializer,
-        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer, 413: ErrorSerializer, 429: ErrorSerializer},
+        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer, 413: ErrorSerializer, **EV_REFUSALS},
         examples=[_EXAMPLE],
         summary="Analyse a hand",
     )
@@ -296,7 +334,7 @@ class AnalyzeView(APIView):
 
     @extend_schema(
         parameters=[AnalyzeQuerySerializer],
-        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer, 429: ErrorSerializer},
+        responses={200: AnalyzeResponseSerializer, 400: ErrorSerializer, 414: URI_TOO_LONG, **EV_REFUSALS},
         summary="Analyse a hand given in the query string",
     )
     def get(self, request: Request) -> HttpResponse:

@@ -28,7 +28,7 @@ from kwx.table.view import SeatView
 from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 from kwx_site.api_rules import OptionsField, rules_field
 
-from .api import EVThrottled, MeldSerializer
+from .api import EV_REFUSALS, MeldSerializer, ev_refusal
 from .ev_limits import EVRefused, ev_slot, request_budget
 
 WORK_BUDGET = 1500
@@ -197,7 +197,7 @@ def run_advice(request: Request, body: Any) -> dict[str, Any]:
         with ev_slot(request) as run:
             return run(advice_json, view, money, request_budget(request))
     except EVRefused as exc:
-        raise EVThrottled(exc) from exc
+        raise ev_refusal(exc) from exc
 
 
 def advice_json(view: SeatView, money: dict[str, Any], budget: Budget, work: int = WORK_BUDGET) -> dict[str, Any]:
@@ -264,7 +264,7 @@ class AdviceView(APIView):
 
     @extend_schema(
         request=AdviceRequestSerializer,
-        responses={200: AdviceResponseSerializer, 400: ErrorSerializer, 413: ErrorSerializer, 429: ErrorSerializer},
+        responses={200: AdviceResponseSerializer, 400: ErrorSerializer, 413: ErrorSerializer, **EV_REFUSALS},
         examples=[_EXAMPLE],
         summary="Table-aware advice (碰/过, 杠, 亮倒, discards)",
     )

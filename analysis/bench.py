@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib.util
-import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from kwx import analyze
 from kwx.hand.efficiency import improving_draws
@@ -28,19 +25,14 @@ from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, counts_of
 
-SHARED = Path(os.environ.get("KWX_SHARED", Path(__file__).resolve().parent.parent.parent / "shared"))
 WALL = tuple(k for k in range(NUM_KINDS) for _ in range(COPIES))
 
 
 def load_peer() -> Callable[[str], object]:
-    """The peer's analyze() from shared/bench/peer_mahjong.py."""
-    path = SHARED / "bench" / "peer_mahjong.py"
-    spec = importlib.util.spec_from_file_location("peer_mahjong", path)
-    if spec is None or spec.loader is None or not path.exists():
-        sys.exit(f"peer not found at {path} (set KWX_SHARED)")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.analyze
+    """The peer's analyze(): ``analysis/peer_mahjong.py``, the repository's copy of ../shared/bench/peer_mahjong.py (tests/test_shared_copies.py)."""
+    from analysis.peer_mahjong import analyze
+
+    return analyze
 
 
 def random_hand(rng: random.Random, size: int) -> Counts:

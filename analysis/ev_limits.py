@@ -16,7 +16,9 @@ about a millisecond. ``ev_slot`` lets one run only when
 4. the site is within ``EV_RATE_SITE`` (one counter for every client and host).
 
 The counts are ``kwx_site.limits.hit`` rows (atomic, not in the cache). A request refused
-for a busy host is not counted against its client.
+for a busy host counts against its client's limit too (issue 37: one client sent 10,716 in a
+minute), so a client that keeps asking is soon refused from this process's memory, without a look
+at the slots or the database.
 
 The slots are shared fairly (issue 26: one client looping within its own limit held the only
 slot, and a second got 1 request of 19): a client refused for a busy host is noted as waiting
@@ -31,6 +33,15 @@ The work itself runs in one thread per worker process at ``EV_NICE`` (a Linux th
 nice value), so under load the cheap requests of the other workers get the CPU first and
 the EV answer takes longer; on an idle host it runs at full speed. Its answer does not
 depend on the priority: the budget counts work, with CPU time only as a backstop.
+
+A person waits for this answer; nobody watches a review. While the work runs, the host's
+``flight`` file (beside the slots) is held shared, and background work on the host (a review's
+processes, ``kwx.processes.GiveWay``) pauses before its next rollout until it is let go (issue 37:
+with a review running on every core at normal priority, the nice-19 EV thread got almost no CPU
+and gunicorn killed the request at 30 s). And the request waits for its work only until
+``EV_DEADLINE`` seconds after it arrived: then it answers "busy, try again" (``late``: the API's
+503 with ``Retry-After``), its work is told to stop (its budget marked spent) and keeps the slot
+until it has.
 """
 
 from __future__ import annotations
@@ -44,7 +55,8 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as WaitedTooLong
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,16 +64,19 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import connections
 from django.http import HttpRequest
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from kwx.hand.ev import REQUEST_SECONDS, Budget
 from kwx_site.limits import client_ip, over_until, parse_rate
+from kwx_site.middleware import began
 
 T = TypeVar("T")
 
 BUSY_WAIT = 1
 """Seconds a client refused for a busy host is told to wait."""
+LATE_WAIT = 5
+"""Seconds a client whose work ran past ``EV_DEADLINE`` is told to wait (the host is loaded: not at once)."""
 REQUEST_CPU = REQUEST_SECONDS
 """CPU seconds all the expected-value work of one request may take together (the analyzer's EV figures and its table
 estimate on one page share it), looked at before every rollout; tests that compare figures lift it (``tests/conftest.py``)."""
@@ -82,7 +97,8 @@ def request_budget(request: HttpRequest, scale: int = 1) -> Budget:
 
 
 class EVRefused(Exception):
-    """An EV request refused: ``reason`` is busy, client, site or time (the request's CPU budget was spent); ``wait`` the seconds to wait."""
+    """An EV request refused: ``reason`` is busy, client, site, time (the request's CPU budget was spent) or late (its
+    work ran past ``EV_DEADLINE``: the host is overloaded, the API's 503); ``wait`` the seconds to wait."""
 
     def __init__(self, reason: str, wait: int) -> None:
         super().__init__(reason)
@@ -94,6 +110,8 @@ class EVRefused(Exception):
         """What the client is told, in the active language."""
         if self.reason == "busy":
             text = _("Expected values are being computed for others right now; try again in %(wait)d s.")
+        elif self.reason == "late":
+            text = _("The server is too busy to finish the expected values in time; try again in %(wait)d s.")
         elif self.reason == "client":
             text = _("Too many expected-value requests from you; try again in %(wait)d s.")
         elif self.reason == "time":
@@ -130,6 +148,50 @@ def release_slot(fd: int) -> None:
     """Give a slot back."""
     fcntl.flock(fd, fcntl.LOCK_UN)
     os.close(fd)
+
+
+FLIGHT = "flight"
+"""The file beside the slots that a request holds shared while its work runs: background work gives way to it."""
+MARK_TRIES = 50
+"""Tries, a millisecond apart, to mark a request in flight (a look of background work holds the mark for microseconds)."""
+
+
+def flight_path() -> Path:
+    """The host's in-flight mark (``kwx.processes.GiveWay`` waits while anyone holds it)."""
+    return slot_dir() / FLIGHT
+
+
+def mark_flight() -> int | None:
+    """Hold the in-flight mark shared (an open descriptor), or None if a look kept it for ~50 ms (never: a look takes microseconds)."""
+    folder = slot_dir()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(folder / FLIGHT, os.O_RDWR | os.O_CREAT, 0o600)
+    for _try in range(MARK_TRIES):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            time.sleep(0.001)
+            continue
+        return fd
+    os.close(fd)
+    return None
+
+
+class _Held:
+    """A request's slot and in-flight mark, let go once (when its work ends, which may be after the request gave up on it)."""
+
+    def __init__(self, slot: int) -> None:
+        self.fds = [slot]
+        self.lock = threading.Lock()
+        flight = mark_flight()
+        if flight is not None:
+            self.fds.append(flight)
+
+    def release(self, *_: object) -> None:
+        with self.lock:
+            fds, self.fds = self.fds, []
+        for fd in fds:
+            release_slot(fd)
 
 
 FAIR_WINDOW = 5.0
@@ -300,16 +362,46 @@ def _in_language(language: str | None, work: Callable[..., T], args: tuple[Any, 
         connections.close_all()  # this thread's own connections, if the work opened any
 
 
+def submit_low(work: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+    """Start ``work(*args, **kwargs)`` in this process's EV thread (at ``EV_NICE``), in the active language."""
+    return _low.executor().submit(_in_language, translation.get_language(), work, args, kwargs)
+
+
 def run_low(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run ``work(*args, **kwargs)`` in this process's low-priority EV thread, in the active language."""
-    if settings.EV_NICE <= 0:
-        return work(*args, **kwargs)
-    future = _low.executor().submit(_in_language, translation.get_language(), work, args, kwargs)
-    return future.result()
+    """Run ``work(*args, **kwargs)`` in this process's low-priority EV thread, in the active language, and wait for it."""
+    return submit_low(work, *args, **kwargs).result()
+
+
+def seconds_left(request: HttpRequest) -> float:
+    """Seconds until ``request``'s EV deadline: ``EV_DEADLINE`` after it reached the site (or from now, if that is not known)."""
+    arrived = began(request)
+    spent = (timezone.now() - arrived).total_seconds() if arrived is not None else 0.0
+    return max(0.0, settings.EV_DEADLINE - spent)
+
+
+class _Runner:
+    """What ``ev_slot`` yields: runs work in the EV thread and waits for it until the request's deadline."""
+
+    def __init__(self, request: HttpRequest, held: _Held) -> None:
+        self.request = request
+        self.held = held
+        self.detached = False
+
+    def __call__(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        future = submit_low(work, *args, **kwargs)
+        try:
+            return future.result(timeout=seconds_left(self.request))
+        except WaitedTooLong:
+            budget = getattr(self.request, "kwx_ev_budget", None)
+            if budget is not None:
+                budget.timed_out = True  # the work stops at its next look at the budget
+            self.detached = True
+            future.add_done_callback(self.held.release)  # the slot and the mark stay taken until it has stopped
+            raise EVRefused("late", LATE_WAIT) from None
 
 
 def early_refusal(request: HttpRequest) -> EVRefused | None:
-    """The refusal ``ev_slot`` would give at once without counting: a remembered limit or a busy host; else None."""
+    """The refusal ``ev_slot`` would give at once: a remembered limit (no query), or a busy host (counted against the client, as there); else None."""
     try:
         _remembered("client", client_ip(request))
         _remembered("site", "all")
@@ -317,29 +409,45 @@ def early_refusal(request: HttpRequest) -> EVRefused | None:
         return refused
     if not host_busy():
         return None
-    note_waiting(client_ip(request))
+    return busy(client_ip(request))
+
+
+def busy(client: str) -> EVRefused:
+    """The refusal for a busy host: the client noted as waiting, and the request counted against its limit (over it: that refusal)."""
+    note_waiting(client)
+    try:
+        _count("client", "ev", client, settings.EV_RATE_CLIENT)
+    except EVRefused as over:
+        return over
     return EVRefused("busy", BUSY_WAIT)
 
 
 @contextmanager
 def ev_slot(request: HttpRequest, weight: int = 1) -> Iterator[Callable[..., Any]]:
-    """Hold one EV slot for ``request``'s client and yield ``run_low``, or raise ``EVRefused`` (see the module docstring).
+    """Hold one EV slot for ``request``'s client and yield a runner of work in the EV thread, or raise ``EVRefused`` (see the module docstring).
 
-    ``weight``: how many EV requests this one counts as against the client's and the site's limits (``LONGER``)."""
+    The runner waits for the work until the request's deadline (``seconds_left``), then raises ``EVRefused`` (late);
+    the slot is given back when the work ends. ``weight``: how many EV requests this one counts as against the
+    client's and the site's limits (``LONGER``)."""
     client = client_ip(request)
     _remembered("client", client)
     _remembered("site", "all")
     fd = take_slot()
     if fd is None:
-        note_waiting(client)
-        raise EVRefused("busy", BUSY_WAIT)
+        raise busy(client)
     if yields(client):
         release_slot(fd)
+        _count("client", "ev", client, settings.EV_RATE_CLIENT)
         raise EVRefused("busy", BUSY_WAIT)
+    runner: _Runner | None = None
     try:
         for _ in range(weight):
             _count("client", "ev", client, settings.EV_RATE_CLIENT)
             _count("site", "ev-site", "all", settings.EV_RATE_SITE)
-        yield run_low
+        runner = _Runner(request, _Held(fd))
+        yield runner
     finally:
-        release_slot(fd)
+        if runner is None:
+            release_slot(fd)
+        elif not runner.detached:
+            runner.held.release()

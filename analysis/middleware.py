@@ -3,7 +3,8 @@
 Under a flood of expected-value requests nearly every one is refused: its client or the
 site was refused earlier in the same window, or every EV slot of the host is busy. Such a
 request needs no URL routing, no DRF and no body parsing to be refused, so this
-middleware answers it with the API's 429 at once (the view's own ``ev_slot`` stays the
+middleware answers it with the API's 429 at once (a busy host's refusal is counted against
+its client, so a client looping on it is soon refused from memory, without a query; the view's own ``ev_slot`` stays the
 authority for every request it lets through). Only requests whose EV nature shows without
 reading a body are looked at: ``GET /api/v1/analyze/?depth=ev…`` and every
 ``POST /api/v1/advice/``.

@@ -9,7 +9,7 @@ the templates through ``{% hand %}`` and ``{% meld %}`` (``kwx_site/templatetags
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kwx.hand.notation import format_hand, parse_hand, parse_tile
@@ -56,9 +56,9 @@ def drawn_meld(meld: Meld | Mapping[str, Any] | DrawnMeld) -> DrawnMeld:
 
 
 def drawn_hand(hand: str | Hand | DrawnHand, win: str | None = None) -> DrawnHand:
-    """A hand (text or engine value) ready to draw, with the tile it won on if any."""
+    """A hand (text or engine value) ready to draw, with the tile it won on if any (a hand drawn already takes ``win`` too)."""
     if isinstance(hand, DrawnHand):
-        return hand
+        return replace(hand, win=TILE_IDS[parse_tile(win)]) if win else hand
     parsed = parse_hand(hand) if isinstance(hand, str) else hand
     return DrawnHand(
         tuple(TILE_IDS[k] for k in kinds_of(parsed.concealed)),

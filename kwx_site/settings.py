@@ -52,12 +52,14 @@ TRUSTED_PROXY_HOPS = int(os.environ.get("TRUSTED_PROXY_HOPS", "0"))
 # Expected-value work (the analyzer's ev=1, the API's depth=ev; analysis/ev_limits.py): requests
 # per client and for the whole site ("count/s|min|hour|day"), and how many may compute at once on
 # one host (the others are refused at once, so cheap requests always find a worker); the nice
-# value of the thread that computes them (0: in the request's own thread, at full priority).
+# value of the thread that computes them (0: full priority); and how long a request waits for that
+# thread, from its arrival, before it answers "busy, try again" (503): well below gunicorn's 30 s timeout.
 EV_RATE_CLIENT = os.environ.get("EV_RATE_CLIENT", "30/min")
 EV_RATE_SITE = os.environ.get("EV_RATE_SITE", "120/min")
 EV_CONCURRENCY = int(os.environ.get("EV_CONCURRENCY", "1"))
 EV_SLOT_DIR = os.environ.get("EV_SLOT_DIR", "")
 EV_NICE = int(os.environ.get("EV_NICE", "19"))
+EV_DEADLINE = float(os.environ.get("EV_DEADLINE", "10"))
 
 # Background work: Django's tasks API (the django-tasks backport of Django 6's django.tasks) with
 # the database backend of django-tasks-db, so the queue is a table of the one database and needs
@@ -67,6 +69,8 @@ EV_NICE = int(os.environ.get("EV_NICE", "19"))
 # (docs/deploy.md): keep it far above the longest task (a review: under a minute).
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 TASK_LEASE = int(os.environ.get("TASK_LEASE", "600"))
+# The nice value a task worker (and the processes of its reviews) runs at: below the web requests on a shared machine.
+TASK_NICE = int(os.environ.get("TASK_NICE", "10"))
 # The review (复盘) of a hand: every decision's choices played out by REVIEW_POLICY (a bot name of
 # kwx.bots.registry, or package.module:Class) for REVIEW_WORK rollout actions per choice
 # (docs/play.md; docs/performance.md measures what it costs), its decisions worked out in

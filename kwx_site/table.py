@@ -2,7 +2,7 @@
 
 The play page, the review (复盘), every drill and the analyzer's table show the table through
 :func:`table_shown`: both opponents (rivers in order, the latest discard marked, melds, 亮倒
-hands with their waits, how many tiles they hide), the wall count, whose turn it is, the tile
+hands with their waits and the copies of each still live, how many tiles they hide), the wall count, whose turn it is, the tile
 on offer and who offers it, and the seat's own river, melds and hand with the drawn tile apart.
 Seat names are from the viewer's chair (你 / 下家 / 上家), the one set of names of the site.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from kwx.hand.tiles import TILE_IDS, Counts, kinds_of
+from kwx.hand.tiles import COPIES, TILE_IDS, Counts, kinds_of
 from kwx.table.view import SeatView
 from kwx_site.drawing import meld_faces
 
@@ -32,12 +32,21 @@ def _tiles(counts: Counts) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class WaitShown:
+    """A winning tile of a 亮倒 hand and the copies of it the viewer has not seen (0: 空听, it can never come)."""
+
+    tile: str
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeatShown:
     """One seat as ``partials/seat.html`` draws it.
 
     ``tiles`` are the concealed tiles shown (the viewer's own without the drawn one, a 亮倒 hand,
     or every hand once the hand is over), ``hidden`` how many are face down; ``last`` marks the
-    river's last tile as the latest discard of the table.
+    river's last tile as the latest discard of the table; ``waits`` are a 亮倒 hand's winning tiles, each with
+    the copies the viewer has not seen.
     """
 
     seat: int
@@ -52,7 +61,7 @@ class SeatShown:
     river: tuple[str, ...]
     last: bool
     liang_dao: bool
-    waits: tuple[str, ...]
+    waits: tuple[WaitShown, ...]
     won: bool
     score: int | None
 
@@ -125,7 +134,7 @@ def table_shown(
                 river=tuple(TILE_IDS[k] for k in s.river),
                 last=last_discard == seat and bool(s.river),
                 liang_dao=s.liang_dao,
-                waits=tuple(TILE_IDS[k] for k in sorted(s.waits)) if s.liang_dao else (),
+                waits=tuple(WaitShown(TILE_IDS[k], COPIES - view.seen[k]) for k in sorted(s.waits)) if s.liang_dao else (),
                 won=seat in won,
                 score=scores[seat] if scores is not None else None,
             )

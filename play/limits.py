@@ -1,4 +1,4 @@
-"""How many games and uploads one player and one client address may start (issue 26): beyond, a 429 with ``Retry-After``.
+"""How many games, hands, uploads and branches one player and one client address may start (issues 26, 37): beyond, a 429 with ``Retry-After``.
 
 Each new game and each upload is rows in the database; without a limit one visitor made 60
 uploads in 4.3 s. Both counts are ``kwx_site.limits`` counters (atomic, shared by every app
@@ -20,9 +20,11 @@ from kwx_site.limits import client_ip, over_until
 
 WINDOW = 600
 """Seconds of each count."""
-PER_PLAYER = {"game": 10, "upload": 20, "branch": 30}
-"""New games, uploads and branches (play on from here) one player may make in ``WINDOW``."""
-PER_ADDRESS = {"game": 30, "upload": 60, "branch": 90}
+PER_PLAYER = {"game": 10, "hand": 30, "upload": 20, "branch": 30}
+"""New games, next hands of a game, uploads and branches (play on from here) one player may make in ``WINDOW``
+(issue 37: one visitor ended 20 hands of one game in 62 s, each queuing a review of minutes; a person takes
+a minute or more a hand)."""
+PER_ADDRESS = {"game": 30, "hand": 90, "upload": 60, "branch": 90}
 """And one client address, whatever its players (room for a shared network)."""
 
 
@@ -40,6 +42,8 @@ def _refusal(what: str, until: float) -> TooMany:
     minutes = math.ceil(wait / 60)
     if what == "game":
         text = _("Too many new games from you or your address in the last %(window)d minutes; try again in %(minutes)d minutes.")
+    elif what == "hand":
+        text = _("Too many hands dealt to you or your address in the last %(window)d minutes; try again in %(minutes)d minutes.")
     elif what == "branch":
         text = _("Too many hands played on from a step by you or your address in the last %(window)d minutes; try again in %(minutes)d minutes.")
     else:
@@ -48,7 +52,7 @@ def _refusal(what: str, until: float) -> TooMany:
 
 
 def counted_player(request: HttpRequest, what: str, player: Callable[[], Any]) -> Any:
-    """Count one ``what`` (game, upload or branch) for the request's address, then for its player (``player()`` finds or makes it,
+    """Count one ``what`` (game, hand, upload or branch) for the request's address, then for its player (``player()`` finds or makes it,
     only once the address is within its limit); the player, or TooMany once either is over its limit."""
     until = over_until(f"play-{what}-address", client_ip(request), PER_ADDRESS[what], WINDOW)
     if until is not None:

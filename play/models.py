@@ -45,7 +45,8 @@ class Hand(models.Model):
     a pasted or uploaded record has neither. Its review is worked out by a background task
     once the hand is over (``play.tasks.review_hand``): ``review_state`` says where it is,
     ``review_done`` of ``review_total`` decisions are judged, and ``review`` holds the figures
-    (complete only when the state is ``done``). ``bot_result`` is what a bot in the person's
+    (complete only when the state is ``done``); ``review_beat`` is when it was queued or last
+    progressed, ``review_client`` whose address queued it (a keyed hash: the queue's fairness). ``bot_result`` is what a bot in the person's
     seat made of the same wall. A **branch** ("play on from here") has no game: its ``origin`` is
     the hand it was played on from, ``origin_step`` the actions of the origin it keeps; it has the
     origin's seed (the same wall) and is played against the origin's bots.
@@ -70,6 +71,8 @@ class Hand(models.Model):
     review_state = models.CharField(max_length=8, blank=True, default=NOT_ASKED, choices=REVIEW_STATES)
     review_done = models.PositiveIntegerField(default=0, help_text="Decisions judged so far.")
     review_total = models.PositiveIntegerField(default=0, help_text="Decisions to judge (0 until the task starts).")
+    review_beat = models.DateTimeField(null=True, blank=True, help_text="When the review was queued, or its worker last showed progress (a heartbeat).")
+    review_client = models.CharField(max_length=64, blank=True, help_text="A keyed hash of the client address that queued the review (its place in the queue).")
     outcome = models.JSONField(null=True, blank=True, help_text="The person's figures: won, dealt_in, liang_dao, net.")
     bot_result = models.JSONField(null=True, blank=True)
     share_token = models.CharField(max_length=32, null=True, blank=True, unique=True)
@@ -80,6 +83,7 @@ class Hand(models.Model):
     class Meta:
         ordering = ["id"]
         constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_hand_per_number")]
+        indexes = [models.Index(fields=["review_state", "player"], name="hand_review_queue")]
 
     @property
     def reviewable(self) -> bool:

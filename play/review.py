@@ -60,10 +60,20 @@ class Method:
         return {"version": VERSION, "policy": self.policy, "work_per_choice": self.work_per_choice}
 
 
-def policies(name: str) -> Callable[[], list[Policy]]:
-    """What makes the three seats' rollout policies for one world: fresh bots named ``name`` (a key of ``kwx.bots.registry``)."""
+def policies(name: str, give_way: Callable[[], object] | None = None) -> Callable[[], list[Policy]]:
+    """What makes the three seats' rollout policies for one rollout: fresh bots named ``name`` (a key of ``kwx.bots.registry``).
+
+    ``give_way`` (``kwx.processes.GiveWay``) is called first, before every rollout: it pauses the review while a
+    person's request computes on the host (the figures do not change: the seeds and the budget are the same)."""
     factory = policy_factory(name)
-    return lambda: [factory(), factory(), factory()]
+    if give_way is None:
+        return lambda: [factory(), factory(), factory()]
+
+    def make() -> list[Policy]:
+        give_way()
+        return [factory(), factory(), factory()]
+
+    return make
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,14 +166,15 @@ def _row(choice: ChoiceReviewed, shape: dict[str, Any], mine: Action | None, bes
     }
 
 
-def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method: Method) -> dict[str, Any]:
-    """One decision's figures: every choice's worth (mean ± standard error), its gap to the best (± paired), its §4 figures."""
+def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method: Method, give_way: Callable[[], object] | None = None) -> dict[str, Any]:
+    """One decision's figures: every choice's worth (mean ± standard error), its gap to the best (± paired), its §4 figures
+    (``give_way``: called before every rollout, see ``policies``)."""
     state = point.state
     view = view_for(state, seat)
     header = Record.from_json(record).header
     judged = review_decision(
         view,
-        policies(method.policy),
+        policies(method.policy, give_way),
         seed=decision_seed(record, seat, point.step),
         work_per_choice=method.work_per_choice,
         base=header.base,
@@ -191,20 +202,30 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
     }
 
 
-def _review_job(job: tuple[dict[str, Any], int, DecisionPoint, Method]) -> dict[str, Any]:
+def _review_job(job: tuple[dict[str, Any], int, DecisionPoint, Method, Callable[[], object] | None]) -> dict[str, Any]:
     return review_point(*job)
 
 
-def review_points(record: dict[str, Any], seat: int, points: Sequence[DecisionPoint], method: Method, jobs: int = 1) -> Iterator[dict[str, Any]]:
+def review_points(
+    record: dict[str, Any],
+    seat: int,
+    points: Sequence[DecisionPoint],
+    method: Method,
+    jobs: int = 1,
+    give_way: Callable[[], object] | None = None,
+    beat: Callable[[], object] | None = None,
+) -> Iterator[dict[str, Any]]:
     """Each decision's figures as soon as it is done (a caller may store it), worked out in ``jobs`` processes.
 
     In one process they come in the points' order; in several, the decisions of most choices
     (the budget is per choice, so the longest) start first, so no process is left with a long
-    one at the end while the others wait, and each comes when it is done.
+    one at the end while the others wait, and each comes when it is done. ``give_way`` (picklable:
+    it travels to the processes) is called before every rollout (``policies``); ``beat`` here, while the
+    processes work and nothing comes (``kwx.processes.as_done``: a heartbeat).
     """
     if jobs > 1:
         points = sorted(points, key=lambda p: -len(view_for(p.state, seat).decision.choices))
-    yield from as_done(_review_job, [(record, seat, point, method) for point in points], jobs)
+    yield from as_done(_review_job, [(record, seat, point, method, give_way) for point in points], jobs, beat)
 
 
 def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import Player
 from analysis.board import Board, canonical_query
 from analysis.presenter import page_context
+from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import efficiency
 from kwx.hand.ev_analysis import MAX_REVEALED
 from kwx.hand.notation import format_hand
@@ -55,16 +56,6 @@ def level_name(level: str) -> str:
 def game_for(player: Player | None, game_id: int) -> Game | None:
     """The player's game (None for anyone else's, or an unknown id)."""
     return Game.objects.filter(pk=game_id, player=player).first() if player else None
-
-
-def game_has_account(game_id: int) -> bool:
-    """Whether the game exists and belongs to an account (not to an anonymous session)."""
-    return Game.objects.filter(pk=game_id, player__user__isnull=False).exists()
-
-
-def hand_has_account(hand_id: int) -> bool:
-    """Whether the hand exists and belongs to an account."""
-    return Hand.objects.filter(pk=hand_id, player__user__isnull=False).exists()
 
 
 def current_hand(game: Game) -> Hand:
@@ -176,11 +167,14 @@ def action_log(done: Replay, actions: tuple[Action, ...], me: int, over: bool) -
 
 
 def own_waits(view: SeatView) -> list[dict[str, Any]]:
-    """The viewer's winning tiles while its 13 tiles are ready (the drawn tile set apart), each with the copies it has not seen and whether a discard may be won on it."""
+    """The viewer's winning tiles while its 13 tiles are ready (the drawn tile set apart), each with the copies it has not seen and whether a discard may be won on it.
+
+    After the viewer's 亮倒 every win carries its ×2, so a 屁胡 wait is no longer self-draw only.
+    """
     hand = view.hand if view.drawn_tile is None else view.hand.with_tile(view.drawn_tile, -1)
     if hand.tile_count != 13:
         return []
-    result = efficiency(hand, view.seen, view.rules)
+    result = efficiency(hand, view.seen, revealed_rules(view.rules) if view.me.liang_dao else view.rules)
     if result.shanten != 0:
         return []
     return [{"tile": TILE_IDS[w.kind], "left": w.remaining, "self_draw_only": not w.discard.allowed, "why": refusal_words(w.discard.reason)} for w in result.waits]
@@ -265,16 +259,63 @@ def _in_table_order(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(options, key=lambda o: (VERB_ORDER[o["verb"]], TILE_IDS.index(o["tile"]) if o["tile"] else 0, o["liang_dao"]))
 
 
+REVIEW_TASK = "play.tasks.review_hand"
+"""The review task's path in the task table."""
+LOST_AFTER = 60
+"""Seconds after which a queued review whose task is in no queue is taken as lost (its enqueue failed unseen): not
+at once, since a hand's transaction commits a moment before its task is enqueued."""
+STALLED_AFTER = 60
+"""Seconds without progress after which a running review is taken as stalled (its worker gone): a review's worker
+beats every ``kwx.processes.BEAT`` seconds while its processes work, and at each decision it stores."""
+
+
+def review_task_waiting(hand_id: int) -> bool:
+    """Whether a review task for the hand is in the queue or running (``django_tasks_db``'s table)."""
+    from django_tasks_db.compat import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    live = DBTaskResult.objects.filter(task_path=REVIEW_TASK, status__in=(TaskResultStatus.READY, TaskResultStatus.RUNNING))
+    return live.filter(args_kwargs__args__0=hand_id).exists()
+
+
+def _quiet_for(hand: Hand, seconds: float) -> bool:
+    """Whether the review has shown no sign of life (queued, or progress) for ``seconds``."""
+    return hand.review_beat is None or (timezone.now() - hand.review_beat).total_seconds() > seconds
+
+
+def review_lost(hand: Hand) -> bool:
+    """Queued for over ``LOST_AFTER`` seconds, and no task for it in the queue: it would stay queued for ever (issue 37)."""
+    return hand.review_state == Hand.QUEUED and _quiet_for(hand, LOST_AFTER) and not review_task_waiting(hand.pk)
+
+
+def review_stalled(hand: Hand) -> bool:
+    """Running, and no progress for over ``STALLED_AFTER`` seconds: its worker has most likely stopped."""
+    return hand.review_state == Hand.RUNNING and _quiet_for(hand, STALLED_AFTER)
+
+
+def review_stuck(hand: Hand) -> bool:
+    """A review that will not finish by itself soon: lost (queued, no task) or stalled (running, no progress); it may be queued again."""
+    return review_lost(hand) or review_stalled(hand)
+
+
 def review_status(hand: Hand) -> dict[str, Any]:
-    """Where the hand's review is: its state, decisions judged of all, and whether it is still being worked out."""
+    """Where the hand's review is: its state, decisions judged of all, whether it is still being worked out, and whether it is stuck."""
+    from django.conf import settings
+
     state = hand.review_state
+    lost, stalled = review_lost(hand), review_stalled(hand)
     return {
         "state": state,
         "done": hand.review_done,
         "total": hand.review_total,
-        "pending": state in (Hand.QUEUED, Hand.RUNNING),
+        "pending": state in (Hand.QUEUED, Hand.RUNNING) and not lost,
         "failed": state == Hand.FAILED,
         "not_asked": state == Hand.NOT_ASKED,
+        "lost": lost,
+        "stalled": stalled,
+        "may_ask": state in (Hand.NOT_ASKED, Hand.FAILED) or lost or stalled,
+        "quiet_minutes": STALLED_AFTER // 60,
+        "lease_minutes": max(1, settings.TASK_LEASE // 60),
     }
 
 
@@ -541,3 +582,9 @@ def first_due(player: Player | None) -> ReviewItem | None:
 def item_url(item: ReviewItem) -> str:
     """Where a review item opens: the review of its hand at its step, asking again."""
     return reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&item={item.pk}"
+
+
+def first_due_url(player: Player | None) -> str:
+    """Where the costly decision due soonest opens (``item_url``); empty when none is due."""
+    item = first_due(player)
+    return item_url(item) if item is not None else ""

@@ -8,6 +8,8 @@ changes nothing, so no action is ever lost or applied twice.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import random
 import secrets
@@ -16,11 +18,15 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import IntegrityError, OperationalError, connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_tasks_db.compat import TASK_MAX_PRIORITY
 
 from accounts.models import Player
 from analysis import records
+from analysis.tasks import OFFLINE_PRIORITY
 from kwx.bots.registry import policy_factory
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay, finish
 from kwx.table.selfplay import play as selfplay
@@ -28,7 +34,7 @@ from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
 from puzzles.review import review as fsrs_review
 
-from . import review, seats
+from . import review, seats, selectors
 from .models import Game, Hand, ReviewItem
 from .seats import PERSON, Choice
 
@@ -69,19 +75,21 @@ def _retrying(job: Callable[[], T]) -> T:
     raise AssertionError("unreachable")
 
 
-def start_game(*, player: Player, level: str, rules: str, base: int, piao: int) -> Game:
-    """A new game against two bots and its first hand (the dealer drawn at random, §5); the values as ``forms.StartForm`` checked them."""
+def start_game(*, player: Player, level: str, rules: str, base: int, piao: int, client: str = "") -> Game:
+    """A new game against two bots and its first hand (the dealer drawn at random, §5); the values as ``forms.StartForm`` checked them.
+
+    ``client``: the request's client address (``kwx_site.limits.client_ip``), whose place in the review queue a hand's review takes."""
 
     def job() -> Game:
         with transaction.atomic():
             game = Game.objects.create(player=player, level=level, rules=rules, base=base)
-            _new_hand(game, 1, secrets.randbelow(3), piao)
+            _new_hand(game, 1, secrets.randbelow(3), piao, client)
             return game
 
     return _retrying(job)
 
 
-def _new_hand(game: Game, number: int, dealer: int, piao: int) -> Hand:
+def _new_hand(game: Game, number: int, dealer: int, piao: int, client: str) -> Hand:
     """Deal a hand from a fresh secret seed and let the bots play up to the person's first decision."""
     seed = secrets.randbits(62)
     dealt = seeded_deal(seed, dealer)
@@ -89,12 +97,12 @@ def _new_hand(game: Game, number: int, dealer: int, piao: int) -> Hand:
     done, over = seats.play_on(record.replay(dealt.wall), game.level, None, auto=game.auto)
     hand = Hand(player=game.player, game=game, number=number, seed=seed, record=done.record.to_json())
     if over:
-        _finish(hand, done)
+        _finish(hand, done, client)
     hand.save()
     return hand
 
 
-def _finish(hand: Hand, done: Replay) -> None:
+def _finish(hand: Hand, done: Replay, client: str = "") -> None:
     """Mark a hand over (``done``: its record played out): its result, nets and next dealer, and what the strong bot made of the same wall."""
     hand.over = True
     hand.result = done.result or ""
@@ -104,7 +112,7 @@ def _finish(hand: Hand, done: Replay) -> None:
     if hand.seed is not None and hand.game is not None:
         hand.bot_result = bot_outcome(hand.seed, done.header, hand.game.level)
     if hand.source != Hand.BRANCH:  # a branch's review is worked out when its player asks for it
-        queue_review(hand)
+        queue_review(hand, client)
 
 
 def outcome(done: Replay, seat: int) -> dict[str, Any]:
@@ -133,14 +141,14 @@ class StaleHand(PlayError):
     """An action posted from a page of an earlier hand of the game: nothing was played."""
 
 
-def act(*, player: Player, game_id: int, seen: int | None, choice: Choice, hand_id: int | None) -> tuple[Hand, bool, Replay | None]:
+def act(*, player: Player, game_id: int, seen: int | None, choice: Choice, hand_id: int | None, client: str = "") -> tuple[Hand, bool, Replay | None]:
     """Apply the person's choice if the client saw the table as it is; the hand, whether it changed, and its replay (when changed).
 
     ``seen`` is the number of actions the client had seen: anything else (a repeat, another
     tab, an older page, None for a count that could not be read) changes nothing. ``hand_id`` is
     the hand the page showed: another hand's page (or None, a page that named none) raises
     StaleHand and changes nothing, even at the same ``seen`` (every hand's first decision is at a
-    small count). A choice the table does not offer raises PlayError.
+    small count). A choice the table does not offer raises PlayError. ``client``: as ``start_game``.
     """
 
     def job() -> tuple[Hand, bool, Replay | None]:
@@ -156,14 +164,14 @@ def act(*, player: Player, game_id: int, seen: int | None, choice: Choice, hand_
             done, over = seats.play_on(done, hand.game.level, choice, auto=hand.game.auto)
             hand.record = done.record.to_json()
             if over:
-                _finish(hand, done)
+                _finish(hand, done, client)
             hand.save()
             return hand, True, done
 
     return _retrying(job)
 
 
-def set_auto(*, player: Player, game_id: int, win: bool, passes: bool) -> Hand:
+def set_auto(*, player: Player, game_id: int, win: bool, passes: bool, client: str = "") -> Hand:
     """Turn the game's 自动胡 / 自动过 switches on or off, and let them answer the decision on the table now if they cover it; the current hand.
 
     Kept with the game, so they hold for every later hand (Game.DoesNotExist unless the game is the player's).
@@ -183,14 +191,14 @@ def set_auto(*, player: Player, game_id: int, win: bool, passes: bool) -> Hand:
                 done, over = seats.play_on(done, game.level, choice, auto=game.auto)
                 hand.record = done.record.to_json()
                 if over:
-                    _finish(hand, done)
+                    _finish(hand, done, client)
                 hand.save()
             return hand
 
     return _retrying(job)
 
 
-def next_hand(*, player: Player, game_id: int, number: int | None, piao: int) -> Hand:
+def next_hand(*, player: Player, game_id: int, number: int | None, piao: int, client: str = "") -> Hand:
     """Deal the game's next hand once the current one (number ``number``) is over; the dealer as §5.
 
     A repeat (the hand already dealt, the current one not over, or a ``number`` that is not the current hand's) changes nothing.
@@ -202,7 +210,7 @@ def next_hand(*, player: Player, game_id: int, number: int | None, piao: int) ->
             if not hand.over or number != hand.number:
                 return hand
             dealer = hand.next_dealer if hand.next_dealer is not None else json_dealer(hand)
-            return _new_hand(hand.game, hand.number + 1, dealer, piao)
+            return _new_hand(hand.game, hand.number + 1, dealer, piao, client)
 
     try:
         return _retrying(job)
@@ -290,15 +298,16 @@ def json_dealer(hand: Hand) -> int:
     return int(hand.record["dealer"])
 
 
-def upload(*, player: Player, data: dict[str, Any], replay: Replay, seat: int = PERSON) -> Hand:
-    """Store a pasted or uploaded record (``data``, and ``replay``, the one replay ``forms.UploadForm`` made of it) as the player's hand, to review from ``seat``'s chair."""
+def upload(*, player: Player, data: dict[str, Any], replay: Replay, seat: int = PERSON, client: str = "") -> Hand:
+    """Store a pasted or uploaded record (``data``, and ``replay``, the one replay ``forms.UploadForm`` made of it) as the player's hand, to review from ``seat``'s chair
+    (``client``: as ``start_game``)."""
     done = replay
     hand = Hand(player=player, source=Hand.UPLOAD, seat=seat, record=data)
     with transaction.atomic():
         if done.result is not None:
             hand.over, hand.result, hand.nets, hand.next_dealer = True, done.result, list(done.settlement.nets), done.next_dealer
             hand.outcome = outcome(done, hand.seat)
-        queue_review(hand)  # the task reads the hand's id once this transaction commits
+        queue_review(hand, client)  # the task reads the hand's id once this transaction commits
         hand.save()
     return hand
 
@@ -331,48 +340,90 @@ def unshare(*, player: Player, hand_id: int) -> Hand:
         return hand
 
 
-def queue_review(hand: Hand) -> None:
-    """Inside the transaction that ends a hand (or asks again): its review queued, the task enqueued once that transaction commits."""
+REVIEW_FIELDS = ["review", "review_state", "review_done", "review_total", "review_beat", "review_client"]
+"""What ``queue_review`` sets (for a ``save(update_fields=…)``)."""
+REVIEW_TOP = TASK_MAX_PRIORITY
+"""The task priority of a player's first review in the queue (a played hand's)."""
+REVIEW_FLOOR = OFFLINE_PRIORITY + 1
+"""The lowest priority a review gets: still before the offline shards (tournaments, drill banks)."""
+
+
+def client_key(address: str) -> str:
+    """The review queue's name for a client address: a keyed hash (the address itself is not stored); empty for none."""
+    if not address:
+        return ""
+    return hmac.new(settings.SECRET_KEY.encode(), address.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:32]
+
+
+def queue_review(hand: Hand, client: str = "") -> None:
+    """Inside the transaction that ends a hand (or asks again): its review queued, the task enqueued once that transaction commits.
+
+    ``client`` (the request's address) and the hand's player decide its place in the queue (``review_priority``)."""
     hand.review, hand.review_state, hand.review_done, hand.review_total = None, Hand.QUEUED, 0, 0
+    hand.review_beat, hand.review_client = timezone.now(), client_key(client)
     transaction.on_commit(lambda: enqueue_review(hand.pk), robust=True)
 
 
+def review_priority(hand_id: int) -> int:
+    """The task priority of a hand's review: players (and client addresses) are served in turn, played hands before uploads and branches.
+
+    Issue 37: claims go by priority, then first in, first out, so one visitor who ended 20 hands in a minute
+    made everyone else's reviews wait behind them. A review's priority falls by 2 for each review its player,
+    or its client address (a visitor may drop its cookie), already has queued or running, and by 1 more when
+    the hand was not played here (an upload, a branch asked for): everyone's first review comes before
+    anyone's second, and within a turn played hands come first.
+    """
+    hand = Hand.objects.filter(pk=hand_id).values("player_id", "review_client", "source").first()
+    if hand is None:
+        return REVIEW_FLOOR
+    waiting = Hand.objects.filter(review_state__in=(Hand.QUEUED, Hand.RUNNING)).exclude(pk=hand_id)
+    ahead = waiting.filter(player_id=hand["player_id"]).count()
+    if hand["review_client"]:
+        ahead = max(ahead, waiting.filter(review_client=hand["review_client"]).count())
+    played = hand["source"] == Hand.PLAY
+    return max(REVIEW_FLOOR, REVIEW_TOP - 2 * ahead - (0 if played else 1))
+
+
 def enqueue_review(hand_id: int) -> None:
-    """Put the hand's review task in the queue; if the queue refuses it, the review is marked failed (the page offers to try again)."""
+    """Put the hand's review task in the queue at its priority; if the queue refuses it, the review is marked failed (the page offers to try again)."""
     from .tasks import review_hand  # the task module imports this one
 
     try:
-        review_hand.enqueue(hand_id)
+        review_hand.using(priority=review_priority(hand_id)).enqueue(hand_id)
     except Exception:
         logger.exception("could not enqueue the review of hand %s", hand_id)
         Hand.objects.filter(pk=hand_id, review_state=Hand.QUEUED).update(review_state=Hand.FAILED)
 
 
-def request_review(*, player: Player | None, hand_id: int) -> Hand:
-    """Queue the review of the player's finished hand again when it failed or was never asked for (a repeat changes nothing)."""
+def request_review(*, player: Player | None, hand_id: int, client: str = "") -> Hand:
+    """Queue the review of the player's finished hand again when it failed, was never asked for, or is stuck (a repeat changes nothing).
+
+    Stuck (``selectors.review_stuck``): queued, but its task is in no queue (its enqueue was lost), or running
+    without progress for long (its worker is gone: its task would wait for the lease)."""
 
     def job() -> Hand:
         with transaction.atomic():
             hand = Hand.objects.select_for_update().filter(pk=hand_id, player=player).first() if player else None
             if hand is None:
                 raise Hand.DoesNotExist("no such hand")
-            if hand.reviewable and hand.review_state in (Hand.NOT_ASKED, Hand.FAILED):
-                queue_review(hand)
-                hand.save(update_fields=["review", "review_state", "review_done", "review_total"])
+            if hand.reviewable and (hand.review_state in (Hand.NOT_ASKED, Hand.FAILED) or selectors.review_stuck(hand)):
+                queue_review(hand, client)
+                hand.save(update_fields=REVIEW_FIELDS)
             return hand
 
     return _retrying(job)
 
 
-def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: int | None = None, jobs: int = 1) -> str:
+def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: int | None = None, jobs: int = 1, give_way: Callable[[], object] | None = None) -> str:
     """The review task's work: judge every decision of the hand's seat, storing each as it is done, then the whole review.
 
     Idempotent: the same record gives the same figures (seeds from the record, a work budget),
     a review already done is left as it is, and a run that finds the decisions an earlier run
     (killed mid-task) stored with the same method goes on from there. ``decisions`` stops this
     run after that many more (the review stays running; the next run goes on); ``jobs``
-    processes work decisions out at once (the same figures). An error marks the review failed
-    and is raised again (the task fails).
+    processes work decisions out at once (the same figures); ``give_way`` is called before every
+    rollout (``kwx.processes.GiveWay``: a person's request on the host goes first). An error marks
+    the review failed and is raised again (the task fails).
     """
     method = review.Method(policy, work_per_choice)
     hand = Hand.objects.filter(pk=hand_id).first()
@@ -381,21 +432,22 @@ def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: i
     if hand.review_state == Hand.DONE:
         return "reviewed already"
     try:
-        return _work_review(hand, method, decisions, jobs)
+        return _work_review(hand, method, decisions, jobs, give_way)
     except Exception:
         Hand.objects.filter(pk=hand_id).exclude(review_state=Hand.DONE).update(review_state=Hand.FAILED)
         raise
 
 
-def _work_review(hand: Hand, method: review.Method, limit: int | None, jobs: int) -> str:
+def _work_review(hand: Hand, method: review.Method, limit: int | None, jobs: int, give_way: Callable[[], object] | None) -> str:
     points = review.decision_points(hand.record, hand.seat)
     stored = hand.review or {}
     decisions: list[dict[str, Any]] = list(stored.get("decisions", [])) if stored.get("method") == method.as_dict() else []
     steps = {d["step"] for d in decisions}
-    mark = lambda **fields: Hand.objects.filter(pk=hand.pk).update(review={"method": method.as_dict(), "decisions": decisions}, **fields)
+    mark = lambda **fields: Hand.objects.filter(pk=hand.pk).update(review={"method": method.as_dict(), "decisions": decisions}, review_beat=timezone.now(), **fields)
+    beat = lambda: Hand.objects.filter(pk=hand.pk, review_state=Hand.RUNNING).update(review_beat=timezone.now())
     mark(review_state=Hand.RUNNING, review_total=len(points), review_done=len(decisions))
     todo = [p for p in points if p.step not in steps][:limit]
-    for figures in review.review_points(hand.record, hand.seat, todo, method, jobs):
+    for figures in review.review_points(hand.record, hand.seat, todo, method, jobs, give_way, beat):
         decisions.append(figures)
         mark(review_done=len(decisions))
     if len(decisions) < len(points):

@@ -21,6 +21,7 @@ from kwx.table.record import Replay
 from kwx.table.settlement import PIAO_CHOICES
 from kwx.table.view import view_for
 from kwx_site.htmx import render_page, wants_fragment
+from kwx_site.limits import client_ip
 from kwx_site.shortcuts import found
 from kwx_site.text import preset_label
 
@@ -60,7 +61,7 @@ def start(request: HttpRequest) -> HttpResponse:
         player = limits.counted_player(request, "game", lambda: _player(request, create=True))
     except limits.TooMany as exc:
         return _too_many(request, exc, "start", data.dict())
-    game = services.start_game(player=player, **form.cleaned_data)
+    game = services.start_game(player=player, client=client_ip(request), **form.cleaned_data)
     return HttpResponseRedirect(reverse("play-table", args=[game.pk]))
 
 
@@ -80,19 +81,23 @@ def _stale_message() -> str:
 
 
 def _game_or_log_in(request: HttpRequest, game_id: int) -> Game | HttpResponse:
-    """The visitor's game; for a logged-out visitor on a game of an account, a page asking to log in (and come back); else a 404."""
+    """The visitor's game; else a 404 (for a logged-out visitor, one that offers to log in: ``_not_found``)."""
     game = selectors.game_for(_player(request), game_id)
     if game is not None:
         return game
-    return _log_in_to_continue(request, selectors.game_has_account(game_id))
+    return _not_found(request)
 
 
-def _log_in_to_continue(request: HttpRequest, owned_by_an_account: bool) -> HttpResponse:
-    """403 "log in to continue" with a log-in link back to this page, when a logged-out visitor asks for an account's page; else a 404."""
-    if request.user.is_authenticated or not owned_by_an_account:
+def _not_found(request: HttpRequest) -> HttpResponse:
+    """The 404 of a game or hand the visitor may not see, the same whether the id is an account's, another session's or none.
+
+    A logged-out visitor's 404 says that the page may belong to an account and links to the log-in, which comes back
+    here: an owner who was logged out finds the way, and nobody learns which ids belong to accounts (issue 37: a 403
+    for those and a 404 for the rest told them apart). A logged-in visitor gets the plain 404."""
+    if request.user.is_authenticated:
         raise Http404("not found")
     here = request.get_full_path() if request.method == "GET" else request.path
-    return render(request, "play/log_in.html", {"here": here}, status=403)
+    return render(request, "play/log_in.html", {"here": here}, status=404)
 
 
 def _hint_on(request: HttpRequest) -> bool:
@@ -136,7 +141,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             return _render_table(request, selectors.current_hand(game), status=400, error=next(iter(form.first_errors().values())))
         move = form.cleaned_data
         try:
-            hand, changed, done = services.act(player=game.player, game_id=game.pk, seen=move["seen"], choice=move["move"], hand_id=move["hand"])
+            hand, changed, done = services.act(player=game.player, game_id=game.pk, seen=move["seen"], choice=move["move"], hand_id=move["hand"], client=client_ip(request))
         except Game.DoesNotExist:
             raise Http404("no such game") from None
         except services.StaleHand as exc:
@@ -160,7 +165,7 @@ def auto(request: HttpRequest, game_id: int) -> HttpResponse:
     form = forms.AutoForm(request.POST)
     form.is_valid()  # two checkboxes: any value is on or off, nothing to refuse
     try:
-        hand = services.set_auto(player=game.player, game_id=game.pk, win=form.cleaned_data["auto_win"], passes=form.cleaned_data["auto_pass"])
+        hand = services.set_auto(player=game.player, game_id=game.pk, win=form.cleaned_data["auto_win"], passes=form.cleaned_data["auto_pass"], client=client_ip(request))
     except Game.DoesNotExist:
         raise Http404("no such game") from None
     if wants_fragment(request):
@@ -170,13 +175,21 @@ def auto(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 def next_hand(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Deal the next hand (with the 漂 chosen for it) once the current one is over."""
+    """Deal the next hand (with the 漂 chosen for it) once the current one is over; hands dealt are limited per player and address (429)."""
     game = found(selectors.game_for(_player(request), game_id), "no such game")
     form = forms.NextHandForm(request.POST)
+    current = selectors.current_hand(game)
     if not form.is_valid():
-        return _render_table(request, selectors.current_hand(game), status=400, error=next(iter(form.first_errors().values())))
+        return _render_table(request, current, status=400, error=next(iter(form.first_errors().values())))
+    if current.over and form.cleaned_data["number"] == current.number:  # a hand will be dealt (a repeat deals none, and counts none)
+        try:
+            limits.counted_player(request, "hand", lambda: game.player)
+        except limits.TooMany as exc:
+            response = _render_table(request, current, status=429, error=exc.message)
+            response["Retry-After"] = str(exc.wait)
+            return response
     try:
-        hand = services.next_hand(player=game.player, game_id=game.pk, **form.cleaned_data)
+        hand = services.next_hand(player=game.player, game_id=game.pk, client=client_ip(request), **form.cleaned_data)
     except Game.DoesNotExist:
         raise Http404("no such game") from None
     if wants_fragment(request):
@@ -200,7 +213,7 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
     """/play/<hand>/review/?step=N: the hand action by action, each decision judged by rollouts (or the review's progress while its task works)."""
     hand = selectors.hand_for(_player(request), hand_id)
     if hand is None:
-        return _log_in_to_continue(request, selectors.hand_has_account(hand_id))
+        return _not_found(request)
     return _review_page(request, hand, shared=False)
 
 
@@ -215,7 +228,7 @@ def game_review(request: HttpRequest, game_id: int) -> HttpResponse:
 def review_again(request: HttpRequest, hand_id: int) -> HttpResponse:
     """Queue the hand's review again (it failed, or was never worked out); then back to the review page, which shows its progress."""
     try:
-        hand = services.request_review(player=_player(request), hand_id=hand_id)
+        hand = services.request_review(player=_player(request), hand_id=hand_id, client=client_ip(request))
     except Hand.DoesNotExist:
         raise Http404("no such hand") from None
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
@@ -319,7 +332,7 @@ def upload(request: HttpRequest) -> HttpResponse:
     except limits.TooMany as exc:
         return _too_many(request, exc, "record", values)
     upload = form.cleaned_data
-    hand = services.upload(player=player, data=upload["data"], replay=upload["replay"], seat=upload["seat"])
+    hand = services.upload(player=player, data=upload["data"], replay=upload["replay"], seat=upload["seat"], client=client_ip(request))
     return HttpResponseRedirect(reverse("play-review", args=[hand.pk]))
 
 

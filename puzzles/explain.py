@@ -43,13 +43,40 @@ def wait_text(wait: list[Any] | dict[str, Any]) -> str:
     return _("%(tile)s %(left)d left × (%(self)d+%(discard)d)") % {"tile": named, "left": left, "self": self_draw, "discard": discard}
 
 
+def _ready_value(row: dict[str, Any]) -> int | None:
+    """What a ready choice is worth (§4: each wait's copies left times its self-draw plus discard total); None when it is not ready."""
+    waits = row.get("waits")
+    if row["shanten"] != 0 or not waits:
+        return None
+    return sum(left * (self_draw + discard) for _tile, left, self_draw, discard, _fans in map(_wait_parts, waits))
+
+
 def shape_text(row: dict[str, Any]) -> str:
     """The hand a choice leaves: ready with each wait and the total value, or its shanten and effective tiles."""
-    waits = row.get("waits")
-    if row["shanten"] == 0 and waits:
-        total = sum(left * (self_draw + discard) for _tile, left, self_draw, discard, _fans in map(_wait_parts, waits))
-        return _("ready on %(waits)s = %(value)d") % {"waits": " + ".join(wait_text(w) for w in waits), "value": total}
+    value = _ready_value(row)
+    if value is not None:
+        return _("ready on %(waits)s = %(value)d") % {"waits": " + ".join(wait_text(w) for w in row["waits"]), "value": value}
     return _("%(shanten)s, %(count)d effective tiles") % {"shanten": shanten_words(row["shanten"]), "count": row["ukeire"]}
+
+
+def _same_shanten_text(other: dict[str, Any], best: dict[str, Any], mine: bool) -> str:
+    """Why a choice at the best's own shanten loses: it is ready too but worth less, or as far from ready with fewer effective tiles
+    (never "only one-shanten" when the best is one-shanten too)."""
+    value, best_value = _ready_value(other), _ready_value(best)
+    tile = tile_label(other["discard"])
+    if value is not None and best_value is not None and value < best_value:
+        words = {"tile": tile, "shape": shape_text(other), "best": best_value}
+        if mine:
+            return _("Your discard %(tile)s is ready too, but worth less: %(shape)s, against %(best)d.") % words
+        return _("Discard %(tile)s is ready too, but worth less: %(shape)s, against %(best)d.") % words
+    if value is None and best_value is None and other["ukeire"] < best["ukeire"]:
+        words = {"tile": tile, "shanten": shanten_words(other["shanten"]), "count": other["ukeire"], "best": best["ukeire"]}
+        if mine:
+            return _("Your discard %(tile)s leaves %(shanten)s too, but fewer effective tiles: %(count)d against %(best)d.") % words
+        return _("Discard %(tile)s leaves %(shanten)s too, but fewer effective tiles: %(count)d against %(best)d.") % words
+    if mine:
+        return _("Your discard %(tile)s leaves %(shape)s.") % {"tile": tile, "shape": shape_text(other)}
+    return _("Discard %(tile)s leaves %(shape)s.") % {"tile": tile, "shape": shape_text(other)}
 
 
 def _tiles_text(tiles: list[str]) -> str:
@@ -94,10 +121,8 @@ def discard_explanation(puzzle: Any, answer: str | None = None) -> list[str]:
             second = _("Your discard %(tile)s steps back a shanten: from %(from)s to %(shanten)s (%(shape)s).") % words
         else:
             second = _("Discard %(tile)s steps back to %(shanten)s.") % words
-    elif other is mine:
-        second = _("Your discard %(tile)s leaves only %(shape)s.") % {"tile": tile_label(other["discard"]), "shape": shape_text(other)}
     else:
-        second = _("Discard %(tile)s: only %(shape)s.") % {"tile": tile_label(other["discard"]), "shape": shape_text(other)}
+        second = _same_shanten_text(other, best, other is mine)
     return [str(first), str(second)]
 
 

@@ -245,6 +245,7 @@ def progress(request: HttpRequest) -> HttpResponse:
         "modes": MODES,
         "play": play_selectors.play_summary(player),
         "play_due": play_selectors.due_items(player).count(),
+        "play_due_url": play_selectors.first_due_url(player),
     }
     return render(request, "puzzles/progress.html", context)
 

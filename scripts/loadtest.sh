@@ -15,12 +15,20 @@
 # while wrk keeps the cheap analysis busy (so EV work, at nice 19, takes long): A loops on the
 # costliest EV request, waiting Retry-After when refused; B sends one every 3 s, once without
 # retrying (B_RETRY=0, default) and once retrying after each Retry-After until served (B_RETRY=1).
+# WORKLOAD=review (issue 37) runs a review worker beside the server (manage.py db_worker, the site's
+# REVIEW_* settings, REVIEW_JOBS = the cores) and queues the reviews of REVIEW_HANDS (2) hands played
+# to their end; once one is running, EV_CLIENTS (2) people, each from its own address, ask in turn for
+# table advice (POST /api/v1/advice/, the request of the issue) and for the analyzer's EV figures
+# (GET /api/v1/analyze/?depth=ev) for DURATION seconds, reading each answer for EV_THINK (5) seconds
+# (waiting Retry-After when refused); then the same with no review running, once the reviews are done.
+# It prints each phase's answers by status (refusals by reason) and their latency (p50, p90, max), and
+# when each review was done. Needs no wrk.
 # Usage: [WORKLOAD=mixed] [ROUNDS=3] scripts/loadtest.sh [DURATION=15] [CONNECTIONS=16]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${1:-15}
 CONNECTIONS=${2:-16}
-command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
+[ "${WORKLOAD:-mixed}" = review ] || command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 1; }
 # a free port below the ephemeral range, so wrk's own connections never hold it
 PORT=$(.venv/bin/python -c '
 import random, socket
@@ -36,7 +44,7 @@ WORK=$(mktemp -d /tmp/kwx-load.XXXXXX)
 export DATABASE_URL=${DATABASE_URL:-sqlite:///$WORK/load.sqlite3} ACCESS_LOG=/dev/null BIND=127.0.0.1:$PORT
 EV_CLIENTS=${EV_CLIENTS:-4}
 EV_PATH="/api/v1/analyze/?hand=13579p13579sZFB1p&depth=ev&draws_left=30&liang_dao_when_ready=true"
-if [ "${WORKLOAD:-mixed}" = ev ] || [ "${WORKLOAD:-mixed}" = fair ]; then
+if [ "${WORKLOAD:-mixed}" = ev ] || [ "${WORKLOAD:-mixed}" = fair ] || [ "${WORKLOAD:-mixed}" = review ]; then
   # the EV clients' addresses come from X-Forwarded-For (loopback is the trusted proxy); the
   # slot files are this run's own
   export TRUSTED_PROXY_HOPS=1 EV_SLOT_DIR=$WORK/ev-slots
@@ -46,6 +54,114 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null 2>&1 && break; sleep 0.5; done
 curl -fs "http://127.0.0.1:$PORT/healthz/" >/dev/null || { echo "server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+if [ "${WORKLOAD:-mixed}" = review ]; then
+  export DJANGO_SETTINGS_MODULE=kwx_site.settings
+  .venv/bin/python - "${REVIEW_HANDS:-2}" <<'PY'
+import sys, django
+django.setup()
+from accounts.models import Player
+from kwx.bots.registry import policy_factory
+from kwx.table.view import view_for
+from play import forms, seats, services
+person = policy_factory("strong")()
+for _ in range(int(sys.argv[1])):  # hands played to their end: each queues its review
+    player = Player.objects.create()
+    game = services.start_game(player=player, level="strong", rules="standard", base=1, piao=0)
+    hand = game.hands.get()
+    while not hand.over:
+        view = view_for(seats.replayed(hand.record).final, 0)
+        action = person.claim(view) if view.decision.may_pass else person.act(view)
+        move = "pass" if action is None else f"{action.verb} {action.tile}" + (" ld" if action.liang_dao else "")
+        hand, _, _ = services.act(player=player, game_id=game.pk, seen=hand.action_count, choice=forms.parse_choice(move), hand_id=hand.pk)
+PY
+  # in the server's own session, so in its scheduling group (Linux autogroups): the worst case for the
+  # server, whose nice values then weigh against the worker's (a worker in its own group gets its share
+  # of the CPU whatever they are; docs/deploy.md, TASK_NICE)
+  .venv/bin/python manage.py db_worker --no-reload --no-startup-delay --verbosity 0 >"$WORK/worker.log" 2>&1 &
+  WORKER=$!
+  trap 'kill -TERM $WORKER 2>/dev/null; kill $SERVER 2>/dev/null; wait $SERVER $WORKER 2>/dev/null; rm -rf "$WORK"' EXIT
+  .venv/bin/python - "$PORT" "$DURATION" "${EV_CLIENTS:-2}" "$EV_PATH" "${EV_THINK:-5}" <<'PY'
+import json, statistics, sys, threading, time, urllib.error, urllib.request, django
+django.setup()
+from play.models import Hand
+port, duration, clients, ev_path, think = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), sys.argv[4], float(sys.argv[5])
+REASONS = {"Expected values are being computed": "busy", "Too many expected-value requests from you": "client",
+           "Too many expected-value requests on the site": "site", "The server is too busy": "late", "This request's computing": "time"}
+ADVICE = json.dumps({"hand": "13579p13579sZFBZ", "opponents": [{"river": "2p"}, {}], "wall_left": 43}).encode()
+def running():
+    return Hand.objects.filter(review_state=Hand.RUNNING).exists()
+def ask(address, advice):
+    url = f"http://127.0.0.1:{port}" + ("/api/v1/advice/" if advice else ev_path)
+    request = urllib.request.Request(url, data=ADVICE if advice else None, headers={"X-Forwarded-For": address, "Content-Type": "application/json", "Accept-Language": "en"})
+    start = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            answer.read()
+            status, wait, shape = answer.status, 0, ""
+    except urllib.error.HTTPError as refused:
+        body = refused.read()
+        status, wait = refused.code, int(refused.headers.get("Retry-After", "1"))
+        try:
+            message = json.loads(body)["error"]["message"]
+            shape = next((r for p, r in REASONS.items() if message.startswith(p)), "other")
+        except (ValueError, KeyError, TypeError):
+            shape = None  # not the API's error shape
+    except OSError:
+        status, wait, shape = 0, 1, None
+    return status, time.monotonic() - start, wait, shape
+def phase(name):
+    rows, lock = [], threading.Lock()
+    end = time.monotonic() + duration
+    def person(n):
+        advice = n % 2 == 0
+        while time.monotonic() < end:
+            review = running()
+            status, seconds, wait, shape = ask(f"198.51.100.{n + 1}", advice)
+            with lock:
+                rows.append((status, seconds, review, shape, advice))
+                note_finished()
+            advice = not advice
+            time.sleep(wait or think)
+    threads = [threading.Thread(target=person, args=(n,)) for n in range(clients)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    counts = {}
+    for status, _, _, shape, _ in rows:
+        key = f"{status} {shape}" if shape else str(status or "no answer")
+        counts[key] = counts.get(key, 0) + 1
+    times = sorted(r[1] for r in rows)
+    def pct(q): return times[min(len(times) - 1, int(q * len(times)))]
+    beside = sum(1 for r in rows if r[2])
+    print(f"{name}: {len(rows)} requests ({sum(1 for r in rows if r[4])} advice, {sum(1 for r in rows if not r[4])} analyze ev), {beside} sent while a review ran; "
+          "by status: " + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
+    print(f"  latency of every answer: p50 {pct(0.5):.2f} s, p90 {pct(0.9):.2f} s, max {times[-1]:.2f} s; "
+          f"answered 200: p50 {statistics.median([r[1] for r in rows if r[0] == 200] or [0]):.2f} s, max {max([r[1] for r in rows if r[0] == 200] or [0]):.2f} s; "
+          f"not the API's JSON error shape: {sum(1 for r in rows if r[0] != 200 and r[3] is None)}")
+began = time.monotonic()  # the worker has just started
+finished = {}
+def note_finished():
+    for pk in Hand.objects.filter(review_state__in=(Hand.DONE, Hand.FAILED)).values_list("pk", flat=True):
+        finished.setdefault(pk, time.monotonic() - began)
+waited = time.monotonic()
+while not running():
+    if time.monotonic() - waited > 300:
+        sys.exit("no review started within 5 minutes")
+    time.sleep(0.2)
+phase("EV beside a running review")
+waited = time.monotonic()
+while Hand.objects.filter(review_state__in=(Hand.QUEUED, Hand.RUNNING)).exists() and time.monotonic() - waited < 1800:
+    note_finished()
+    time.sleep(1)
+note_finished()
+for hand in Hand.objects.filter(over=True).order_by("pk"):
+    print(f"review of hand {hand.pk}: {hand.review_state}, {hand.review_done} of {hand.review_total} decisions, "
+          f"finished {finished.get(hand.pk, float('nan')):.0f} s after the worker started")
+phase("EV alone (no review running)")
+PY
+  grep -c "WORKER TIMEOUT" "$WORK/server.log" | sed 's/^/gunicorn worker timeouts: /'
+  echo "server: gunicorn, ${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))} workers on $(nproc) cores; one review worker (REVIEW_JOBS ${REVIEW_JOBS:-$(nproc)}), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 if [ "${WORKLOAD:-mixed}" = fair ]; then
   wrk -t2 -c"$CONNECTIONS" -d"$(( 2 * DURATION + 10 ))s" "http://127.0.0.1:$PORT/api/v1/analyze/?hand=4556p123789sZZZ" >/dev/null &
   LOAD=$!

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -18,10 +20,15 @@ VECTORS = ROOT / "tests" / "vectors"
 django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 """Tests hash passwords fast; the hashers' strength is Django's to test, the flows are ours."""
 django_settings.EV_SLOT_DIR = tempfile.mkdtemp(prefix=f"kwx-ev-test-{os.getpid()}-")
+atexit.register(shutil.rmtree, django_settings.EV_SLOT_DIR, ignore_errors=True)
 """Each test process (each xdist worker, each worktree) has its own EV slots: the slot is a host-wide
 ``flock`` (analysis/ev_limits.py), and another run's EV request must not take this run's slot."""
 django_settings.REVIEW_WORK = 30
 """Reviews in tests play two or three worlds a decision: enough to check what is stored and shown, fast (the real budget is measured by ``manage.py bench_review``)."""
+os.environ.setdefault("TASK_NICE", "0")
+django_settings.TASK_NICE = 0
+"""Task workers that tests start (in their own process, or in the test's: ``run_queued_tasks``) run at the tests' own
+priority: on a loaded machine a worker at nice 10 could wait long, and the test process would stay at 10 afterwards."""
 django_settings.REVIEW_JOBS = 1
 """Reviews run in the test's process, where a test may replace a part of them (their work in several processes has its own tests)."""
 

@@ -228,10 +228,12 @@ def analyze(
     draws_left: Any = None,
     liang_dao_when_ready: Any = None,
     revealed: Any = None,
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
     """Analyse a 13- or 14-tile hand given as text; returns exactly the body of ``/api/v1/analyze/``.
 
-    ``depth="ev"`` with ``draws_left`` adds win chances and expected scores, and
+    ``depth="ev"`` with ``draws_left`` adds win chances and expected scores (within ``budget``, a
+    fresh request limit when none is given), and
     ``revealed`` (opponents' 亮倒 hands) marks the discards that deal in (see
     ``ev_analysis``); without them the answer is the plain analysis. It is
     ``to_json(analyze_hand(...))``: a caller that wants the typed ``Analysis`` calls those.
@@ -243,7 +245,7 @@ def analyze(
         return to_json(analyze_hand(full, seen, rule_set))
     hands, seen = ev_analysis.prepare(full, seen, revealed)
     request = ev_analysis.check_request(depth, draws_left, liang_dao_when_ready, rule_set)
-    return to_json(analyze_hand(full, seen, rule_set, revealed=hands, ev=request))
+    return to_json(analyze_hand(full, seen, rule_set, revealed=hands, ev=request, budget=budget))
 
 
 def shanten(hand: str, melds: Any = ()) -> int:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import template
 from django.templatetags.static import static
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -52,6 +54,17 @@ def amount(value: float | None) -> str:
     if value is None:
         return ""
     return str(int(value)) if float(value).is_integer() else figure_text(value, 2)
+
+
+@register.simple_tag
+def when(moment: datetime) -> str:
+    """A moment as a ``<time>``: the site's time with its offset from UTC (``2026-12-04 20:16 UTC+8``), so a visitor elsewhere
+    knows which; ``static/js/site.js`` writes it again in the visitor's own time and zone."""
+    local = timezone.localtime(moment)
+    offset = local.utcoffset() or timedelta()
+    minutes = int(offset.total_seconds()) // 60
+    zone = "UTC" + ("+" if minutes >= 0 else "\u2212") + f"{abs(minutes) // 60}" + (f":{abs(minutes) % 60:02d}" if minutes % 60 else "")
+    return format_html('<time datetime="{}" data-local>{} {}</time>', local.isoformat(timespec="minutes"), local.strftime("%Y-%m-%d %H:%M"), zone)
 
 
 MELD_NAMES = {"pong": gettext_noop("碰"), "kong": gettext_noop("明杠"), "concealed_kong": gettext_noop("暗杠")}

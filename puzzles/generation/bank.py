@@ -26,6 +26,7 @@ from kwx.hand.serial import option_row
 from kwx.hand.tiles import TILE_IDS, Hand
 
 from .filters import Verdict, judge
+from .possible import possible_win, record_problem
 from .themes import fan_themes, tag
 
 BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "bank.json.gz"
@@ -35,6 +36,9 @@ SELF_DRAW_SITUATIONS: tuple[tuple[str, ...], ...] = ((), (), ("liang_dao",), ("g
 DISCARD_SITUATIONS: tuple[tuple[str, ...], ...] = ((), (), ("liang_dao",), ("gang_shang_pao",), ("qiang_gang_hu",))
 QUIZ_FROM_PUZZLE = 0.25
 """Share of kept puzzles that also give a quiz item (one wait of the accepted discard)."""
+REPLACEMENT_STREAM = "/possible quiz"
+"""What follows the seed in the seed of the replacement quiz items' own random stream (a stream apart, so the 何切 puzzles and the
+items that could happen keep their draws and their keys)."""
 PLAIN_WIN_KEPT = 0.25
 """Share of ×1 wins (屁胡 self-draws) kept as quiz items: most items should have fans to count."""
 MIN_RATING, MAX_RATING = 800, 2400
@@ -133,7 +137,12 @@ def quiz_record(hand: Hand, win: int, side: str, rules: Rules, value: WinValue, 
 
 
 def quiz_from_win(hand: Hand, win: int, side: str, preset: str, rng: random.Random, wall_left: int) -> dict[str, Any] | None:
-    """A quiz item for a win, with a situation drawn for its side; None when that win is not allowed."""
+    """A quiz item for a win, with a situation drawn for its side; None when that win is not allowed.
+
+    The situation is drawn whatever the hand (the draws every bank so far was made with): an item whose
+    situation could not happen with it (``possible.record_problem``: 杠上开花 without a kong …) is replaced
+    by ``generate`` after the run. A 海底捞 is the wall's last tile: its item's wall is empty.
+    """
     situation = rng.choice(SELF_DRAW_SITUATIONS if side == "self_draw" else DISCARD_SITUATIONS)
     if "qiang_gang_hu" in situation and hand.held[win]:
         situation = ()  # a robbed kong needs the other three copies in someone else's pong
@@ -144,7 +153,41 @@ def quiz_from_win(hand: Hand, win: int, side: str, preset: str, rng: random.Rand
     value = values[0] if side == "self_draw" else values[1]
     if not value.allowed or (value.total == 1 and rng.random() >= PLAIN_WIN_KEPT):
         return None
+    return quiz_record(hand, win, side, rules, value, rng, 0 if "hai_di_lao" in situation else wall_left)
+
+
+def possible_quiz_from_win(hand: Hand, win: int, side: str, preset: str, rng: random.Random, wall_left: int) -> dict[str, Any] | None:
+    """A quiz item for a win with a situation drawn among those that can happen with it (``possible.possible_win``: 杠上开花
+    from a kong the winner made of a triplet or a pong, 海底捞 on an empty wall …); None when the win drawn is not allowed."""
+    rules = make_rules(preset)
+    options = []
+    for situation in SELF_DRAW_SITUATIONS if side == "self_draw" else DISCARD_SITUATIONS:
+        made = possible_win(hand, win, side, situation, rules, wall_left, rng)
+        if made is not None:
+            options.append((situation, made))
+    situation, (hand, wall_left) = rng.choice(options)
+    rules = make_rules(preset, situation)
+    values = score_win(hand, win, rules)
+    assert values is not None  # possible_win keeps only hands that win
+    value = values[0] if side == "self_draw" else values[1]
+    if not value.allowed or (value.total == 1 and rng.random() >= PLAIN_WIN_KEPT):
+        return None
     return quiz_record(hand, win, side, rules, value, rng, wall_left)
+
+
+def replacement_quiz(seed: int, count: int) -> list[dict[str, Any]]:
+    """``count`` quiz items from simulated play on a stream of their own (``seed`` and ``REPLACEMENT_STREAM``), each
+    situation one that can happen with its win (``possible_quiz_from_win``): what replaces the items that could not."""
+    rng = random.Random(f"{seed}{REPLACEMENT_STREAM}")
+    items: list[dict[str, Any]] = []
+    while len(items) < count:
+        preset = rng.choices(tuple(PRESET_WEIGHTS), weights=tuple(PRESET_WEIGHTS.values()))[0]
+        for event in play_deal(rng, make_rules(preset)):
+            if isinstance(event, Win) and len(items) < count:
+                item = possible_quiz_from_win(event.hand, event.win, event.side, preset, rng, event.wall_left)
+                if item is not None:
+                    items.append(item)
+    return items
 
 
 @dataclass
@@ -155,6 +198,8 @@ class Stats:
     kept: int = 0
     duplicates: int = 0
     quiz: int = 0
+    replaced: int = 0
+    """Quiz items drawn with a situation their win could not have had, replaced by others (``replacement_quiz``)."""
     deals: int = 0
     seconds: float = 0.0
     rejected: dict[str, int] = field(default_factory=dict)
@@ -221,12 +266,17 @@ def generate(
                 if item is not None:
                     quiz.append(item)
                     stats.quiz += 1
-    stats.seconds = time.perf_counter() - started
     for n, record in enumerate(puzzles, 1):
         record["key"] = f"{PREFIX['discard']}{n:05d}"
     for n, record in enumerate(quiz, 1):
         record["key"] = f"{PREFIX['quiz']}{n:05d}"
-    return puzzles + quiz, stats
+    possible = [record for record in quiz if record_problem(record) is None]
+    stats.replaced = len(quiz) - len(possible)
+    for n, record in enumerate(replacement_quiz(seed, stats.replaced), len(quiz) + 1):  # new keys: a database keeps the old items' attempts (load_banks retires them)
+        record["key"] = f"{PREFIX['quiz']}{n:05d}"
+        possible.append(record)
+    stats.seconds = time.perf_counter() - started
+    return puzzles + possible, stats
 
 
 def write_bank(records: Iterable[dict[str, Any]], path: Path = BANK_PATH, meta: dict[str, Any] | None = None) -> None:

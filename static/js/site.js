@@ -5,7 +5,9 @@
  * 2. A form marked data-retry (the drill and quiz answers) is sent again, with exactly the same
  *    fields — the same attempt id, so it never counts twice — when the request did not reach
  *    the app (no connection) or a proxy answered 502, 503 or 504 (a server being restarted).
- * 3. A form marked data-swap-refusals (the report of a bad drill) shows a refusal it is answered with
+ * 3. A moment the server wrote in its own time with its offset (<time datetime data-local>, the {% when %} tag) is
+ *    written again in the visitor's time and zone ("2026-12-04 07:16 UTC−5", the zone's name on hover).
+ * 4. A form marked data-swap-refusals (the report of a bad drill) shows a refusal it is answered with
  *    (400: a field's message; 429: too many, try later) in its target, as a success would be.
  */
 (function () {
@@ -41,6 +43,25 @@
       });
     }, 300 * Math.pow(2, tries));
   }
+
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+
+  function localTimes(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("time[data-local]"), function (el) {
+      var at = new Date(el.getAttribute("datetime"));
+      if (isNaN(at.getTime())) return;
+      var minutes = -at.getTimezoneOffset();
+      var zone = "UTC" + (minutes >= 0 ? "+" : "\u2212") + Math.floor(Math.abs(minutes) / 60) + (Math.abs(minutes) % 60 ? ":" + two(Math.abs(minutes) % 60) : "");
+      el.textContent = at.getFullYear() + "-" + two(at.getMonth() + 1) + "-" + two(at.getDate()) + " " + two(at.getHours()) + ":" + two(at.getMinutes()) + " " + zone;
+      var name = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (name) el.title = name;
+      el.removeAttribute("data-local");
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { localTimes(document); });
+  else localTimes(document);
+  document.addEventListener("htmx:afterSwap", function (event) { localTimes(event.detail.target); });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var status = event.detail.xhr.status;

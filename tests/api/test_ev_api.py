@@ -121,6 +121,7 @@ def limits(settings, tmp_path, stopped_clock):
 
 
 def test_the_costliest_request_stays_within_its_budget_and_says_how_precise_it_is(client, monkeypatch):
+    from analysis import ev_limits
     from kwx.hand import ev, ev_analysis
 
     budgets = []
@@ -131,6 +132,7 @@ def test_the_costliest_request_stays_within_its_budget_and_says_how_precise_it_i
             budgets.append(self)
 
     monkeypatch.setattr(ev_analysis, "Budget", Recorded)
+    monkeypatch.setattr(ev_limits, "Budget", Recorded)  # the request's one budget (what its deadline stops)
     response = client.get(COSTLIEST_URL)
     assert response.status_code == 200
     body = response.json()
@@ -196,9 +198,28 @@ def test_while_a_server_computes_its_ev_slot_others_are_refused_at_once_and_chea
         assert client.get(f"{URL}?hand={COSTLIEST}").status_code == 200
     finally:
         release_slot(held)
-    assert client.get(COSTLIEST_URL).status_code == 200  # the busy refusal did not count against the client
     assert client.get(COSTLIEST_URL).status_code == 200
     assert client.get(COSTLIEST_URL).status_code == 200
+
+
+def test_busy_refusals_count_against_the_client_so_a_loop_on_them_is_soon_refused_from_memory(client, limits, django_assert_num_queries):
+    """Issue 37: one client got 10,716 "busy" refusals in a minute, none of them counted."""
+    from analysis.ev_limits import release_slot, take_slot
+
+    held = take_slot()  # another worker computing for a long while
+    try:
+        for _ in range(3):  # the client's limit is 3 a minute: busy refusals use it up
+            busy = client.get(COSTLIEST_URL)
+            assert busy.status_code == 429 and busy.json()["error"]["message"].startswith("服务器正在为别人计算期望值")
+        over = client.get(COSTLIEST_URL)
+        assert over.status_code == 429 and over.json()["error"]["message"].startswith("你的期望值请求太多了")
+        with django_assert_num_queries(0):  # from now on refused from this process's memory
+            assert client.get(COSTLIEST_URL).status_code == 429
+            assert client.post("/api/v1/advice/", {}, content_type="application/json").status_code == 429
+    finally:
+        release_slot(held)
+    assert client.get(COSTLIEST_URL).status_code == 429  # the slot is free, but the client has used its minute
+    assert client.get(COSTLIEST_URL, REMOTE_ADDR="10.0.0.4").status_code == 200  # another client has not
 
 
 def test_a_client_over_its_limit_is_refused_again_without_counting_in_the_database(client, limits, django_assert_num_queries):
@@ -254,11 +275,11 @@ def test_ev_work_runs_in_a_low_priority_thread_in_the_request_language(client, l
     seen = {}
     real = api.run_analysis
 
-    def recording(body):
+    def recording(body, *budget):
         seen["thread"] = threading.get_native_id()
         seen["nice"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
         seen["language"] = translation.get_language()
-        return real(body)
+        return real(body, *budget)
 
     monkeypatch.setattr(api, "run_analysis", recording)
     response = client.get(f"{URL}?hand={HAND}&depth=ev&draws_left=8", HTTP_ACCEPT_LANGUAGE="en")
@@ -289,17 +310,29 @@ def test_a_refusal_known_before_the_view_is_answered_without_reaching_it(client,
     monkeypatch.setattr(api_advice, "run_advice", unreachable)
     held = take_slot()  # another worker computing
     try:
-        with django_assert_num_queries(0):
-            busy = client.get(COSTLIEST_URL, HTTP_ACCEPT_LANGUAGE="en")
-            advice = client.post("/api/v1/advice/", {}, content_type="application/json")
+        assert _over_limit(client, "10.0.0.5")  # its busy refusals counted, at the middleware
+        with django_assert_num_queries(0):  # a client over its limit: remembered, no query
+            over = client.get(COSTLIEST_URL, REMOTE_ADDR="10.0.0.5")
+        busy = client.get(COSTLIEST_URL, HTTP_ACCEPT_LANGUAGE="en")  # a busy host: counted against the client, nothing else
+        advice = client.post("/api/v1/advice/", {}, content_type="application/json")
     finally:
         release_slot(held)
+    assert over.status_code == 429 and over.json()["error"]["message"].startswith("你的期望值请求太多了")
     assert busy.status_code == advice.status_code == 429 and busy["Retry-After"] == advice["Retry-After"] == "1"
     assert busy.json() == {"error": {"field": None, "message": "Expected values are being computed for others right now; try again in 1 s."}}
     assert busy["Content-Language"] == "en" and "Content-Security-Policy" in busy
     assert advice.json()["error"]["message"].startswith("服务器正在为别人计算期望值")
     monkeypatch.undo()
     assert client.get(f"{URL}?hand={HAND}&depth=ev&draws_left=8").status_code == 200  # a free slot: the view answers
+
+
+def _over_limit(client, address: str) -> bool:
+    """Send ``address``'s EV requests until it is refused for its own limit (the slot busy or not); whether it was."""
+    for _ in range(10):
+        answer = client.get(COSTLIEST_URL, REMOTE_ADDR=address)
+        if answer.status_code == 429 and answer.json()["error"]["message"].startswith("你的期望值请求太多了"):
+            return True
+    return False
 
 
 def test_the_slot_goes_to_the_client_that_waited_not_back_to_the_one_that_just_held_it(settings, tmp_path, monkeypatch):

@@ -46,15 +46,16 @@ def browser():
 
 
 @contextmanager
-def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False, language: str = "zh-hans", javascript: bool = True):
+def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False, language: str = "zh-hans", javascript: bool = True, touch: bool = False, zone: str | None = None):
     """A fresh browser context (own cookies) of that window size; ``page.base`` is the server.
 
     ``bypass_csp`` lets a test add its own script to pages whose Content-Security-Policy allows only
     the site's files (axe-core needs no such help: it is evaluated through DevTools); every other
     test runs under the policy. ``language="en"`` starts with the cookie the site's language switch sets.
-    ``javascript=False``: a browser with JavaScript off.
+    ``javascript=False``: a browser with JavaScript off. ``touch=True``: a touch-only phone (its media answer ``hover: none``, ``pointer: coarse``).
+    ``zone``: the browser's time zone (an IANA name; the machine's by default).
     """
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN", bypass_csp=bypass_csp, java_script_enabled=javascript)
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN", bypass_csp=bypass_csp, java_script_enabled=javascript, has_touch=touch, timezone_id=zone)
     if language != "zh-hans":
         context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
     page = context.new_page()

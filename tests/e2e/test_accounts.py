@@ -32,3 +32,17 @@ def test_reset_a_forgotten_password_by_mail(page):
     assert "你已用新密码登录为 ann" in page.locator("main").inner_text()
     page.get_by_role("link", name=re.compile("我的进度")).click()
     assert page.get_by_test_id("rating").inner_text() == "1720?"  # the account and its progress, kept
+
+
+def test_sign_up_from_the_phone_menu_comes_back_to_the_page(page):
+    """Issue 38 item 7: at 390 px, "Sign up" in the menu of a page brings the new account back to that page (log in always did)."""
+    page.goto(f"{page.base}/learn/fans/?from=menu")
+    page.locator("summary").first.click()  # the phone menu holds the account links
+    page.locator(".menu-panel a[href^='/accounts/signup/']").click()
+    page.wait_for_url("**/accounts/signup/**")
+    page.fill("#id_username", "lin")
+    page.fill("#id_password1", "tiles-and-dragons-38")
+    page.fill("#id_password2", "tiles-and-dragons-38")
+    page.locator("form[action^='/accounts/signup/'] button").click()
+    page.wait_for_url("**/learn/fans/?from=menu")
+    assert User.objects.filter(username="lin").exists()

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
+
+from tests.e2e.conftest import open_page, shot
 
 HAND = "34556p123789sZZZ"
 REVEALED = "46p456s789sFFF11s"  # waits on 5p
@@ -54,3 +57,23 @@ def test_typing_0_or_99_draws_says_what_is_wrong(page):
         expect(page.locator("#draws-error")).to_have_text(re.compile(r"^剩余摸牌须是 1 到 30 的整数"))
         expect(page.locator(".discards tbody tr")).to_have_count(11)  # the plain table stays
         expect(page.locator("#draws")).to_have_value(draws)
+
+
+CLIPPED = """() => [...document.querySelectorAll('#results .table-scroll')].flatMap(box => {
+  const edge = box.getBoundingClientRect().right + 0.5;
+  const out = box.scrollWidth > box.clientWidth ? [`box ${box.scrollWidth} > ${box.clientWidth}`] : [];
+  return out.concat([...box.querySelectorAll('th, td')].filter(c => c.getBoundingClientRect().right > edge).map(c => c.innerText));
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_ev_table_is_whole_in_its_column(browser, live_server, width, language):
+    """Issue 38 item 4: at 1280 px the EV table (573 px) was clipped inside its 544 px box ("Expected sco", values "1.")."""
+    with open_page(browser, live_server, width, 900, language=language) as page:
+        page.goto(page.base + f"/?hand={HAND}&ev=1&draws=3")
+        expect(page.locator(".discards-ev tbody tr .score strong").first).to_have_text(re.compile(r"^\d+\.\d\d$"))
+        expect(page.locator("#ev-load")).to_have_count(0)
+        assert page.evaluate(CLIPPED) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"analyzer-ev-{language}-{width}")

@@ -52,3 +52,20 @@ def test_a_drill_session_logs_no_console_error(page):
     page.wait_for_load_state()
     page.goto(f"{page.base}/progress/")
     assert errors == []
+
+
+def test_a_hand_at_the_play_table_logs_no_console_error(page):
+    """Issue 38 item 8 reported "Applying inline style violates … style-src 'self'" on every htmx swap of the play table; a whole
+    hand by keyboard with the hint on and a switch saved (each an htmx swap of #table) logs no console error or warning."""
+    from tests.e2e.test_play_table import play_by_keyboard, sit_down
+
+    errors = _collect(page)
+    sit_down(page)
+    with page.expect_response(lambda r: "/auto/" in r.url):
+        page.locator("#auto-pass").check()
+    page.locator("#hint-switch").click()  # a page load: focus back on the hand
+    page.locator(".pl-hint").wait_for()
+    play_by_keyboard(page)
+    page.locator("#next-hand").click()
+    page.locator(".pl-hand-form").wait_for()
+    assert errors == []

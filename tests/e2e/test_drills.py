@@ -173,3 +173,23 @@ def test_no_page_breaks_the_content_security_policy(page):
     page.goto(f"{page.base}/api/docs/")
     page.wait_for_selector(".swagger-ui .opblock")  # the docs page's own script ran
     assert blocked == []
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_a_kong_replacement_quiz_item_shows_the_winners_kong_at_390(browser, live_server, language):
+    """Issue 38 item 3: every 杠上开花 item of the bank had no kong (s00021 seven pairs). Now each shows the kong its replacement tile came from."""
+    from puzzles.models import Puzzle
+    from tests.e2e.conftest import open_page, shot
+    from tests.puzzles.factories import ensure_bank
+
+    ensure_bank("bank")
+    quiz = Puzzle.objects.filter(kind=Puzzle.QUIZ, retired=False).order_by("key")
+    items = [p for p in quiz if "gang_shang_kai_hua" in p.situation]
+    assert items and not quiz.filter(key__in=["s00021", "s00117"]).exists()
+    with open_page(browser, live_server, 390, 844, language=language) as page:
+        for item in items[:3]:
+            page.goto(f"{page.base}/learn/quiz/{item.pk}/")
+            kongs = page.locator(".context .melds .meld").filter(has=page.locator("img.tile:nth-child(4)"))
+            assert kongs.count() >= 1, item.key  # a kong (four tiles) among the winner's melds
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        shot(page, f"quiz-kong-{language}-390")

@@ -30,6 +30,9 @@ def test_answer_one_table_drill_of_each_kind_at_390_px(page, kind):
     assert str(puzzle.view.wall_left) in page.locator(".pl-wall").inner_text()
     if puzzle.view.phase == "act":  # the whole 14-tile position, the drawn tile apart
         assert page.locator(".dr-hand .dr-tile").count() + 3 * len(puzzle.view.me.melds) == 14 and page.locator(".dr-hand .dr-tile.drawn").count() == 1
+    if kind == "defence":  # the revealed hand's waits, each with its live copies (issue 38 item 6)
+        waits = page.locator(".pl-opponents .pl-waits .pl-wait")
+        assert waits.count() >= 1 and all(re.search(r"\d", text) for text in waits.all_inner_texts())
     _no_sideways_scroll(page)
     button = page.locator(f'button.choice[value="{puzzle.accepted[0]}"]')
     box = button.bounding_box()
@@ -76,6 +79,20 @@ def test_explanations_speak_about_the_pick_and_give_reasons_at_390(page):
         assert mean in table and se in table
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "drill-kong-390-zh")
+
+
+def test_a_pick_at_the_best_shanten_is_told_what_it_lacks_at_390(page):
+    """Issue 38 item 8: "打八筒只有一向听" when both choices were 1-shanten; now it names the effective tiles each keeps."""
+    ensure_bank("bank")
+    drills = Puzzle.objects.filter(kind=Puzzle.DISCARD, key__startswith="h").order_by("key")
+    level = next(p for p in drills if p.options[0]["shanten"] == 1 and any(r["discard"] not in p.accepted and r["shanten"] == 1 for r in p.options))
+    mine = next(r for r in level.options if r["discard"] not in level.accepted and r["shanten"] == 1)
+    page.goto(f"{page.base}/drills/{level.pk}/?mode=rated")
+    page.locator(f'button.tile-button[value="{mine["discard"]}"]').first.click()
+    expect(page.locator(".why")).to_contain_text(f"但有效牌更少：{mine['ukeire']}张，不如{level.options[0]['ukeire']}张")
+    assert "只有一向听" not in page.locator(".why").inner_text() and "只剩一向听" not in page.locator(".why").inner_text()
+    _no_sideways_scroll(page)
+    shot(page, "drill-same-shanten-390-zh")
 
 
 def test_progress_shows_each_kind_in_its_own_row_at_390(page):

@@ -3,11 +3,15 @@ htmx swap and full-page load, and the table's new parts (turn order, waits, the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 from play.models import Hand
 from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import open_page, shot
+from tests.web.test_play_table import ACTIONS, REVEALED, crafted_record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MAX_PRESSES = 60
@@ -130,19 +134,32 @@ def test_the_desktop_decision_lists_cost_badges_keep_clear_of_the_next_number(br
         assert found["count"] > 3 and not found["problems"], found
 
 
-def crafted_table(page) -> int:
-    """Sit down, then give the hand the record of tests/web/test_play_table.py (shown, not played on): the game's id."""
-    from kwx.hand.notation import parse_tiles
-    from kwx.hand.tiles import KIND_OF_ID
-    from kwx.table.record import DEFAULT_PLAYERS, Header, Record
-    from kwx.table.table import Action
-    from tests.web.test_play_table import ACTIONS, HANDS
-
+def crafted_table(page, actions=ACTIONS) -> int:
+    """Sit down, then give the hand a record of tests/web/test_play_table.py (shown, not played on): the game's id."""
     sit_down(page)
     hand = Hand.objects.order_by("-id").first()
-    record = Record(Header("standard", (), 1, (0, 0, 0), DEFAULT_PLAYERS, 2, tuple(parse_tiles(h, "h") for h in HANDS)), tuple(Action(s, v, KIND_OF_ID[t]) for s, v, t in ACTIONS))
-    Hand.objects.filter(pk=hand.pk).update(record=record.to_json(), seed=None)
+    Hand.objects.filter(pk=hand.pk).update(record=crafted_record(actions).to_json(), seed=None)
     return hand.game_id
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_after_both_reveal_your_waits_take_discards_and_theirs_show_the_copies_left(browser, live_server, width, language):
+    """Issue 38 items 2 and 6: after your 亮倒 a 屁胡 wait is won on a discard too (no "self-draw only"); a revealed opponent's waits show their live copies."""
+    with open_page(browser, live_server, width, 844 if width == 390 else 900, bypass_csp=True, language=language) as page:
+        game = crafted_table(page, REVEALED)
+        page.goto(f"{page.base}/play/{game}/")
+        page.locator("#own-waits").wait_for()
+        assert page.locator("#own-waits .pl-wait").count() == 2 and page.locator("#own-waits .pl-only").count() == 0
+        theirs = page.locator(".pl-opponents .pl-seat").filter(has=page.locator(".pl-waits")).locator(".pl-wait")
+        assert [theirs.nth(i).get_attribute("data-tile") for i in range(theirs.count())] == ["6p", "4s"]
+        for i in range(2):
+            assert re.search(r"\b1\b", theirs.nth(i).inner_text()), theirs.nth(i).inner_text()
+            box = theirs.nth(i).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        shot(page, f"table-revealed-{language}-{width}")
+        assert_no_violations(page)
 
 
 @pytest.mark.parametrize("width", [390, 1280])
@@ -214,3 +231,33 @@ def test_after_log_out_the_games_page_asks_to_log_in_and_comes_back(browser, liv
         page.locator("form[action='/accounts/login/'] button").click()
         page.wait_for_selector("#table")
         assert page.url == table
+
+
+@pytest.mark.parametrize("touch", [True, False])
+def test_the_keyboard_keys_show_only_where_there_is_a_keyboard(browser, live_server, touch):
+    """Issue 38 item 8: the line of keys (← → Enter H K P G L) showed on a touch phone, which has none of them."""
+    with open_page(browser, live_server, 390, 844, touch=touch) as page:
+        sit_down(page)
+        page.locator(".pl-hand-form").wait_for()
+        assert page.locator("#play-keys").count() == 1  # in the page (a phone may have a keyboard attached)
+        assert page.locator("#play-keys").is_visible() is not touch
+        if touch:
+            shot(page, "table-touch-zh-hans-390")
+
+
+@pytest.mark.parametrize("zone, shown", [("America/New_York", "2026-12-04 07:16 UTC\u22125"), ("Asia/Kolkata", "2026-12-04 17:46 UTC+5:30"), ("Asia/Shanghai", "2026-12-04 20:16 UTC+8")])
+def test_your_games_are_listed_in_the_visitors_own_time_and_zone(browser, live_server, zone, shown):
+    """Issue 38 item 8: "Your games" showed China time, with no zone, to a visitor elsewhere."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from play.models import Game
+
+    with open_page(browser, live_server, 390, 844, language="en", zone=zone) as page:
+        sit_down(page)
+        Game.objects.update(created=datetime(2026, 12, 4, 12, 16, tzinfo=ZoneInfo("UTC")))
+        page.goto(f"{page.base}/play/")
+        moment = page.locator(".pl-games time").first
+        expect(moment).to_have_text(shown)
+        assert moment.get_attribute("title")  # the zone by name (Chromium may name an alias: Asia/Calcutta)
+        shot(page, f"your-games-{zone.replace('/', '-')}-390")

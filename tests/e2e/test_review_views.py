@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from play import seats
 from play.models import Game, Hand
 from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import SHOTS, open_page, shot
@@ -32,6 +33,12 @@ def sit_and_play(page) -> Hand:
     hand.refresh_from_db()
     assert hand.review_state == Hand.DONE
     return hand
+
+
+def assert_log_in_words(page) -> None:
+    """The table's action log says what was played, in words (issue 38 item 1: a branch printed each line as a Python dict)."""
+    lines = page.locator("#action-log li").all_inner_texts()
+    assert lines and not any("{" in line or "'text'" in line for line in lines), lines
 
 
 def fits(page) -> None:
@@ -77,6 +84,7 @@ def test_the_review_views_play_on_and_the_game_review_on_a_phone(browser, live_s
             page.locator(".pl-decision").screenshot(path=f"{SHOTS}/review-decision.png")
         buttons.first.click()
         page.locator("#branch-origin").wait_for()
+        assert_log_in_words(page)
         fits(page)
         shot(page, "branch")
         assert_no_violations(page)
@@ -84,6 +92,9 @@ def test_the_review_views_play_on_and_the_game_review_on_a_phone(browser, live_s
         if not branch.over:
             page.locator("#bot-plays").click()
         page.locator("#branch-compare").wait_for()
+        assert_log_in_words(page)
+        branch.refresh_from_db()
+        assert page.locator("#payments li").count() == max(1, len(seats.replayed(branch.record).settlement.payments))  # the payments behind the nets (issue 38 item 1)
         fits(page)
         shot(page, "branch-over")
         assert_no_violations(page)
@@ -113,3 +124,29 @@ def test_the_review_views_play_on_and_the_game_review_on_a_phone(browser, live_s
                     shot(other, f"{name}-{width}-{language}")
                     if name == "review-views":
                         other.locator(".pl-chart").screenshot(path=f"{SHOTS}/review-chart-{width}-{language}.png")
+
+
+def test_progress_opens_the_costly_decision_it_names_on_a_phone(browser, live_server):
+    """Issue 38 item 8: /progress/'s "1 个损失大的决策待复习 →" opened a missed 何切 puzzle due sooner instead of that decision."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from play.models import ReviewItem
+    from puzzles.models import Attempt, ReviewCard
+    from tests.puzzles.factories import discard_puzzle
+
+    with open_page(browser, live_server, 390, 844) as page:
+        hand = sit_and_play(page)
+        missed = discard_puzzle("34556p123789sZZZ")
+        attempt = Attempt.objects.create(player=hand.player, puzzle=missed, attempt_id="0" * 32, answer="9s", correct=False)
+        ReviewCard.objects.create(player=hand.player, puzzle=missed, card={}, due=attempt.created - timedelta(days=2))
+        ReviewItem.objects.filter(player=hand.player).delete()
+        step = hand.review["decisions"][0]["step"]
+        item = ReviewItem.objects.create(player=hand.player, hand=hand, step=step, cost=1.0, card={}, due=timezone.now() - timedelta(days=1))
+        page.goto(f"{page.base}/progress/")
+        page.locator("#play-due").click()
+        page.wait_for_url(f"**/play/{hand.pk}/review/?step={step}&item={item.pk}")
+        page.locator(".pl-decision").wait_for()
+        fits(page)
+        shot(page, "progress-costly-decision-opened")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.conftest import open_page, shot
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -85,3 +87,22 @@ def test_a_new_hand_shows_the_piao_it_keeps(page):
     note = page.locator(".st-carried")
     assert note.is_visible() and "漂沿用第 1 局" in note.inner_text() and "乙 5" in note.inner_text()
     assert page.input_value("#id_piao_1") == "5"
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_calculator_stays_phone_wide_after_settling(browser, live_server, language):
+    """Issue 38 item 5: at 390 px the page widened to 444 px once the result came (the winner's 14 tiles on one line widened the grid, players' boxes and all)."""
+    with open_page(browser, live_server, 390, 844, language=language) as page:
+        page.goto(page.base + "/settle/")
+        _self_draw_by_the_first_player(page)
+        page.wait_for_selector("#result .st-payments")  # the live result (htmx)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.locator(".st-actions button.primary").click()  # 结算: the form posted, the page drawn again
+        page.wait_for_selector("#result .st-payments")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        tiles = page.locator("#result .st-tiles img.tile")
+        assert tiles.count() == 14 and page.locator("#result .st-tiles .win img.tile").count() == 1  # 13 tiles and the one it won on
+        assert all(box["x"] + box["width"] <= 390 for box in (tiles.nth(i).bounding_box() for i in range(tiles.count())))
+        grid = page.locator(".st-player-grid").bounding_box()
+        assert grid["x"] + grid["width"] <= 390
+        shot(page, f"settle-{language}-390")

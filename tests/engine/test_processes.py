@@ -106,3 +106,27 @@ def test_as_done_gives_every_result_and_runs_the_others_while_the_first_is_busy(
     assert list(as_done(_square_after_the_lock, list(range(6)), 1)) == [n * n for n in range(6)]  # in one process: in order
     jobs = [(str(tmp_path), name, 3) for name in ("first", "a", "b", "c")]
     assert sorted(as_done(_wait_for_the_others, jobs, 2)) == ["a", "b", "c", "first"]
+
+
+def _wait_for_a_beat(folder: str) -> str:
+    """Wait until the caller's heartbeat has written its mark (the caller beats only while no result comes)."""
+    deadline = time.monotonic() + 120
+    while not os.path.exists(os.path.join(folder, "beat")):
+        assert time.monotonic() < deadline, "no beat came"
+        time.sleep(0.01)
+    return "done"
+
+
+def test_as_done_beats_while_the_processes_work_and_no_result_comes(tmp_path, monkeypatch):
+    """Issue 37: a review's worker shows it is alive (a killed worker's review no longer says "running" for the whole lease)."""
+    from kwx import processes
+
+    monkeypatch.setattr(processes, "BEAT", 0.05)
+    beats = []
+
+    def beat() -> None:
+        beats.append(1)
+        (tmp_path / "beat").touch()
+
+    assert list(as_done(_wait_for_a_beat, [str(tmp_path), str(tmp_path)], 2, beat)) == ["done", "done"]  # the jobs end only once a beat came
+    assert beats

@@ -150,3 +150,15 @@ def test_judge_accepts_a_choice_unless_it_is_clearly_worse_than_the_best():
     pick = lambda t: Choice(Action(0, "discard", KIND_OF_ID[t]))
     assert review.judge(figures, pick("5p")) and review.judge(figures, pick("1s"))
     assert not review.judge(figures, pick("Z")) and not review.judge(figures, Choice(None))
+
+
+def test_a_review_gives_way_before_every_rollout_and_its_figures_do_not_change():
+    """Issue 37: the review's processes pause while a person's request computes on the host; they look before each rollout."""
+    _done, record = hand(5)
+    point = review.decision_points(record, 0)[0]
+    looks = []
+    figures = review.review_point(record, 0, point, METHOD, give_way=lambda: looks.append(1))
+    assert figures == review.review_point(record, 0, point, METHOD)
+    choices = len(figures["options"])
+    assert len(looks) >= figures["worlds"] * choices > 0  # one look per rollout (a last world cut short adds a few)
+    assert len(looks) < (figures["worlds"] + 1) * choices

@@ -185,3 +185,41 @@ def test_the_worker_puts_back_tasks_past_their_lease_and_those_its_forced_stop_c
     worker.run_task(row)
     row.refresh_from_db()
     assert row.status == "READY"
+
+
+def test_the_review_task_gives_way_to_the_hosts_ev_requests(django_capture_on_commit_callbacks, settings, monkeypatch):
+    from analysis.ev_limits import flight_path
+    from kwx.processes import GiveWay
+
+    hand = finished_hand(django_capture_on_commit_callbacks)
+    seen = []
+    real = services.work_review
+    monkeypatch.setattr(services, "work_review", lambda **kw: seen.append(kw["give_way"]) or real(**kw))
+    run_queued_tasks()
+    assert seen == [GiveWay(str(flight_path()))]
+    hand.refresh_from_db()
+    assert hand.review_state == Hand.DONE
+
+
+def test_a_task_worker_runs_below_the_web_requests(tmp_path):
+    """``TASK_NICE``: the worker lowers its own priority at start (its review processes inherit it)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    script = "import os; from kwx.processes import lower_priority; print(lower_priority(7), lower_priority(3), os.getpriority(os.PRIO_PROCESS, 0))"
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    start = os.getpriority(os.PRIO_PROCESS, 0)
+    assert out == [str(max(7, start)), str(max(7, start)), str(max(7, start))]  # raised to 7, never lowered again
+
+
+def test_the_worker_command_takes_its_nice_value_from_task_nice(settings, monkeypatch):
+    from kwx_site.management.commands import db_worker
+
+    asked = []
+    monkeypatch.setattr(db_worker, "lower_priority", asked.append)
+    settings.TASK_NICE = 12
+    run_queued_tasks()
+    assert asked == [12]

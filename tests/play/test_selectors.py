@@ -39,7 +39,7 @@ def test_the_hint_marks_the_tiles_a_revealed_hand_wins_on():
 
 def test_the_table_shows_a_revealed_hand_and_hides_a_hidden_one():
     shown = table_shown(view_for(revealed_table(), 0))
-    assert shown.right.tiles and shown.right.hidden == 0 and "5p" in shown.right.waits and shown.right.liang_dao
+    assert shown.right.tiles and shown.right.hidden == 0 and "5p" in [w.tile for w in shown.right.waits] and shown.right.liang_dao
     assert shown.left.tiles == () and shown.left.hidden == 13
     assert shown.me.drawn == "F" and len(shown.me.tiles) == 13 and shown.me.turn
 

@@ -14,6 +14,7 @@ from kwx.hand.serial import option_row
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS, Hand
 from puzzles.generation.bank import PREFIX, read_bank
 from puzzles.generation.filters import judge
+from puzzles.generation.possible import record_problem
 from puzzles.generation.themes import TAGGERS, tag
 
 RECORDS = read_bank()
@@ -53,6 +54,32 @@ def test_every_quiz_total_matches_the_engine():
         assert r["accepted"] == [str(value.total)], r["key"]
         assert r["options"]["total"] in r["options"]["choices"], r["key"]
         assert [f["key"] for f in r["options"]["fans"]] == [h.key for h in value.fans], r["key"]
+
+
+SIDE_OF = {"gang_shang_kai_hua": "self_draw", "hai_di_lao": "self_draw", "gang_shang_pao": "discard", "qiang_gang_hu": "discard"}
+
+
+def test_every_quiz_item_is_a_win_that_can_happen():
+    """Issue 38 item 3: all 112 items with 杠上开花 had no kong (73 no meld at all, s00117 a 龙七对). Each item, checked here on its own terms."""
+    for r in QUIZ:
+        hand, _ = build_hand(r["hand"], r["melds"])
+        win = KIND_OF_ID[r["win"]]
+        rules = make_rules(r["rules"], r["situation"])
+        assert max(hand.with_tile(win).held) <= 4, r["key"]
+        for key in r["situation"]:
+            assert SIDE_OF.get(key, r["side"]) == r["side"], r["key"]  # 杠上开花, 海底捞 self-draws; 杠上炮, 抢杠胡 discard wins; 亮倒 either
+        if "gang_shang_kai_hua" in r["situation"]:  # the replacement tile of the winner's own kong: so never seven pairs
+            assert any(m["type"] in ("kong", "concealed_kong") for m in r["melds"]), r["key"]
+        if "hai_di_lao" in r["situation"]:
+            assert r["wall_left"] == 0, r["key"]
+        if "qiang_gang_hu" in r["situation"]:  # the table allows robbing, and the pong and its fourth are someone else's
+            assert rules.options.rob_kong and hand.held[win] == 0, r["key"]
+        if "gang_shang_pao" in r["situation"]:  # the discarder konged four of a kind the winner has none of
+            assert any(hand.held[k] == 0 for k in range(len(hand.held)) if k != win), r["key"]
+        assert record_problem(r) is None, r["key"]
+    keys = {r["key"] for r in QUIZ}
+    assert "s00021" not in keys and "s00117" not in keys  # the two the issue names: replaced
+    assert sum("gang_shang_kai_hua" in r["situation"] for r in QUIZ) >= 10  # 杠上开花 is still asked, from a kong
 
 
 def test_every_theme_is_represented():

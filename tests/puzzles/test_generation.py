@@ -12,6 +12,7 @@ from kwx.hand.tiles import KIND_OF_ID, NUM_KINDS
 from kwx.table.view import SeatView
 from puzzles.generation import filters
 from puzzles.generation.bank import generate, quiz_choices
+from puzzles.generation.possible import own_kongs, possible_win, record_problem, situation_problem
 
 STANDARD = make_rules("standard")
 
@@ -87,6 +88,35 @@ def test_same_seed_same_bank_other_seed_other_bank():
     b, _ = generate(5, 15, 5)
     c, _ = generate(6, 15, 5)
     assert a == b and a != c
+
+
+def test_quiz_items_that_could_not_happen_are_replaced_under_new_keys():
+    """Issue 38 item 3: a situation drawn without looking at the hand (杠上开花 without a kong …) gives up its key; a win from a stream of
+    its own, with a situation that can happen, takes a new key after the last, so the keys of the items that could happen stay theirs."""
+    records, stats = generate(3, 10, 12)
+    quiz = [r for r in records if r["kind"] == "quiz"]
+    assert stats.replaced >= 1 and len(quiz) == 12
+    assert all(record_problem(r) is None for r in quiz)
+    kept = [r["key"] for r in quiz if int(r["key"][1:]) <= 12]
+    assert len(kept) == 12 - stats.replaced and [r["key"] for r in quiz[len(kept) :]] == [f"s{n:05d}" for n in range(13, 13 + stats.replaced)]
+
+
+def test_a_kong_draw_comes_from_the_winners_own_kong_and_never_from_seven_pairs():
+    seven = build_hand("55557788p38899s")[0]  # s00117's 龙七对: four 5p held, no kong made
+    rules = make_rules("shiyan")
+    assert own_kongs(seven, KIND_OF_ID["3s"]) == []
+    assert possible_win(seven, KIND_OF_ID["3s"], "self_draw", ("gang_shang_kai_hua",), rules, 13, random.Random(1)) is None
+    assert situation_problem(seven, KIND_OF_ID["3s"], "self_draw", make_rules("shiyan", ("gang_shang_kai_hua",)), 13) == "杠上开花 without a kong of the winner"
+    ponged = build_hand("123456p789s5s", [{"type": "pong", "tile": "B"}])[0]  # the fourth 白板 drawn and added (蓄杠), then the replacement wins
+    made = possible_win(ponged, KIND_OF_ID["5s"], "self_draw", ("gang_shang_kai_hua",), rules, 9, random.Random(1))
+    assert made is not None and [m.as_dict() for m in made[0].melds] == [{"type": "kong", "tile": "B"}] and made[1] == 9
+    triplet = build_hand("111p456p789s5sFFF")[0]
+    kongs = {m.tile for h in own_kongs(triplet, KIND_OF_ID["5s"]) for m in h.melds}
+    assert kongs == {"1p", "F"}  # 暗杠 of either triplet; the hand still wins on 5s
+    assert possible_win(ponged, KIND_OF_ID["5s"], "self_draw", ("hai_di_lao",), rules, 9, random.Random(1)) == (ponged, 0)  # the wall's last tile
+    assert situation_problem(triplet, KIND_OF_ID["1p"], "discard", make_rules("standard", ("qiang_gang_hu",)), 9) == "抢杠胡 where no kong can be robbed"
+    assert situation_problem(triplet, KIND_OF_ID["5s"], "discard", make_rules("standard", ("qiang_gang_hu",), {"rob_kong": False}), 9) == "抢杠胡 where no kong can be robbed"
+    assert situation_problem(triplet, KIND_OF_ID["5s"], "discard", make_rules("standard", ("hai_di_lao",)), 0) == "hai_di_lao is no discard win"
 
 
 def test_quiz_choices_hold_the_answer_and_three_others():

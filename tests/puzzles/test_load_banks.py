@@ -150,3 +150,23 @@ def test_a_table_drill_that_left_the_bank_is_retired_with_its_attempts_and_its_c
     assert gone.retired and Attempt.objects.filter(puzzle=gone).count() == 1 and ReviewCard.objects.filter(puzzle=gone).exists()
     assert not Puzzle.objects.filter(key=shipped["key"], retired=True).exists()
     assert not due_reviews(player, now=gone.attempts.get().created + timedelta(days=3650)).filter(puzzle=gone).exists()
+
+
+@pytest.mark.django_db
+def test_a_quiz_item_replaced_in_the_bank_is_retired_with_its_attempts_and_the_rest_is_brought_up_to_date():
+    """Issue 38 item 3: s00021 (杠上开花 on seven pairs: it cannot happen) left the bank for a new key; a database that served it keeps its attempts."""
+    player = Player.objects.create()
+    Puzzle.objects.filter(key="s00021").delete()
+    impossible = Puzzle.objects.create(
+        key="s00021", kind=Puzzle.QUIZ, hand="11566p335577sBB", rules="standard", situation=["gang_shang_kai_hua"], win_tile="5p", win_side="self_draw", accepted=["8"], options={}
+    )
+    Attempt.objects.create(player=player, puzzle=impossible, attempt_id=aid("s21"), answer="8", correct=True)
+    haidi = next(r for r in RECORDS["bank"] if r["kind"] == "quiz" and "hai_di_lao" in r["situation"] and int(r["key"][1:]) <= 600)
+    Puzzle.objects.filter(key=haidi["key"]).update(wall_left=20)  # as the bank had it: 海底捞 with tiles left in the wall
+    out, _err = load_banks()
+    assert "retired: 1 " in out
+    impossible.refresh_from_db()
+    assert impossible.retired and Attempt.objects.filter(puzzle=impossible).count() == 1
+    assert Puzzle.objects.get(key=haidi["key"]).wall_left == 0  # the same question, its wall now empty
+    assert not Puzzle.objects.filter(kind=Puzzle.QUIZ, retired=True).exclude(key="s00021").exists()
+    assert Puzzle.objects.filter(key="s00601", retired=False).exists()  # a replacement

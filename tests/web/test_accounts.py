@@ -130,6 +130,20 @@ def test_signup_follows_a_next_on_the_site():
     assert r.status_code == 302 and r.url == "/drills/?mode=streak"
 
 
+def test_sign_up_from_a_page_comes_back_to_it_as_log_in_does():
+    """Issue 38 item 7: the menu's "Sign up" carried no ``next`` (log in did), so an account made from a page landed on /progress/."""
+    client = Client()
+    page = client.get("/learn/fans/?x=1").content.decode()
+    assert 'href="/accounts/signup/?next=/learn/fans/%3Fx%3D1"' in page and 'href="/accounts/login/?next=/learn/fans/%3Fx%3D1"' in page
+    form = client.get("/accounts/signup/?next=/learn/fans/%3Fx%3D1").content.decode()
+    assert 'action="/accounts/signup/?next=/learn/fans/%3Fx%3D1"' in form
+    assert 'href="/accounts/login/?next=/learn/fans/%3Fx%3D1"' in form  # switching to log in keeps the place, and back
+    assert 'href="/accounts/signup/?next=/learn/fans/%3Fx%3D1"' in client.get("/accounts/login/?next=/learn/fans/%3Fx%3D1").content.decode()
+    assert "next=/accounts/" not in form  # an account page never sends you back to itself
+    r = client.post("/accounts/signup/?next=/learn/fans/%3Fx%3D1", {"username": "kai", "password1": PASSWORD, "password2": PASSWORD})
+    assert r.status_code == 302 and r.url == "/learn/fans/?x=1"
+
+
 def test_a_short_password_is_refused_in_chinese():
     r = Client().post("/accounts/signup/", {"username": "ann", "password1": "k5x-9", "password2": "k5x-9"})
     html = r.content.decode()

@@ -49,6 +49,18 @@ def test_a_table_drill_shows_the_table_and_its_choices(kind):
         assert 'class="badge bad"' in html  # the 亮倒 badge of the revealed opponent
 
 
+def test_a_defence_drill_shows_the_revealed_hands_waits_with_their_live_copies():
+    """Issue 38 item 6: a 亮倒 opponent's waits had no live counts in the table drills."""
+    puzzle = table_drill("defence")
+    view = puzzle.view
+    html = Client().get(f"/drills/{puzzle.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    revealed = [seat for seat in range(3) if seat != view.seat and view.seats[seat].liang_dao]
+    assert revealed
+    shown = [re.findall(r'data-tile="(\w+)">.*?(\d+) left', block, re.S) for block in re.findall(r'<p class="pl-waits">(.*?)</p>', html, re.S)]
+    expected = [[(TILE_IDS[k], str(4 - view.seen[k])) for k in sorted(view.seats[seat].waits)] for seat in revealed]
+    assert sorted(shown) == sorted(expected) and all(shown)
+
+
 def _hand_shown(html: str) -> list[str]:
     """The tiles of the player's hand on a drill page, the drawn tile last."""
     block = re.search(r'<div class="hand dr-hand"[^>]*>(.*?)</div>', html, re.S).group(1)
@@ -242,7 +254,7 @@ def test_a_discard_drill_speaks_about_the_players_own_discard():
     assert f"Your discard {tile_label(worse['discard'])} steps back a shanten" in why, why
     level = next(p for p in drills if any(r["discard"] not in p.accepted and r["shanten"] == p.options[0]["shanten"] for r in p.options[2:]))
     mine = [r for r in level.options if r["discard"] not in level.accepted and r["shanten"] == level.options[0]["shanten"]][-1]
-    assert f"Your discard {tile_label(mine['discard'])} leaves only" in _answered(level, mine["discard"])
+    assert f"Your discard {tile_label(mine['discard'])} leaves" in _answered(level, mine["discard"])
     assert "之一" in _answered(tied, second, "zh-hans") and best["shanten"] == tied.options[0]["shanten"]
 
 
@@ -317,3 +329,47 @@ def test_a_no_kong_choice_that_declares_names_the_declaration_on_its_button():
     puzzle = next(p for p in Puzzle.objects.filter(kind="kong").order_by("key") if any(o.get("liang_dao") for o in p.options))
     html = Client().get(f"/drills/{puzzle.pk}/").content.decode()
     assert re.search(r"不杠（打[^）]*并亮倒）|No kong \(discard [^)]* and declare 亮倒\)", html), puzzle.key
+
+
+def test_progress_opens_the_costly_decision_it_names_not_a_missed_puzzle_due_before_it(client):
+    """Issue 38 item 8: "1 costly decision due for review →" went to /drills/?mode=review, which opened a missed 何切 puzzle due sooner."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from play.models import ReviewItem
+    from puzzles.models import Player, ReviewCard
+    from tests.puzzles.factories import discard_puzzle
+    from tests.web.test_play import play_hand, start
+
+    hequ = discard_puzzle("34556p123789sZZZ")
+    html = client.get(f"/drills/{hequ.pk}/").content.decode()
+    client.post(f"/drills/{hequ.pk}/", {"discard": "9s", "attempt": _attempt(html), "mode": "rated"})
+    hand = play_hand(client, start(client))
+    player = Player.objects.get()
+    ReviewCard.objects.filter(player=player).update(due=timezone.now() - timedelta(days=2))  # the missed puzzle is due first
+    item = ReviewItem.objects.create(player=player, hand=hand, step=1, cost=1.0, card={}, due=timezone.now() - timedelta(days=1))
+    page = client.get("/progress/").content.decode()
+    link = re.search(r'<a href="([^"]+)" id="play-due">', page).group(1).replace("&amp;", "&")
+    assert link == f"/play/{hand.pk}/review/?step=1&item={item.pk}"
+    assert client.get(link).status_code == 200
+
+
+def test_a_discard_at_the_best_shanten_is_told_what_it_lacks_not_that_it_is_only_that_shanten():
+    """Issue 38 item 8: "打八筒只有一向听" was said when both choices were 1-shanten; the difference is the effective tiles (or the value when ready)."""
+    from kwx_site.text import shanten_words
+
+    ensure_bank("bank")
+    drills = Puzzle.objects.filter(kind=Puzzle.DISCARD, key__startswith="h").order_by("key")
+    level = next(p for p in drills if p.options[0]["shanten"] == 1 and any(r["discard"] not in p.accepted and r["shanten"] == 1 for r in p.options))
+    best = level.options[0]
+    mine = next(r for r in level.options if r["discard"] not in level.accepted and r["shanten"] == 1)
+    zh, en = _answered(level, mine["discard"], "zh-hans"), _answered(level, mine["discard"])
+    assert "只有一向听" not in zh and "只剩一向听" not in zh, zh
+    with translation.override("zh-hans"):
+        said = f"你打的{tile_label(mine['discard'])}同样是{shanten_words(1)}，但有效牌更少：{mine['ukeire']}张，不如{best['ukeire']}张。"
+    assert said in zh, zh
+    assert f"Your discard {tile_label(mine['discard'])} leaves 1-shanten too, but fewer effective tiles: {mine['ukeire']} against {best['ukeire']}." in en, en
+    ready = next(p for p in drills if p.options[0]["shanten"] == 0 and any(r["discard"] not in p.accepted and r["shanten"] == 0 and r.get("waits") for r in p.options))
+    worse = next(r for r in ready.options if r["discard"] not in ready.accepted and r["shanten"] == 0 and r.get("waits"))
+    assert f"Your discard {tile_label(worse['discard'])} is ready too, but worth less" in _answered(ready, worse["discard"])

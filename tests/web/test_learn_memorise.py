@@ -69,7 +69,7 @@ def test_a_visitors_grades_are_kept_under_their_session_and_a_page_view_writes_n
     client = Client()
     with CaptureQueriesContext(connection) as queries:
         page = client.get(URL).content.decode()
-    assert 'href="/accounts/signup/"' in page and couplets()[0].first in page
+    assert 'href="/accounts/signup/?next=/learn/koujue/memorise/"' in page and couplets()[0].first in page
     assert [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")] == []
     assert not Player.objects.exists()
     response = client.post(URL, {"couplet": 1, "rating": "good", "reviews": 0})

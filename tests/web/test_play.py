@@ -332,3 +332,15 @@ def test_new_games_and_uploads_are_limited_per_player_and_per_address(what, sett
     assert make(Client(HTTP_X_FORWARDED_FOR="198.51.100.1")).status_code == 429
     assert Player.objects.count() == players + limits.PER_ADDRESS[what] - limits.PER_PLAYER[what] - 2  # the refused one made no player
     assert make(Client(HTTP_X_FORWARDED_FOR="198.51.100.2")).status_code == 302  # another address
+
+
+def test_your_games_say_which_time_zone_their_times_are_in(client):
+    """Issue 38 item 8: "Your games" showed China time with no zone; a visitor elsewhere could not tell. The time says its offset and
+    carries the moment for the page's script to write in the visitor's own zone."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    game = start(client)
+    Game.objects.filter(pk=game.pk).update(created=datetime(2026, 12, 4, 12, 16, tzinfo=ZoneInfo("UTC")))
+    page = client.get("/play/").content.decode()
+    assert '<time datetime="2026-12-04T20:16+08:00" data-local>2026-12-04 20:16 UTC+8</time>' in page

@@ -113,6 +113,32 @@ def test_the_bot_can_play_the_rest_of_a_branch(client, played):
     assert client.get(f"/play/{branch.pk}/record.json").status_code == 200
 
 
+def log_lines(page: str) -> list[str]:
+    """The table's action log as the page shows it, each line's words."""
+    box = re.search(r'<ol class="pl-log"[^>]*>(.*?)</ol>', page, re.S)
+    assert box, "no action log"
+    return [re.sub(r"<[^>]+>", "", line).strip() for line in re.findall(r"<li[^>]*>(.*?)</li>", box.group(1), re.S)]
+
+
+def test_a_branch_logs_its_actions_in_words_and_ends_with_the_payments(client, played):
+    """Issue 38 item 1: the log printed each line as a Python dict, during the branch and at its end; the end showed nets without the payments."""
+    for step, move, _taken in other_choices(played):
+        response = client.post(f"/play/{played.pk}/play-on/", {"step": step, "move": move})
+        branch = Hand.objects.get(pk=int(response["Location"].strip("/").split("/")[-2]))
+        if not branch.over:
+            break
+    during = log_lines(get(client, f"/play/{branch.pk}/branch/"))
+    assert during and all(re.fullmatch(r"(你|下家|上家)\S*: \S.*", line) for line in during), during
+    assert not any("{" in line or "'text'" in line for line in during)
+    end = client.post(f"/play/{branch.pk}/branch/", {"seen": branch.action_count, "move": "bot"}, HTTP_HX_REQUEST="true").content.decode()
+    assert not any("{" in line for line in log_lines(end)) and "&#x27;text&#x27;" not in end
+    branch.refresh_from_db()
+    payments = seats.replayed(branch.record).settlement.payments
+    listed = re.findall(r"<li><span>(.*?)</span> <strong>(\d+)</strong>", end.split('id="payments"')[1].split("</ul>")[0])
+    assert [int(amount) for _who, amount in listed] == [p.amount for p in payments]
+    assert sum(p.amount for p in payments if p.payee == branch.seat) - sum(p.amount for p in payments if p.payer == branch.seat) == branch.nets[branch.seat]
+
+
 def test_what_cannot_be_played_on_says_why_and_stores_nothing(client, played, django_capture_on_commit_callbacks):
     step, move, _taken = other_choice(played)
     bad = client.post(f"/play/{played.pk}/play-on/", {"step": step, "move": not_offered(played, step)})

@@ -41,9 +41,30 @@ def crafted(client: Client, actions=ACTIONS) -> Game:
     """A game of the client's whose hand is the record above (shown, not played on: it has no seed)."""
     game = start(client)
     hand = current(game)
-    record = Record(Header("standard", (), 1, (0, 0, 0), DEFAULT_PLAYERS, 2, tuple(parse_tiles(h, "h") for h in HANDS)), tuple(Action(s, v, KIND_OF_ID[t]) for s, v, t in actions))
-    Hand.objects.filter(pk=hand.pk).update(record=record.to_json(), seed=None)
+    Hand.objects.filter(pk=hand.pk).update(record=crafted_record(actions).to_json(), seed=None)
     return game
+
+
+def crafted_record(actions=ACTIONS) -> Record:
+    """The record of ``HANDS`` with ``actions``: (seat, verb, tile), or (seat, "discard", tile, "ld") for a discard that declares 亮倒."""
+    return Record(
+        Header("standard", (), 1, (0, 0, 0), DEFAULT_PLAYERS, 2, tuple(parse_tiles(h, "h") for h in HANDS)),
+        tuple(Action(a[0], a[1], KIND_OF_ID[a[2]], liang_dao=a[3:] == ("ld",)) for a in actions),
+    )
+
+
+REVEALED = (
+    (2, "draw", "7p"),
+    (2, "discard", "7p", "ld"),  # 上家 reveals 555p66p123s44s999s: wins on 6p and 4s (you hold one of each, 上家 two: one copy of each left)
+    (0, "draw", "9p"),
+    (0, "discard", "9p", "ld"),  # you reveal your ×1 hand (屁胡): 亮倒 makes every win ×2, so a discard may be won on
+    (1, "draw", "3p"),
+    (1, "discard", "3p"),
+    (2, "draw", "2p"),
+    (2, "discard", "2p"),
+    (0, "draw", "B"),
+)
+"""Both you and 上家 declare 亮倒; your turn again."""
 
 
 def section(body: str, start: str, end: str) -> str:
@@ -83,6 +104,28 @@ def test_a_hidden_ready_hand_shows_its_waits_with_the_copies_left_a_dead_one_mar
     assert waits.count("self-draw only") == 2  # a ×1 hand (屁胡) wins only by self-draw
     early = client.get(f"/play/{crafted(client, ACTIONS[:4]).pk}/", **EN).content.decode()
     assert "4 left" in section(early, 'id="own-waits"', "</p>").split('data-tile="6s"', 1)[1]
+
+
+def test_after_your_liang_dao_a_pinghu_wait_is_no_longer_self_draw_only(client):
+    """Issue 38 item 2: the waits under the hand were valued without the seat's 亮倒, so a 屁胡 wait said "self-draw only"."""
+    game = crafted(client, REVEALED)
+    body = client.get(f"/play/{game.pk}/", **EN).content.decode()
+    waits = section(body, 'id="own-waits"', "</p>")
+    assert re.findall(r'data-tile="(\w+)"', waits) == ["6s", "9s"]
+    assert "self-draw only" not in waits and "仅自摸" not in client.get(f"/play/{game.pk}/").content.decode().split('id="own-waits"')[1].split("</p>")[0]
+    before = client.get(f"/play/{crafted(client, REVEALED[:2]).pk}/", **EN).content.decode()  # before your 亮倒 the same waits are ×1
+    assert section(before, 'id="own-waits"', "</p>").count("self-draw only") == 2
+
+
+def test_a_revealed_opponents_waits_show_the_copies_you_have_not_seen(client):
+    """Issue 38 item 6: a 亮倒 hand's winning tiles had no live counts (your own had)."""
+    game = crafted(client, REVEALED)
+    body = client.get(f"/play/{game.pk}/", **EN).content.decode()
+    left = section(body, 'aria-label="上家 (left)"', "</section>")
+    waits = section(left, 'class="pl-waits"', "</p>")
+    shown = re.findall(r'data-tile="(\w+)">.*?(\d+) left', waits, re.S)
+    assert shown == [("6p", "1"), ("4s", "1")]  # 上家 holds two of each, you one: one copy of each is still live
+    assert "空听" not in waits
 
 
 def test_the_turn_order_marks_who_plays_and_the_last_discard_stays_marked(client):
@@ -148,13 +191,37 @@ def test_a_logged_out_visitor_on_their_games_page_is_asked_to_log_in_and_log_out
     assert confirmation.status_code == 200 and "You are logged out" in confirmation.content.decode()
     for url in (f"/play/{game.pk}/", f"/play/{hand.pk}/review/"):
         page = client.get(url, **EN)
-        assert page.status_code == 403
+        assert page.status_code == 404
         text = page.content.decode()
-        assert "Log in to continue" in text and f'href="/accounts/login/?next={url}"' in text
+        assert "If it is one of your account's games or hands, log in" in text and f'href="/accounts/login/?next={url}"' in text
     posted = client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": "pass"}, **EN)
-    assert posted.status_code == 403 and current(game).record == hand.record
+    assert posted.status_code == 404 and current(game).record == hand.record
     back = client.post(f"/accounts/login/?next=/play/{game.pk}/", {"username": "kim", "password": "a long enough password 25", "next": f"/play/{game.pk}/"})
     assert back["Location"] == f"/play/{game.pk}/" and client.get(back["Location"]).status_code == 200
+
+
+def test_a_logged_out_visitor_gets_the_same_answer_for_an_accounts_game_or_hand_as_for_a_missing_id(client, django_user_model):
+    """Issue 37: a 403 for an account's ids and a 404 for the rest told a logged-out visitor which ids were accounts'."""
+    import re
+
+    django_user_model.objects.create_user("ona", password="a long enough password 25")
+    owner = Client()
+    owner.post("/accounts/login/", {"username": "ona", "password": "a long enough password 25"})
+    game = start(owner)
+    hand = current(game)
+    anonymous = start(Client())
+    missing = max(game.pk, anonymous.pk) + 1000
+    token = re.compile(r'"X-CSRFToken": "[^"]*"|name="csrfmiddlewaretoken" value="[^"]*"')  # masked afresh for every answer
+
+    def answer(url):
+        page = client.get(url, **EN)
+        return page.status_code, token.sub("", page.content.decode().replace(url, "URL"))
+
+    for kind, ids in (("/play/{}/", (game.pk, anonymous.pk, missing)), ("/play/{}/review/", (hand.pk, current(anonymous).pk, missing + 5000))):
+        answers = {answer(kind.format(i)) for i in ids}
+        assert len(answers) == 1, kind  # the account's, a session's and a missing one: one answer
+        ((status, _),) = answers
+        assert status == 404
 
 
 def test_an_anonymous_game_and_another_accounts_game_stay_not_found(client, django_user_model):

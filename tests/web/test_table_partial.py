@@ -16,9 +16,10 @@ def test_a_hidden_seat_shows_its_river_in_order_its_melds_and_its_backs():
 
 
 def test_a_revealed_seat_shows_its_tiles_and_waits_instead_of_backs():
-    seat = SEAT | {"liang_dao": True, "tiles": ["3p", "4p"], "waits": ["2p", "5p"], "hidden": 0, "last": False}
+    seat = SEAT | {"liang_dao": True, "tiles": ["3p", "4p"], "waits": [{"tile": "2p", "left": 3}, {"tile": "5p", "left": 0}], "hidden": 0, "last": False}
     html = render_to_string("partials/seat.html", {"p": seat})
     assert "亮倒" in html and "3p.svg" in html and "5p.svg" in html and "back.svg" not in html
+    assert html.count('class="pl-wait"') == 1 and html.count('class="pl-wait pl-dead"') == 1 and "空听" in html  # each wait with its live copies
     assert 'class="pl-last"' not in html
 
 

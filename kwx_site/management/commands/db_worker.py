@@ -8,7 +8,8 @@ or itself — runs it again. Tasks must therefore be idempotent (the review is: 
 gives the same figures, and storing them twice changes nothing), and the lease far longer than
 any task. A task interrupted by the worker's own forced stop (a second Ctrl+C or SIGTERM while
 it runs) is put back at once rather than marked failed. kwx_site comes before django_tasks_db
-in INSTALLED_APPS, so this command is the one ``db_worker`` names.
+in INSTALLED_APPS, so this command is the one ``db_worker`` names. It runs at nice ``TASK_NICE``
+(its review processes too), below the web requests.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from django_tasks_db.compat import TaskResultStatus
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
+
+from kwx.processes import lower_priority
 
 logger = logging.getLogger("django_tasks_db")
 STOPPED = frozenset({"builtins.SystemExit", "builtins.KeyboardInterrupt"})
@@ -127,6 +130,7 @@ class Command(db_worker.Command):
 
     def handle(self, *, verbosity: int, queue_name: str, exclude_queues: str, reload: bool, batch: bool, lease: float, **options: Any) -> None:
         self.configure_logging(verbosity)
+        lower_priority(settings.TASK_NICE)  # background work after the requests people wait for; its pools inherit it
         if reload and batch:
             logger.warning("Warning: --reload and --batch cannot be specified together. Disabling autoreload.")
             reload = False

@@ -42,6 +42,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{stats.kept} puzzles and {stats.quiz} quiz items from {stats.deals} deals "
             f"({stats.positions} positions analysed once each, {stats.duplicates} duplicates skipped, "
-            f"{stats.rejected.get('kong', 0)} decisions that also offer a kong left out) "
+            f"{stats.rejected.get('kong', 0)} decisions that also offer a kong left out, "
+            f"{stats.replaced} quiz items that could not happen replaced under new keys) "
             f"in {stats.seconds:.1f} s: {stats.rate:.0f} items/s, written to {output}"
         )

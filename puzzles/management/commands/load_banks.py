@@ -10,7 +10,7 @@ from puzzles.banks import FILES, NAMES, load_banks, retire_old
 class Command(BaseCommand):
     help = (
         "Load the shipped puzzle banks (puzzles/data/*.json.gz) by key: add the missing puzzles, bring stored ones up to "
-        "their record, delete nothing; with every bank, retire the puzzles no bank holds (of the banks made before, or table drills that left the bank). "
+        "their record, delete nothing; with every bank, retire the puzzles no bank holds (of the banks made before, table drills that left the bank, quiz items replaced). "
         "Running it again changes nothing; `make setup` and deploys run it after migrate."
     )
 
@@ -29,4 +29,6 @@ class Command(BaseCommand):
                 shown = ", ".join(loaded.apart[:10]) + (" …" if len(loaded.apart) > 10 else "")
                 self.stderr.write(f"{source}: {len(loaded.apart)} stored puzzles hold another position than their key's record, left as they are: {shown}")
         if not names:
-            self.stdout.write(f"retired: {retire_old()} puzzles no shipped bank holds (of the banks made before, or table drills that left the bank), kept for their attempts, no longer served")
+            self.stdout.write(
+                f"retired: {retire_old()} puzzles no shipped bank holds (of the banks made before, table drills that left the bank, quiz items replaced), kept for their attempts, no longer served"
+            )
