@@ -582,7 +582,7 @@ def hint(view: SeatView) -> dict[str, Any] | None:
         hand=view.hand,
         visible=tuple(visible),
         rules=view.rules.preset.key,
-        options={},
+        options={key: view.rules.options.value(key) for key in view.rules.preset.changed(view.rules.options)},  # the room's switches: the EV link opens the analyzer under the same rules
         revealed_texts=tuple(texts),
         revealed=tuple(revealed) + (None,) * (MAX_REVEALED - len(revealed)),
         draws_text=str(draws),

@@ -171,3 +171,12 @@ def test_a_half_declaration_is_offered_with_its_triplets_and_others_see_backs():
     from_right = table_shown(view_for(declared, 1)).left  # 下家 sees you on its left
     assert from_right.face_down == (("back", "back", "back"),) and "6p" not in from_right.tiles
     assert "6p" in table_shown(view_for(declared, 0)).me.tiles
+
+
+def test_the_hint_opens_the_analyzer_under_the_games_rules_and_switches():
+    hands = (parse_tiles("15p23p78p9p11s456sF", "h"), parse_tiles("4556p123s789sZZZ", "h"), parse_tiles("6677889p234s67sB", "h"))
+    state = apply(deal(hands, 0, make_rules("xiaogan", (), {"cap": 8})), Action(0, "draw", KIND_OF_ID["F"]))
+    from kwx.table.view import view_for
+
+    fields = dict(selectors.hint(view_for(state, 0))["fields"])
+    assert fields["rules"] == "xiaogan" and fields["cap"] == "8"
