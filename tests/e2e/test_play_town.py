@@ -26,6 +26,8 @@ XIAOGAN_DRAWN = (4, 1)
 """孝感, basic bots: the wall runs out; 下家 and 上家 are ready (a 坎 each), you are not: 查大叫 with 数坎."""
 SUIZHOU_HORSES = (1, 1)
 """随州, companion bots: 下家 declares 亮倒 and self-draws: 独马 turned from the wall."""
+YINGCHENG_PINGHU = (349, 1)
+"""应城, basic bots: after 11 actions you draw a winning tile worth ×1, and 应城 lets an undeclared hand self-draw only ×2."""
 YINGCHENG_KOU = (228, 0)
 """应城, basic bots: you deal, and your first draw leaves you ready with three 6p that may stay face down."""
 
@@ -142,10 +144,26 @@ def test_a_shiyan_town_hand_shows_the_dice_rolled_at_the_deal(browser, live_serv
             assert_no_violations(page)
 
 
+def test_an_undeclared_pinghu_self_draw_under_yingcheng_is_not_offered_and_the_table_says_why(browser, live_server, monkeypatch):
+    seeded(monkeypatch, *YINGCHENG_PINGHU)
+    with open_page(browser, live_server, 390, 844, bypass_csp=True, language="en") as page:
+        sit_down(page, "yingcheng")
+        while not page.locator("#refused").count():
+            page.wait_for_function(FOCUS_ON_HAND)
+            seen = page.locator('input[name="seen"]').get_attribute("value")
+            page.keyboard.press(key_for(page))
+            page.wait_for_function(SWAPPED, arg=seen)
+        assert page.locator(".pl-win").count() == 0 and page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        assert "only when it is worth ×2 or more" in page.locator("#refused").inner_text()
+        shot(page, "town-refused-en-390")
+        assert_no_violations(page)
+
+
 def test_a_yingcheng_declaration_keeps_a_triplet_face_down(browser, live_server, monkeypatch):
     seeded(monkeypatch, *YINGCHENG_KOU)
     with open_page(browser, live_server, 390, 844, bypass_csp=True, language="en") as page:
         game = sit_down(page, "yingcheng")
+        page.locator("#half-declares summary").click()  # the 亮倒 choices that keep triplets face down, folded under the plain ones
         half = page.locator('button.pl-half[value="discard 1s ld kou 6p"]')
         assert half.count() == 1 and half.locator("img.tile").count() == 3
         shot(page, "town-kou-offered-en-390")
