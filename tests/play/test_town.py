@@ -180,3 +180,12 @@ def test_the_hint_opens_the_analyzer_under_the_games_rules_and_switches():
 
     fields = dict(selectors.hint(view_for(state, 0))["fields"])
     assert fields["rules"] == "xiaogan" and fields["cap"] == "8"
+
+
+def test_a_review_names_the_triplets_a_declaration_kept_face_down_and_judges_that_choice_alone():
+    from play import review
+
+    plain, half = Action(0, "discard", KIND_OF_ID["1s"], True), Action(0, "discard", KIND_OF_ID["1s"], True, frozenset({KIND_OF_ID["6p"]}))
+    assert "kou" not in review._key(plain) and review._key(half)["kou"] == ["6p"]
+    figures = {"options": [{**review._key(plain), "clear": True}, {**review._key(half), "clear": False}]}
+    assert review.judge(figures, forms.parse_choice("discard 1s ld kou 6p")) and not review.judge(figures, forms.parse_choice("discard 1s ld"))
