@@ -16,7 +16,7 @@ from django.utils.translation import gettext_noop
 
 from kwx.hand.tiles import COPIES, TILE_IDS, Counts, kinds_of
 from kwx.table.view import SeatView
-from kwx_site.drawing import meld_faces
+from kwx_site.drawing import BACK, meld_faces
 
 SEAT_NAMES = (gettext_noop("You"), gettext_noop("下家 (right)"), gettext_noop("上家 (left)"))
 """The seats from the viewer's chair: itself, the next seat (下家, who plays after it), the seat before (上家)."""
@@ -46,7 +46,8 @@ class SeatShown:
     ``tiles`` are the concealed tiles shown (the viewer's own without the drawn one, a 亮倒 hand,
     or every hand once the hand is over), ``hidden`` how many are face down; ``last`` marks the
     river's last tile as the latest discard of the table; ``waits`` are a 亮倒 hand's winning tiles, each with
-    the copies the viewer has not seen.
+    the copies the viewer has not seen. ``face_down`` are the triplets a 亮倒 hand keeps face down (半亮, 扣牌):
+    three backs each, beside its revealed tiles.
     """
 
     seat: int
@@ -64,6 +65,7 @@ class SeatShown:
     waits: tuple[WaitShown, ...]
     won: bool
     score: int | None
+    face_down: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +139,7 @@ def table_shown(
                 waits=tuple(WaitShown(TILE_IDS[k], COPIES - view.seen[k]) for k in sorted(s.waits)) if s.liang_dao else (),
                 won=seat in won,
                 score=scores[seat] if scores is not None else None,
+                face_down=((BACK,) * 3,) * s.kou if seat != me and s.revealed is not None else (),
             )
         )
     offered = view.offered

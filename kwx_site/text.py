@@ -92,4 +92,6 @@ def refusal_words(reason: str | None) -> str:
         return _("屁胡 only by self-draw (no discard win)")
     if reason == "rob_kong_off":
         return _("抢杠胡 is off in these rules")
+    if reason == "min_2":
+        return _("a self-draw needs ×2 or more in these rules unless you declared 亮倒")
     return _("not allowed")

@@ -14,6 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from accounts.forms import TownForm
 from analysis import records
 from kwx.errors import printable
 from kwx.hand.tiles import KIND_OF_ID
@@ -53,19 +54,25 @@ def check_piao(value: Any) -> int:
 
 
 def parse_choice(move: Any) -> Choice:
-    """The person's choice from a form's ``move``: ``pass`` (过) or ``verb tile`` with ``ld`` for 亮倒 (raises ValidationError)."""
+    """The person's choice from a form's ``move``: ``pass`` (过) or ``verb tile`` with ``ld`` for 亮倒, then ``kou`` and the triplets kept face down (半亮) (raises ValidationError)."""
     words = str(move or "").split()
     if words == [seats.PASS]:
         return Choice(None)
-    if len(words) not in (2, 3) or words[0] not in ("discard", "pong", "kong", "win") or words[2:] not in ([], ["ld"]):
+    rest = words[2:]
+    kou_words = rest[2:] if rest[:2] == ["ld", "kou"] else []
+    if len(words) < 2 or words[0] not in ("discard", "pong", "kong", "win") or not (rest in ([], ["ld"]) or (words[0] == "discard" and 1 <= len(kou_words) <= 4)):
         raise ValidationError(_("Choose one of the offered actions."))
-    if words[1] not in KIND_OF_ID:
+    if any(word not in KIND_OF_ID for word in [words[1], *kou_words]):
         raise ValidationError(_("Choose a tile of your hand."))
-    return Choice(Action(PERSON, words[0], KIND_OF_ID[words[1]], words[2:] == ["ld"]))
+    return Choice(Action(PERSON, words[0], KIND_OF_ID[words[1]], bool(rest), frozenset(KIND_OF_ID[t] for t in kou_words)))
 
 
 class StartForm(PlayForm):
-    """/play/: the bots' level, the rules, the base stake and 漂."""
+    """/play/: the bots' level, the rules (a preset and its room switches, as ``{% town_picker embedded=True %}`` posts them), the base stake and 漂.
+
+    ``cleaned_data["options"]`` holds the room switches turned (read by ``accounts.forms.TownForm``,
+    the picker's own reader: a switch of a preset the form no longer shows is left out).
+    """
 
     level = _text()
     rules = _text()
@@ -92,6 +99,16 @@ class StartForm(PlayForm):
 
     def clean_piao(self) -> int:
         return check_piao(self.cleaned_data["piao"])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if "rules" in cleaned:
+            town = TownForm(self.data)
+            if town.is_valid():
+                cleaned["options"] = town.cleaned_data["switches"]
+            else:
+                self.add_error("rules", next(iter(town.errors.values()))[0])
+        return cleaned
 
 
 class ChoiceForm(PlayForm):

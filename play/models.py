@@ -7,14 +7,18 @@ from typing import Any
 from django.db import models
 
 from accounts.models import Player
+from kwx.rules import RuleSet, stored
 
 
 class Game(models.Model):
-    """A session of hands at one table: the bots' level, the rules and base, and whose it is."""
+    """A session of hands at one table: the bots' level, the rules (a preset and every option resolved) and base, and whose it is."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
     level = models.CharField(max_length=12, help_text="The bots' level, a key of tournament.BOTS.")
-    rules = models.CharField(max_length=12, default="standard")
+    rules = models.CharField(max_length=40, default="standard", help_text="A preset key of kwx.rules.PRESETS.")
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Every rule option as resolved when the game began (kwx.rules.stored reads it; empty: a game made before towns, the preset's legacy values)."
+    )
     base = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     auto_win = models.BooleanField(default=False, help_text="自动胡: every win offered to the person is taken (play.seats.auto_choice).")
@@ -29,6 +33,11 @@ class Game(models.Model):
         from .seats import Auto
 
         return Auto(win=self.auto_win, passes=self.auto_pass)
+
+    @property
+    def values(self) -> RuleSet:
+        """Every option the game plays under: as stored, so a later change to a preset never changes a game."""
+        return stored(self.rules, self.options)
 
     @property
     def level_name(self) -> str:

@@ -86,9 +86,13 @@ class DecisionPoint:
 
 
 def _key(action: Action | None) -> dict[str, Any]:
+    """A choice as the figures name it: verb, tile, 亮倒, and under 半亮 the triplets kept face down (``kou``, only when there are some)."""
     if action is None:
         return {"verb": seats.PASS, "tile": "", "liang_dao": False}
-    return {"verb": action.verb, "tile": action.tile, "liang_dao": action.liang_dao}
+    key: dict[str, Any] = {"verb": action.verb, "tile": action.tile, "liang_dao": action.liang_dao}
+    if action.kou:
+        key["kou"] = [TILE_IDS[k] for k in sorted(action.kou)]
+    return key
 
 
 def _chosen(state: Table, action: Action, seat: int) -> Action | None:
@@ -258,6 +262,6 @@ def judge(decision_figures: dict[str, Any], choice: Any) -> bool:
     """Whether an answer to a review item (a seats.Choice) is right: it is not clearly costly against the best choice."""
     key = _key(choice.action)
     for row in decision_figures["options"]:
-        if (row["verb"], row["tile"], row["liang_dao"]) == (key["verb"], key["tile"], key["liang_dao"]):
+        if (row["verb"], row["tile"], row["liang_dao"], row.get("kou", [])) == (key["verb"], key["tile"], key["liang_dao"], key.get("kou", [])):
             return not row["clear"]
     return False

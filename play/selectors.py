@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from accounts.models import Player
 from analysis.board import Board, canonical_query
@@ -19,16 +19,18 @@ from analysis.presenter import page_context
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import efficiency
 from kwx.hand.ev_analysis import MAX_REVEALED
+from kwx.hand.money import discard_allowed
 from kwx.hand.notation import format_hand
-from kwx.hand.tiles import TILE_IDS
+from kwx.hand.tiles import TILE_IDS, with_tile
+from kwx.hand.tiles import Hand as Tiles
 from kwx.numbers import read_whole
 from kwx.table.record import Replay
 from kwx.table.settlement import KONG_TYPES, Payment
-from kwx.table.table import Action, Table, win_on
+from kwx.table.table import Action, IllegalAction, Table, check, forced_kong, win_on
 from kwx.table.view import SeatView, decision_for, view_for
 from kwx_site.table import seat_name, table_shown
 from kwx_site.text import refusal_words, tile_label
-from settlement.text import part_text, settlement_json
+from settlement.text import error_text, kind_text, payment_words, ready_rows, rules_label, settlement_json
 
 from . import review as reviewing
 from . import seats
@@ -42,6 +44,7 @@ VERB_WORDS = {
     "pong": gettext_noop("pong (碰)"),
     "kong": gettext_noop("kong (杠)"),
     "win": gettext_noop("win (胡)"),
+    "horses": gettext_noop("turns the horses (买马)"),
 }
 LOG_LENGTH = 12
 """How many of the latest actions the table lists (newest first: the bots' last moves at hand, older ones below in the scroll box)."""
@@ -80,20 +83,27 @@ def shared_hand(token: str) -> Hand | None:
 
 
 def action_text(action: Action, me: int = PERSON, hide_draws: bool = True) -> str:
-    """One action in words; another seat's draw never names its tile."""
+    """One action in words; another seat's draw never names its tile, nor (while the hand is on) the triplets it keeps face down (半亮)."""
     who = seat_name(action.seat, me)
     verb = _(VERB_WORDS[action.verb])
     if action.verb == "draw" and hide_draws and action.seat != me:
         return f"{who}: {verb}"
+    if action.verb == "horses":
+        return f"{who}: {verb} " + " ".join(tile_label(TILE_IDS[k]) for k in action.horses)
     text = f"{who}: {verb} {tile_label(action.tile)}"
     if action.liang_dao:
         text += " · " + _("亮倒 (reveals the hand)")
+    if action.kou:
+        if hide_draws and action.seat != me:
+            text += " · " + ngettext("%(n)d triplet kept face down (扣牌)", "%(n)d triplets kept face down (扣牌)", len(action.kou)) % {"n": len(action.kou)}
+        else:
+            text += " · " + _("kept face down (扣牌): %(tiles)s") % {"tiles": " ".join(tile_label(TILE_IDS[k]) for k in sorted(action.kou))}
     return text
 
 
 @dataclass(frozen=True)
 class Choices:
-    """The buttons the person gets: each legal action once (discards are the hand's tiles)."""
+    """The buttons the person gets: each legal action once (discards are the hand's tiles); ``half`` the declaring discards that keep triplets face down (半亮): (tile, the triplets' tiles, the form's move)."""
 
     discards: frozenset[str]
     wins: tuple[str, ...]
@@ -101,6 +111,7 @@ class Choices:
     pongs: tuple[str, ...]
     declares: tuple[str, ...]
     may_pass: bool
+    half: tuple[tuple[str, tuple[str, ...], str], ...] = ()
 
     @property
     def any(self) -> bool:
@@ -108,11 +119,20 @@ class Choices:
         return bool(self.discards or self.wins or self.kongs or self.pongs or self.declares or self.may_pass)
 
 
+def move_value(action: Action) -> str:
+    """An action as the table form posts it (``forms.parse_choice`` reads it back): ``discard 5p ld kou 1p 9s``."""
+    words = [action.verb, action.tile] + (["ld"] if action.liang_dao else [])
+    if action.kou:
+        words += ["kou"] + [TILE_IDS[k] for k in sorted(action.kou)]
+    return " ".join(words)
+
+
 def choices(state: Table, seat: int = PERSON) -> Choices:
     """The person's legal choices in ``state``."""
     decision = decision_for(state, seat)
     options = decision.options
-    pick = lambda verb, liang=False: tuple(sorted({a.tile for a in options if a.verb == verb and a.liang_dao == liang}, key=TILE_IDS.index))
+    pick = lambda verb, liang=False: tuple(sorted({a.tile for a in options if a.verb == verb and a.liang_dao == liang and not a.kou}, key=TILE_IDS.index))
+    half = sorted((a for a in options if a.kou), key=lambda a: (a.kind, sorted(a.kou)))
     return Choices(
         discards=frozenset(pick("discard")),
         wins=pick("win"),
@@ -120,7 +140,45 @@ def choices(state: Table, seat: int = PERSON) -> Choices:
         pongs=pick("pong"),
         declares=pick("discard", True),
         may_pass=decision.may_pass,
+        half=tuple((a.tile, tuple(TILE_IDS[k] for k in sorted(a.kou) for _ in range(3)), move_value(a)) for a in half),
     )
+
+
+def _refused_text(state: Table, action: Action) -> str:
+    """The table's reason for refusing ``action``, in the active language ("" when it is legal)."""
+    try:
+        check(state, action)
+    except IllegalAction as exc:
+        return error_text(exc)
+    return ""
+
+
+def refused(state: Table, me: int = PERSON) -> list[dict[str, Any]]:
+    """The moves the rules of this table refuse the person now though the tiles allow them, each with the table's reason (town-rules.md §4):
+    a discard that would feed a declared hand, a 亮倒 (declaring discard feeding an earlier declarer, or a meld already made), a 蓄杠 of
+    a declared hand's winning tile, an undeclared self-draw under ×2. The tiles are grouped by reason."""
+    if state.is_over or state.turn != me or state.phase not in ("act", "pong"):
+        return []
+    s = state.seats[me]
+    legal = set(decision_for(state, me).options)
+    found: dict[str, list[str]] = {}
+    if not s.liang_dao:
+        for kind in (k for k, n in enumerate(s.concealed) if n):
+            plain = Action(me, "discard", kind)
+            if plain not in legal:
+                found.setdefault(_refused_text(state, plain), []).append(TILE_IDS[kind])
+                continue
+            after = Tiles(with_tile(s.concealed, kind, -1), s.melds)
+            declare = Action(me, "discard", kind, liang_dao=True)
+            if after.winning_kinds() and declare not in legal:  # ready after it, yet no 亮倒 with it
+                found.setdefault(_refused_text(state, declare), []).append(TILE_IDS[kind])
+    if state.phase == "act" and state.tile is not None:
+        if s.hand.pong_of(state.tile) and Action(me, "kong", state.tile) not in legal:
+            found.setdefault(_refused_text(state, Action(me, "kong", state.tile)), []).append(TILE_IDS[state.tile])
+        win = Action(me, "win", state.tile)
+        if win_on(state, me) is not None and win not in legal:
+            found.setdefault(_refused_text(state, win), []).append(TILE_IDS[state.tile])
+    return [{"tiles": tiles, "why": why} for why, tiles in found.items() if why]
 
 
 def last_discard(actions: tuple[Action, ...]) -> int | None:
@@ -157,19 +215,24 @@ def kong_payments(done: Replay, kind: int) -> list[Payment]:
 
 
 def action_log(done: Replay, actions: tuple[Action, ...], me: int, over: bool) -> list[dict[str, Any]]:
-    """The table's last actions, newest first: each in words, the kong money it made paid, and why a discard of your winning tile could not be won on."""
+    """The table's last actions, newest first: each in words, the kong money it made paid (and a 杀马 kong said as made at once), and why a discard of your winning tile could not be won on."""
     lines = []
     for index in range(max(0, len(actions) - LOG_LENGTH), len(actions)):
         action = actions[index]
         money = " · ".join(payment_line(p, me) for p in kong_payments(done, action.kind)) if action.verb == "kong" else ""
-        lines.append({"text": action_text(action, me, hide_draws=not over), "money": money, "note": missed_win(done.states[index + 1], me)})
+        text = action_text(action, me, hide_draws=not over)
+        if action.verb == "kong" and forced_kong(done.states[index]) == action:
+            text += " · " + _("杀马: a declared hand's triplet met its fourth tile and was konged at once")
+        lines.append({"text": text, "money": money, "note": missed_win(done.states[index + 1], me)})
     return lines[::-1]
 
 
 def own_waits(view: SeatView) -> list[dict[str, Any]]:
-    """The viewer's winning tiles while its 13 tiles are ready (the drawn tile set apart), each with the copies it has not seen and whether a discard may be won on it.
+    """The viewer's winning tiles while its 13 tiles are ready (the drawn tile set apart), each with the copies it has not seen and how it may be won.
 
-    After the viewer's 亮倒 every win carries its ×2, so a 屁胡 wait is no longer self-draw only.
+    After the viewer's 亮倒 every win carries its ×2, so a 屁胡 wait is no longer self-draw only. Under
+    the town's rules a 屁胡 may still win on a declared seat's discard (``winner_or_payer``), and an
+    undeclared self-draw may need ×2 (``self_draw_min_2``): each wait says so.
     """
     hand = view.hand if view.drawn_tile is None else view.hand.with_tile(view.drawn_tile, -1)
     if hand.tile_count != 13:
@@ -177,7 +240,22 @@ def own_waits(view: SeatView) -> list[dict[str, Any]]:
     result = efficiency(hand, view.seen, revealed_rules(view.rules) if view.me.liang_dao else view.rules)
     if result.shanten != 0:
         return []
-    return [{"tile": TILE_IDS[w.kind], "left": w.remaining, "self_draw_only": not w.discard.allowed, "why": refusal_words(w.discard.reason)} for w in result.waits]
+    options = view.rules.options
+    waits = []
+    for w in result.waits:
+        declared_only = not w.discard.allowed and discard_allowed(w.discard, True, options)
+        waits.append(
+            {
+                "tile": TILE_IDS[w.kind],
+                "left": w.remaining,
+                "self_draw_only": not w.discard.allowed and not declared_only,
+                "declared_only": declared_only,
+                "no_self_draw": not w.self_draw.allowed,
+                "why": refusal_words(w.discard.reason),
+                "why_self_draw": refusal_words(w.self_draw.reason),
+            }
+        )
+    return waits
 
 
 def turn_order(view: SeatView, over: bool) -> list[dict[str, Any]]:
@@ -232,18 +310,42 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
         "own_waits": own_waits(view) if not over and step is None else [],  # the play table's (a review's step shows its own figures)
         "offer_note": missed_win(state, me) if not over and step is None else "",
         "kong_money": [payment_line(p, me) for p in done.settlement.payments] if not over and step is None else [],
+        "rules_label": rules_label(done.header.rules, state.rules.options),
+        "dice": dice_shown(done),
+        "kou": [TILE_IDS[k] for k in sorted(state.seats[me].kou)],
+        "refused": refused(state, me) if not over and step is None else [],
     }
     if over:
-        out["settlement"] = settlement_json(done.settlement, done.next_dealer)
-        out["settlement"]["nets"] = [{**n, "name": seat_name(i, me)} for i, n in enumerate(out["settlement"]["nets"])]
-        out["settlement"]["payments"] = [
-            {"payer": seat_name(p.payer, me), "payee": seat_name(p.payee, me), "amount": p.amount, "text": " · ".join(part_text(x) for x in p.parts)} for p in done.settlement.payments
-        ]
-        for win, made in zip(out["settlement"]["wins"], done.final.wins):
-            win["player"] = seat_name(made.seat, me)
-            win["tile"] = TILE_IDS[made.kind]
-        out["settlement"]["next_dealer_name"] = seat_name(done.next_dealer, me) if done.next_dealer is not None else ""
+        out["settlement"] = end_card(done, me)
     return out
+
+
+def dice_shown(done: Replay) -> dict[str, Any] | None:
+    """The deal's dice where the rules roll them (上楼): the two faces and whether they are a double (every win payment ×2)."""
+    dice = done.header.dice
+    if dice is None or not done.final.rules.options.shang_lou:
+        return None
+    return {"faces": dice, "double": dice[0] == dice[1]}
+
+
+def end_card(done: Replay, me: int = PERSON) -> dict[str, Any]:
+    """A finished hand's end as the table shows it from ``me``'s chair: the settlement's JSON with seat names, each win's horses (买马) and their score,
+    at a drawn hand under 查大叫 each seat's standing, best wait and value, and every payment with its kind and its parts in words."""
+    settlement = done.settlement
+    card = settlement_json(settlement, done.next_dealer)
+    card["nets"] = [{**n, "name": seat_name(i, me)} for i, n in enumerate(card["nets"])]
+    card["payments"] = [
+        {"payer": seat_name(p.payer, me), "payee": seat_name(p.payee, me), "amount": p.amount, "kind": p.kind, "kind_text": kind_text(p), "text": " · ".join(payment_words(settlement, p))}
+        for p in settlement.payments
+    ]
+    horses = done.final.horses
+    for win, made in zip(card["wins"], done.final.wins):
+        win["player"] = seat_name(made.seat, me)
+        win["tile"] = TILE_IDS[made.kind]
+        win["horses"] = [TILE_IDS[h] for h in horses] if horses is not None and "ma" in win else []
+    card["ready"] = [{**row, "name": seat_name(r.seat, me)} for row, r in zip(ready_rows(settlement), settlement.ready)]
+    card["next_dealer_name"] = seat_name(done.next_dealer, me) if done.next_dealer is not None else ""
+    return card
 
 
 def _step(text: str, last: int) -> int:
@@ -517,7 +619,7 @@ def hint(view: SeatView) -> dict[str, Any] | None:
         hand=view.hand,
         visible=tuple(visible),
         rules=view.rules.preset.key,
-        options={},
+        options={key: view.rules.options.value(key) for key in view.rules.preset.changed(view.rules.options)},  # the room's switches: the EV link opens the analyzer under the same rules
         revealed_texts=tuple(texts),
         revealed=tuple(revealed) + (None,) * (MAX_REVEALED - len(revealed)),
         draws_text=str(draws),

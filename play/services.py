@@ -14,7 +14,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -28,6 +28,7 @@ from accounts.models import Player
 from analysis import records
 from analysis.tasks import OFFLINE_PRIORITY
 from kwx.bots.registry import policy_factory
+from kwx.rules import PRESETS, OptionValue, RuleSet, record_options
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay, finish
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
@@ -75,25 +76,41 @@ def _retrying(job: Callable[[], T]) -> T:
     raise AssertionError("unreachable")
 
 
-def start_game(*, player: Player, level: str, rules: str, base: int, piao: int, client: str = "") -> Game:
+def start_game(*, player: Player, level: str, rules: str, base: int, piao: int, options: Mapping[str, OptionValue] | None = None, client: str = "") -> Game:
     """A new game against two bots and its first hand (the dealer drawn at random, §5); the values as ``forms.StartForm`` checked them.
 
-    ``client``: the request's client address (``kwx_site.limits.client_ip``), whose place in the review queue a hand's review takes."""
+    ``rules`` is a preset key and ``options`` the room switches turned (town-rules.md §3.3, each
+    with its couplings): the game stores every option resolved, and each hand's record carries them.
+    ``client``: the request's client address (``kwx_site.limits.client_ip``), whose place in the review queue a hand's review takes.
+    """
+    values = PRESETS[rules].switched(options or {})
 
     def job() -> Game:
         with transaction.atomic():
-            game = Game.objects.create(player=player, level=level, rules=rules, base=base)
-            _new_hand(game, 1, secrets.randbelow(3), piao, client)
+            game = Game.objects.create(player=player, level=level, rules=rules, options=values.as_dict(), base=base)
+            _new_hand(game, 1, secrets.randbelow(3), hand_piao(values, piao), client)
             return game
 
     return _retrying(job)
 
 
+def hand_piao(values: RuleSet, asked: int, first: int | None = None) -> int:
+    """The person's 漂 for a hand under ``piao_mode``: as asked (per hand), the first hand's (fixed: kept for the game) or 0 (off)."""
+    if values.piao_mode == "off":
+        return 0
+    if values.piao_mode == "fixed" and first is not None:
+        return first
+    return asked
+
+
 def _new_hand(game: Game, number: int, dealer: int, piao: int, client: str) -> Hand:
-    """Deal a hand from a fresh secret seed and let the bots play up to the person's first decision."""
+    """Deal a hand from a fresh secret seed (the wall, and the dice of 上楼 from the same seed) and let the bots play up to the person's first decision."""
     seed = secrets.randbits(62)
     dealt = seeded_deal(seed, dealer)
-    record = Record(Header(game.rules, (), game.base, (piao, 0, 0), PLAYERS, dealer, dealt.hands))
+    values = game.values
+    written = record_options(game.rules, values) if not PRESETS[game.rules].legacy else {}  # a legacy record writes what it always wrote
+    dice = dealt.dice if values.shang_lou else None
+    record = Record(Header(game.rules, tuple(written.items()), game.base, (piao, 0, 0), PLAYERS, dealer, dealt.hands, dice))
     done, over = seats.play_on(record.replay(dealt.wall), game.level, None, auto=game.auto)
     hand = Hand(player=game.player, game=game, number=number, seed=seed, record=done.record.to_json())
     if over:
@@ -210,7 +227,9 @@ def next_hand(*, player: Player, game_id: int, number: int | None, piao: int, cl
             if not hand.over or number != hand.number:
                 return hand
             dealer = hand.next_dealer if hand.next_dealer is not None else json_dealer(hand)
-            return _new_hand(hand.game, hand.number + 1, dealer, piao, client)
+            first = hand.game.hands.order_by("number").values_list("record", flat=True).first()
+            kept = hand_piao(hand.game.values, piao, first["piao"][PERSON] if first else None)
+            return _new_hand(hand.game, hand.number + 1, dealer, kept, client)
 
     try:
         return _retrying(job)

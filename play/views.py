@@ -15,15 +15,16 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.forms import TownForm
+from accounts.selectors import player_town
 from accounts.services import player_for
-from kwx.rules import PRESETS
+from kwx.rules import PRESETS, RuleSet
 from kwx.table.record import Replay
 from kwx.table.settlement import PIAO_CHOICES
 from kwx.table.view import view_for
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.limits import client_ip
 from kwx_site.shortcuts import found
-from kwx_site.text import preset_label
 
 from . import forms, limits, selectors, services
 from . import review as reviewing
@@ -35,28 +36,48 @@ def _player(request: HttpRequest, create: bool = False) -> Any:
     return player_for(request, create=create)
 
 
-def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, values: dict[str, str] | None = None) -> dict[str, Any]:
+def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, values: dict[str, str] | None = None, data: Any = None) -> dict[str, Any]:
     player = _player(request)
+    rules, rule_values = _form_town(data, player)
     return {
         "levels": services.LEVELS,
-        "presets": [(key, preset_label(key)) for key in PRESETS],
         "piao_choices": PIAO_CHOICES,
         "errors": errors or {},
-        "values": {"level": "strong", "rules": "standard", "base": "1", "piao": "0", "record": "", **(values or {})},
+        "values": {"level": "strong", "base": "1", "piao": "0", "record": "", **(values or {})},
+        "town_rules": rules,
+        "town_values": rule_values,
+        "town_next": reverse("play"),
+        "asks_piao": rule_values.piao_mode != "off",
         "games": list(player.games.all()[:10]) if player else [],
         "uploads": list(selectors.hands_of(player).filter(source=Hand.UPLOAD)[:10]) if player else [],
     }
 
 
+def _form_town(data: Any, player: Any) -> tuple[str, RuleSet]:
+    """The rules the start form shows: those the data names (a refused form, or the picker changed: its room switches read as the form reads them), else the player's town."""
+    if data is not None and data.get("rules") in PRESETS:
+        town = TownForm(data)
+        switches = town.cleaned_data["switches"] if town.is_valid() else {}
+        return data["rules"], PRESETS[data["rules"]].switched(switches)
+    chosen = player_town(player=player)
+    return chosen.rules, chosen.values
+
+
 @require_http_methods(["GET", "POST"])
 def start(request: HttpRequest) -> HttpResponse:
-    """/play/: choose the bots' level, the rules, the base and 漂, and sit down (a POST starts the game)."""
+    """/play/: choose the bots' level, the rules (the player's town by default, its switches turned), the base and 漂, and sit down (a POST starts the game).
+
+    A GET that names ``rules`` shows the form for those rules and switches (the picker changed; htmx asks for its ``town`` fragment).
+    """
     if request.method == "GET":
-        return render(request, "play/start.html", _start_context(request))
+        asked = request.GET if "rules" in request.GET else None
+        return render_page(request, "play/start.html", "town", _start_context(request, values=asked.dict() if asked else None, data=asked))
     data = request.POST
+    if data.get("look"):  # without JavaScript: the form again for the rules chosen, with their switches
+        return render(request, "play/start.html", _start_context(request, values=data.dict(), data=data))
     form = forms.StartForm(data)
     if not form.is_valid():
-        return render(request, "play/start.html", _start_context(request, form.first_errors(), data.dict()), status=400)
+        return render(request, "play/start.html", _start_context(request, form.first_errors(), data.dict(), data), status=400)
     try:
         player = limits.counted_player(request, "game", lambda: _player(request, create=True))
     except limits.TooMany as exc:
@@ -67,7 +88,7 @@ def start(request: HttpRequest) -> HttpResponse:
 
 def _too_many(request: HttpRequest, refused: limits.TooMany, field: str, values: dict[str, Any]) -> HttpResponse:
     """The start page again, the refusal by the form (``field``: start or record), 429 with Retry-After."""
-    response = render(request, "play/start.html", _start_context(request, {field: refused.message}, values), status=429)
+    response = render(request, "play/start.html", _start_context(request, {field: refused.message}, values, request.POST), status=429)
     response["Retry-After"] = str(refused.wait)
     return response
 

@@ -312,8 +312,8 @@ def settle_table(
     """The money of a table state under its rules: its wins, kongs and 亮倒 (kong money alone while unfinished)."""
     result = state.result
     inp = HandInput(players, base, piao, state.rules.preset.key, state.rules.options.items(), state.kongs, dice=dice if dice is not None else state.dice)
-    if result is None:  # an unfinished hand: kong money only
-        return settle(inp)
+    if result is None:  # an unfinished hand: kong money only (the wall has not run out: no drawn-hand payment, 查大叫 or other)
+        return replace(settle(replace(inp, options=inp.options + (("hua_zhuang", "none"),))), input=inp, rules=state.rules.options)
     if result == "draw":
         hands = tuple(s.hand for s in state.seats) if state.rules.options.cha_da_jiao else ()
         return settle(replace(inp, liang_dao=state.declaration_order, hands=hands))

@@ -178,3 +178,25 @@ def test_bots_play_whole_hands_under_every_preset_and_the_records_replay_to_the_
     assert seen["self_draw"] + seen["discard"] > 0
     if PRESETS[rules].values.mai_ma != "none":
         assert seen["horses"]
+
+
+@pytest.mark.parametrize("rules", [k for k, p in PRESETS.items() if p.values.cha_da_jiao])
+def test_an_unfinished_hand_under_cha_da_jiao_settles_its_kong_money_only(rules):
+    """A hand still on (the play table after every move, a record that stops early) pays no drawn-hand money: the wall has not run out."""
+    done = play(seeded_deal(3, 0), [_Keep(), _Keep(), _Keep()], rules=rules)
+    for count in (0, 1, len(done.actions) // 2):
+        record = Record(done.record.header, done.record.actions[:count])
+        partial = record.replay(seeded_deal(3, 0).wall)
+        assert partial.result is None and partial.settlement.rules == PRESETS[rules].values
+        assert all(p.kind == "kong" for p in partial.settlement.payments) and partial.settlement.ready == ()
+
+
+class _Keep:
+    """Discards the drawn tile (or the first it may), claims nothing: a hand that runs on."""
+
+    def act(self, view):  # type: ignore[no-untyped-def]
+        plain = [a for a in view.options if a.verb == "discard" and not a.liang_dao]
+        return next((a for a in plain if a.kind == view.drawn_tile), plain[0])
+
+    def claim(self, view):  # type: ignore[no-untyped-def]
+        return None

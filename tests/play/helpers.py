@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from accounts.models import Player
 from kwx.bots.basic import BasicBot
-from kwx.table.view import view_for
+from kwx.bots.registry import policy_factory
+from kwx.table.record import Replay
+from kwx.table.selfplay import Policy, play, seeded_deal
+from kwx.table.table import Action
+from kwx.table.view import SeatView, view_for
 from play import seats, services
 from play.forms import UploadForm, parse_choice
 from play.models import Hand
@@ -55,3 +59,30 @@ def finish_hand(player, game, capture) -> Hand:
         with capture(execute=True):
             hand, _changed, _done = services.act(player=player, game_id=game.pk, seen=hand.action_count, choice=parse_choice(move_for(hand)), hand_id=hand.pk)
     return hand
+
+
+class Keys:
+    """The person as the keyboard e2e plays (tests/e2e/test_play_town.py): 胡 when offered, 过 on every claim, else the drawn tile (or the first tile it may discard)."""
+
+    def act(self, view: SeatView) -> Action:
+        wins = [a for a in view.options if a.verb == "win"]
+        if wins:
+            return wins[0]
+        discards = [a for a in view.options if a.verb == "discard" and not a.liang_dao]
+        return next((a for a in discards if a.kind == view.drawn_tile), min(discards, key=lambda a: a.kind))
+
+    def claim(self, view: SeatView) -> Action | None:
+        return next((a for a in view.options if a.verb == "win"), None)
+
+
+class KouBot(BasicBot):
+    """The basic bot, but it declares 亮倒 keeping a triplet face down (半亮) whenever the table offers it (no bot of the site does)."""
+
+    def act(self, view: SeatView) -> Action:
+        return next((a for a in view.options if a.kou), None) or super().act(view)
+
+
+def keys_hand(seed: int, dealer: int, rules: str, level: str, second: Policy | None = None) -> Replay:
+    """A whole hand on a seeded deal: ``Keys`` in seat 0, bots of ``level`` in seats 1 and 2 (``second``: seat 1's policy instead)."""
+    bot = policy_factory(level)()
+    return play(seeded_deal(seed, dealer), [Keys(), second or bot, bot], rules=rules)

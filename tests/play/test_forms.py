@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.http import QueryDict
 from django.test import Client
 from django.utils import translation
 
@@ -36,7 +37,25 @@ def test_bad_settings_name_their_field(field, values):
 
 def test_good_settings_are_the_services_values():
     form = StartForm({"level": "strong", "rules": "standard", "base": "2", "piao": "5"})
-    assert form.is_valid() and form.cleaned_data == {"level": "strong", "rules": "standard", "base": 2, "piao": 5}
+    assert form.is_valid() and form.cleaned_data == {"level": "strong", "rules": "standard", "base": 2, "piao": 5, "options": {}}
+
+
+def test_a_town_and_its_room_switches_are_read_as_the_picker_posts_them():
+    """The embedded picker posts the preset, the preset it showed and each switch (a checkbox's hidden 0 before its 1)."""
+    form = StartForm(QueryDict("level=basic&rules=xiaogan&shown=xiaogan&base=1&piao=0&shu_kan=0&dui_liang_dui_fan=0&dui_liang_dui_fan=1&cap=8"))
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["options"] == {"shu_kan": False, "dui_liang_dui_fan": True, "cap": 8}
+
+
+def test_switches_of_a_preset_no_longer_shown_are_left_out():
+    """The preset was changed in the same submit (no JavaScript to show the new one's switches): the new preset starts from its own values."""
+    form = StartForm(QueryDict("level=basic&rules=suizhou&shown=xiaogan&base=1&piao=0&shu_kan=0"))
+    assert form.is_valid() and form.cleaned_data["options"] == {}
+
+
+def test_a_switch_value_the_option_does_not_take_names_the_rules():
+    form = StartForm(QueryDict("level=basic&rules=xiaogan&shown=xiaogan&base=1&piao=0&cap=7"))
+    assert not form.is_valid() and set(form.first_errors()) == {"rules"} and "cap" in form.first_errors()["rules"]
 
 
 @pytest.mark.parametrize("move", ["", "discard", "discard 9z", "pong 5p extra", "draw 5p", "discard 5p xx"])

@@ -134,7 +134,7 @@ def test_a_branch_logs_its_actions_in_words_and_ends_with_the_payments(client, p
     assert not any("{" in line for line in log_lines(end)) and "&#x27;text&#x27;" not in end
     branch.refresh_from_db()
     payments = seats.replayed(branch.record).settlement.payments
-    listed = re.findall(r"<li><span>(.*?)</span> <strong>(\d+)</strong>", end.split('id="payments"')[1].split("</ul>")[0])
+    listed = re.findall(r"<li[^>]*><span>(.*?)</span> <strong>(\d+)</strong>", end.split('id="payments"')[1].split("</ul>")[0])
     assert [int(amount) for _who, amount in listed] == [p.amount for p in payments]
     assert sum(p.amount for p in payments if p.payee == branch.seat) - sum(p.amount for p in payments if p.payer == branch.seat) == branch.nets[branch.seat]
 
