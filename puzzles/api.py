@@ -19,8 +19,10 @@ from rest_framework.views import APIView
 
 from accounts.services import player_for
 from kwx.errors import printable
+from kwx.rules import record_options
 from kwx_site.api_errors import ErrorSerializer, error_response
 from kwx_site.limits import CounterThrottle
+from kwx_site.text import english
 
 from . import selectors
 from .explain import choice_buttons
@@ -38,7 +40,7 @@ class AnswerThrottle(CounterThrottle):
 
 
 def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
-    """What a client needs to pose a puzzle, without its answer."""
+    """What a client needs to pose a puzzle, without its answer: with the rules it is asked under (``rules``, its options as a record stores them, its label)."""
     body: dict[str, Any] = {
         "id": puzzle.pk,
         "key": puzzle.key,
@@ -48,6 +50,8 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
         "notation": puzzle.notation,
         "visible": puzzle.visible,
         "rules": puzzle.rules,
+        "rule_options": record_options(puzzle.rules, puzzle.rule_set),
+        "rules_label": puzzle.rules_label(english()),
         "situation": puzzle.situation,
         "themes": puzzle.theme_list,
         "rating": round(puzzle.rating),

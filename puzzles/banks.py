@@ -6,7 +6,7 @@ ever deleted or made again, so attempts and review cards keep pointing at the sa
 puzzles of the banks made before (keys ``d``, ``q``, ``e``: ``bank.RETIRED_PREFIXES``) and the
 table drills (``p``, ``k``, ``l``, ``f``) and 算番 quiz items (``s``) that no shipped bank holds — a drill its confirming
 worlds no longer keep leaves the bank (``manage.py confirm_table_drills``), a quiz item whose win could not happen is
-replaced under a new key (``generation.possible``) — are retired: kept
+replaced under a new key (``generation.possible``), and a town bank's items (``xiaogan-h00001`` …) that its bank no longer ships — are retired: kept
 with their attempts, never served again, their review cards never due. Loading what is already there changes
 nothing, so it runs at every ``make setup`` and deploy.
 """
@@ -21,12 +21,20 @@ from django.db import transaction
 from django.db.models import Q
 
 from kwx.drills.table_drills import PREFIX as TABLE_PREFIX
-from puzzles.generation.bank import BANK_PATH, PREFIX, RETIRED_PREFIXES, Loaded, load_bank, read_bank
+from kwx.rules import town_presets
+from puzzles.generation.bank import BANK_PATH, PREFIX, RETIRED_PREFIXES, Loaded, load_bank, read_bank, town_bank_path
 from puzzles.generation.ev import EV_BANK_PATH
 from puzzles.generation.table_bank import TABLE_BANK_PATH
 
-BANKS: dict[str, Path] = {"bank": BANK_PATH, "ev_bank": EV_BANK_PATH, "table_bank": TABLE_BANK_PATH}
-"""The bank files of puzzles, by name: 何切 and 算番, 期望值, the table drills."""
+TOWN_BANK = "bank_"
+"""A town bank's name: ``bank_`` and the preset's key (``bank_xiaogan``)."""
+BANKS: dict[str, Path] = {
+    "bank": BANK_PATH,
+    "ev_bank": EV_BANK_PATH,
+    "table_bank": TABLE_BANK_PATH,
+    **{f"{TOWN_BANK}{rules}": town_bank_path(rules) for rules in town_presets() if town_bank_path(rules).exists()},
+}
+"""The bank files of puzzles, by name: 何切 and 算番 (legacy presets), 期望值, the table drills, and each town preset's 何切 and 算番 that ships a bank."""
 FILES = BANKS
 NAMES = tuple(BANKS)
 
@@ -49,7 +57,7 @@ def load_banks(*, names: Iterable[str] = NAMES, model: Any = None) -> dict[str, 
 
 
 def retire_old(*, model: Any = None) -> int:
-    """Retire the stored puzzles that no shipped bank holds — of the banks made before, table drills that left the bank when confirmed, or 算番 quiz items replaced because they could not happen; how many were retired now."""
+    """Retire the stored puzzles that no shipped bank holds — of the banks made before, table drills that left the bank when confirmed, 算番 quiz items replaced because they could not happen, a town bank's items it no longer ships; how many were retired now."""
     from puzzles.models import Puzzle
 
     model = model or Puzzle
@@ -57,4 +65,5 @@ def retire_old(*, model: Any = None) -> int:
     old = Q()
     for prefix in (*RETIRED_PREFIXES, *TABLE_PREFIX.values(), PREFIX["quiz"]):
         old |= Q(key__regex=rf"^{prefix}[0-9]{{5}}$")
+    old |= Q(key__regex=rf"^[a-z_]+-[{PREFIX['discard']}{PREFIX['quiz']}][0-9]{{5}}$")  # a town bank's 何切 and 算番
     return int(model.objects.filter(old, retired=False).exclude(key__in=shipped).update(retired=True))

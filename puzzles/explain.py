@@ -24,31 +24,37 @@ def _money(value: float) -> str:
     return figure(value, 2, signed=True)
 
 
-def _wait_parts(wait: list[Any] | dict[str, Any]) -> tuple[str, int, int, int, list[str]]:
-    """A stored wait as (tile, copies left, self-draw total, discard total, fan keys), from either stored form.
+def _wait_parts(wait: list[Any] | dict[str, Any]) -> tuple[str, int, int, int, list[str], float]:
+    """A stored wait as (tile, copies left, self-draw total, discard total, fan keys, worth), from either stored form.
 
     The 何切 bank stores a wait as a dict (``serial.option_row``), the table drills as a list
-    ``[tile, left, self-draw, discard]`` (``drills.figures``).
+    ``[tile, left, self-draw, discard]`` (``drills.figures``). ``worth`` is what one copy adds to the
+    value: the two totals, and under a town's flat extras (坎 …) the wait's stored ``worth``.
     """
     if isinstance(wait, dict):
-        return wait["tile"], wait["remaining"], wait["self_draw"], wait["discard"], wait.get("fans", [])
+        worth = wait.get("worth", wait["self_draw"] + wait["discard"])
+        return wait["tile"], wait["remaining"], wait["self_draw"], wait["discard"], wait.get("fans", []), worth
     tile, left, self_draw, discard = wait
-    return tile, left, self_draw, discard, []
+    return tile, left, self_draw, discard, [], self_draw + discard
 
 
 def wait_text(wait: list[Any] | dict[str, Any]) -> str:
-    """One wait: 五筒 2 × (2+2), its copies left times what a win on it pays by self-draw and by discard."""
-    tile, left, self_draw, discard, fans = _wait_parts(wait)
+    """One wait: 五筒 2 × (2+2), its copies left times what a win on it pays by self-draw and by discard (and the flat extras on top, under a town that has them)."""
+    tile, left, self_draw, discard, fans, worth = _wait_parts(wait)
     named = tile_label(tile) + (f"（{'、'.join(fan_name(f) for f in fans)}）" if fans else "")
-    return _("%(tile)s %(left)d left × (%(self)d+%(discard)d)") % {"tile": named, "left": left, "self": self_draw, "discard": discard}
+    words = {"tile": named, "left": left, "self": self_draw, "discard": discard}
+    if worth != self_draw + discard:
+        return _("%(tile)s %(left)d left × (%(self)d+%(discard)d, plus %(extra)d flat)") % {**words, "extra": worth - self_draw - discard}
+    return _("%(tile)s %(left)d left × (%(self)d+%(discard)d)") % words
 
 
-def _ready_value(row: dict[str, Any]) -> int | None:
-    """What a ready choice is worth (§4: each wait's copies left times its self-draw plus discard total); None when it is not ready."""
+def _ready_value(row: dict[str, Any]) -> float | None:
+    """What a ready choice is worth (§4: each wait's copies left times its self-draw plus discard amount); None when it is not ready.
+    (Whole in every 何切 bank: a fractional worth comes only from an expected 马, and no bank is made under 买马.)"""
     waits = row.get("waits")
     if row["shanten"] != 0 or not waits:
         return None
-    return sum(left * (self_draw + discard) for _tile, left, self_draw, discard, _fans in map(_wait_parts, waits))
+    return sum(left * worth for _tile, left, _self, _discard, _fans, worth in map(_wait_parts, waits))
 
 
 def shape_text(row: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from django.db.models import Q
 from accounts.models import Player
 from kwx.hand.notation import format_meld
 from kwx.hand.tiles import KIND_OF_ID, Meld, MeldType
+from kwx.rules import PRESETS, OptionValue, RuleSet, label, stored
 from kwx.table.view import FORMAT as VIEW_FORMAT
 from kwx.table.view import SeatView
 
@@ -35,12 +36,13 @@ class Puzzle(models.Model):
     DRILL_KINDS = (DISCARD, *TABLE_KINDS)
     """Every kind the drill page serves; all of them move the 何切 rating."""
 
-    key = models.CharField(max_length=12, unique=True, help_text="Stable id in the shipped bank, e.g. d00001.")
+    key = models.CharField(max_length=32, unique=True, help_text="Stable id in the shipped bank, e.g. h00001, or xiaogan-h00001 in a town's bank.")
     kind = models.CharField(max_length=8, choices=KINDS, default=DISCARD, db_index=True)
     hand = models.CharField(max_length=40, help_text="Concealed tiles, canonical text.")
     melds = models.JSONField(default=list, help_text='[{"type": "pong", "tile": "5p"}, ...]')
     visible = models.CharField(max_length=120, blank=True)
-    rules = models.CharField(max_length=12, default="standard")
+    rules = models.CharField(max_length=20, default="standard", help_text="The preset it is asked under (kwx.rules.PRESETS).")
+    rule_options = models.JSONField(default=dict, blank=True, help_text="Its options as stored (town-rules.md §3.1): every option under a town preset, none under a legacy one.")
     situation = models.JSONField(default=list)
     turn = models.PositiveSmallIntegerField(default=0)
     wall_left = models.PositiveSmallIntegerField(default=0)
@@ -73,6 +75,20 @@ class Puzzle(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} {self.notation}"
+
+    @cached_property
+    def rule_set(self) -> RuleSet:
+        """Every option it is asked under, as stored (an absent option: the legacy preset's value)."""
+        return stored(self.rules, self.rule_options)
+
+    @property
+    def changed_options(self) -> dict[str, OptionValue]:
+        """The options on which it differs from its preset as the preset stands now (what a link to the analyzer adds to the preset)."""
+        return {key: self.rule_set.value(key) for key in PRESETS[self.rules].changed(self.rule_set)}
+
+    def rules_label(self, english: bool = False) -> str:
+        """The rules it is asked under in words: "孝感", "十堰（改）", "Standard" …"""
+        return label(self.rules, self.rule_set, english)
 
     @property
     def meld_values(self) -> tuple[Meld, ...]:

@@ -1,4 +1,12 @@
-"""What the drill pages and the API read: the next puzzle for a mode, a player's progress, the rating chart, the daily set, the drills' reports."""
+"""What the drill pages and the API read: the next puzzle for a mode, a player's progress, the rating chart, the daily set, the drills' reports.
+
+**The player's town chooses the items** (issue 35 item 7): a player who chose a town gets the
+items of their preset wherever a shipped bank holds some of that kind (and theme): 孝感 何切 and
+孝感 算番 for 孝感, 通用 ones for 通用. Where none is held (the table drills, 期望值, 何切 under 十堰 …)
+they get the legacy banks' items, as a player who never chose does, and the page says under which
+rules the item is asked (``town_notice``). Ratings stay per skill: one drill rating and one 算番
+rating across every town.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +24,13 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from accounts.models import Player
+from accounts.selectors import Town, player_town
+from kwx import build_hand
+from kwx.hand.money import SideMoney, buys_horses, side_money
+from kwx.hand.rules import Rules, check_situation
+from kwx.hand.scoring import score_win
+from kwx.hand.tiles import KIND_OF_ID
+from kwx.rules import LEGACY_PRESETS, OPTION_BY_KEY, RuleSet, preset
 from kwx_site.table import TableShown, table_shown
 from play import selectors as play_selectors
 from play.models import Hand, ReviewItem
@@ -34,13 +49,43 @@ PROVISIONAL_RD = 110
 MODES = ("rated", "theme", "review", "streak", "quiz")
 
 
-def _served(kind: str) -> QuerySet[Puzzle]:
-    """The puzzles of a kind that are served (a retired puzzle keeps its attempts but is never posed again)."""
-    return Puzzle.objects.filter(kind=kind, retired=False)
+def _served(kind: str, theme: str | None = None) -> QuerySet[Puzzle]:
+    """The puzzles of a kind (and theme) that are served (a retired puzzle keeps its attempts but is never posed again)."""
+    qs = Puzzle.objects.filter(kind=kind, retired=False)
+    return qs.filter(themes__contains=f" {theme} ") if theme else qs
 
 
-def _unseen(player: Player | None, kind: str) -> QuerySet[Puzzle]:
+def town_has(*, kind: str, town: Town, theme: str | None = None) -> bool:
+    """Whether a shipped bank holds items of this kind (and theme) asked under the town's preset."""
+    return _served(kind, theme).filter(rules=town.rules).exists()
+
+
+def asked_rules(*, kind: str, town: Town, theme: str | None = None) -> tuple[str, ...]:
+    """The presets whose items of this kind a player of ``town`` gets: the town's own where a bank has some (``town_has``), else the legacy presets (a town never chosen: the legacy presets too)."""
+    if town.chosen and town_has(kind=kind, town=town, theme=theme):
+        return (town.rules,)
+    return LEGACY_PRESETS
+
+
+@dataclass(frozen=True)
+class TownNotice:
+    """What a drill page says when an item is asked under other rules than the player's town: the town, and whether it has items of this kind at all."""
+
+    town: str
+    has_bank: bool
+
+
+def town_notice(*, puzzle: Puzzle, town: Town, english: bool = False) -> TownNotice | None:
+    """The notice for a chosen town whose preset the item is not asked under (None when it is, or when no town was chosen)."""
+    if not town.chosen or puzzle.rules == town.rules:
+        return None
+    return TownNotice(town.label(english), town_has(kind=puzzle.kind, town=town))
+
+
+def _unseen(player: Player | None, kind: str, rules: tuple[str, ...] | None = None) -> QuerySet[Puzzle]:
     qs = _served(kind)
+    if rules is not None:
+        qs = qs.filter(rules__in=rules)
     if player is not None:
         qs = qs.exclude(pk__in=Attempt.objects.filter(player=player).values("puzzle_id"))
     return qs
@@ -85,26 +130,34 @@ def next_puzzle(
     theme: str | None = None,
     rng: random.Random | None = None,
     kind: str | None = None,
+    *,
+    town: Town | None = None,
 ) -> Puzzle | None:
     """The next puzzle for a mode: near the player's rating, unseen, of the theme; due; or harder each streak step.
 
     ``kind`` (a table drill kind: pong, kong, declare, defence) draws rated and streak puzzles of that kind instead of 何切 ones.
+    Rated, theme, streak and quiz puzzles are those of the player's town (``town``, else the player's own) where a bank has them
+    (``asked_rules``); review brings back any missed puzzle, whatever its rules.
     """
     rng = rng or random.Random()
     if mode == "review":
         card = due_reviews(player).select_related("puzzle").first()
         return card.puzzle if card else None
+    town = town if town is not None else player_town(player=player)
     if mode == "quiz":
         rating = player.quiz_rating if player else DEFAULT_RATING
-        return _near(_unseen(player, Puzzle.QUIZ), rating, rng) or _near(_served(Puzzle.QUIZ), rating, rng)
+        rules = asked_rules(kind=Puzzle.QUIZ, town=town)
+        return _near(_unseen(player, Puzzle.QUIZ, rules), rating, rng) or _near(_served(Puzzle.QUIZ).filter(rules__in=rules), rating, rng)
     rating = player.rating if player else DEFAULT_RATING
     drawn = kind if kind in Puzzle.TABLE_KINDS else Puzzle.DISCARD
-    qs = _unseen(player, drawn)
-    if mode == "theme" and theme in THEME_KEYS:
+    theme = theme if mode == "theme" and theme in THEME_KEYS else None
+    rules = asked_rules(kind=drawn, town=town, theme=theme)
+    qs = _unseen(player, drawn, rules)
+    if theme:
         qs = qs.filter(themes__contains=f" {theme} ")
     if mode == "streak":
         return _streak_step(player, qs, rng)
-    return _near(qs, rating, rng) or _near(_served(drawn), rating, rng)
+    return _near(qs, rating, rng) or _near(_served(drawn).filter(rules__in=rules), rating, rng)
 
 
 def _streak_step(player: Player | None, qs: QuerySet[Puzzle], rng: random.Random) -> Puzzle | None:
@@ -483,3 +536,44 @@ def reported_drills() -> list[ReportedDrill]:
         reports.setdefault(report.puzzle_id, []).append(report)
     drills = [ReportedDrill(p, reports[p.pk]) for p in puzzles if p.pk in reports]
     return sorted(drills, key=lambda d: (-d.count, d.reports[0].created, d.puzzle.pk))
+
+
+PAID_APART = ("shu_kan", "pao_qia_mo_ba", "mai_ma", "shang_lou")
+"""The options that add to a win payment beside its multiplier (flat extras, and 上楼 from the deal's dice), in the order a page names them."""
+
+
+def paid_apart(rules: RuleSet, *, english: bool = False, dice: bool = True) -> tuple[str, ...]:
+    """The names of what these rules pay beside a win's multiplier (数坎, 跑恰摸八, 买马; 上楼 unless ``dice`` is False), as ``kwx.rules.OPTIONS`` names them."""
+    on = {"shu_kan": rules.shu_kan, "pao_qia_mo_ba": rules.pao_qia_mo_ba, "mai_ma": rules.buys_horses, "shang_lou": dice and rules.shang_lou}
+    return tuple(OPTION_BY_KEY[key].name_en if english else OPTION_BY_KEY[key].name for key in PAID_APART if on[key])
+
+
+@dataclass(frozen=True)
+class QuizMoney:
+    """What a 算番 item's win pays beside the multiplier it asks (town-rules.md §2.1 steps 2–6, 漂 0), from the engine: ``money`` (坎, 跑恰摸八,
+    the total a payer who did not declare pays, what a declared payer or the discarder on 包胡 pays), whether horses are turned, whether 上楼 could double it."""
+
+    money: SideMoney
+    horses: bool
+    dice: bool
+
+    @property
+    def declared_differs(self) -> bool:
+        """Whether a payer who declared 亮倒 pays another multiplier (``winner_or_payer``; not on a 包胡 discard)."""
+        return self.money.declared_allowed and self.money.bao_hu is None and self.money.declared_total != self.money.total
+
+    @property
+    def extras(self) -> bool:
+        """Whether anything is paid beside the multiplier (坎, 跑恰摸八, 马)."""
+        return self.money.kan is not None or self.money.pao_qia_mo_ba is not None or self.horses
+
+
+def quiz_money(*, puzzle: Puzzle) -> QuizMoney:
+    """A 算番 item's win priced under the rules it is asked under (the engine's ``score_win`` and ``side_money``)."""
+    rules = Rules(preset(puzzle.rules), puzzle.rule_set, check_situation(puzzle.situation))
+    hand, _visible = build_hand(puzzle.hand, puzzle.melds)
+    win, self_draw = KIND_OF_ID[puzzle.win_tile], puzzle.win_side == "self_draw"
+    values = score_win(hand, win, rules)
+    assert values is not None, puzzle.key  # every item of the banks is a win (tests/puzzles: possible.record_problem)
+    money = side_money(values[0] if self_draw else values[1], hand, win, self_draw, rules)
+    return QuizMoney(money, buys_horses(rules.options, self_draw, "liang_dao" in rules.situation), rules.options.shang_lou)

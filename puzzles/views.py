@@ -16,12 +16,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.selectors import request_town
 from accounts.services import player_for
 from analysis import board
 from analysis.discards import from_bank
 from kwx.hand.fans import fan
-from kwx.rules import PRESETS
 from kwx_site.htmx import render_page, wants_fragment
+from kwx_site.text import english
 from play import selectors as play_selectors
 from play.models import ReviewItem
 
@@ -68,9 +69,15 @@ def _next_url(mode: str, theme: str | None, kind: str | None = None) -> str:
 
 
 def analyzer_url(puzzle: Puzzle) -> str:
-    """The analyzer's canonical link of a puzzle: its hand, visible tiles, rules, situation (and the EV columns)."""
+    """The analyzer's canonical link of a puzzle: its hand, visible tiles, rules and options, situation (and the EV columns)."""
     return board.analyzer_url(
-        puzzle.notation, visible=puzzle.visible, rules=puzzle.rules, situation=puzzle.situation, ev=puzzle.is_ev, draws=puzzle.draws_left if puzzle.is_ev else board.DEFAULT_DRAWS
+        puzzle.notation,
+        visible=puzzle.visible,
+        rules=puzzle.rules,
+        options=puzzle.changed_options,
+        situation=puzzle.situation,
+        ev=puzzle.is_ev,
+        draws=puzzle.draws_left if puzzle.is_ev else board.DEFAULT_DRAWS,
     )
 
 
@@ -84,11 +91,24 @@ def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:
     }
 
 
+def _rules_context(request: HttpRequest, puzzle: Puzzle) -> dict[str, Any]:
+    """The rules an item is asked under (its label, linked to the preset's learn page), what they pay beside the multiplier, and the notice
+    for a player whose town is another (``selectors.town_notice``)."""
+    in_english = english()
+    return {
+        "rules_label": puzzle.rules_label(in_english),
+        "rules_url": reverse("learn-town", args=[puzzle.rules]),
+        "rules_cap": puzzle.rule_set.cap,
+        "paid_apart": selectors.paid_apart(puzzle.rule_set, english=in_english, dice=puzzle.kind == Puzzle.QUIZ),
+        "town_notice": selectors.town_notice(puzzle=puzzle, town=request_town(request=request), english=in_english),
+    }
+
+
 def _puzzle_context(request: HttpRequest, puzzle: Puzzle, mode: str, theme: str | None, player: Any) -> dict[str, Any]:
-    preset = PRESETS[puzzle.rules]
     kind = puzzle.kind if puzzle.is_table else None
     table = selectors.table_view(puzzle)
     return {
+        **_rules_context(request, puzzle),
         "puzzle": puzzle,
         "table": table,
         "hand_tiles": list(table.me.tiles) if table else puzzle.hand_tiles,
@@ -101,7 +121,6 @@ def _puzzle_context(request: HttpRequest, puzzle: Puzzle, mode: str, theme: str 
         "mode_name": MODES.get(mode, ""),
         "theme": theme,
         "theme_info": THEMES.get(theme) if theme else None,
-        "preset": preset,
         "situation_fans": [fan(k) for k in puzzle.situation],
         "side_name": SIDES.get(puzzle.win_side, ""),
         "attempt_id": uuid.uuid4().hex,
@@ -154,6 +173,7 @@ def _feedback(result: Any) -> dict[str, Any]:
             context["explanation"] = discard_explanation(puzzle, answer)
     else:
         context["breakdown"] = [{"fan": fan(f["key"]), **f} for f in puzzle.options["fans"]]
+        context["quiz_money"] = selectors.quiz_money(puzzle=puzzle)
     return context
 
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.services import player_for
 from kwx import EngineError
 from kwx.hand.tiles import TILE_IDS
+from kwx.rules import PRESETS
 from kwx.table.settlement import Settlement, parse_input, settle
 from kwx_site.drawing import drawn_hand
 from kwx_site.htmx import render_page, wants_fragment
@@ -112,7 +113,8 @@ def calculator(request: HttpRequest) -> HttpResponse:
 
     Changing the rules re-renders the whole calculator (htmx target ``#st-calc``), since the fields they ask for change with them.
     """
-    start = default_preset(player=player_for(request, create=False))
+    asked = request.GET.get("rules", "")
+    start = asked if asked in PRESETS else default_preset(player=player_for(request, create=False))  # a link's rules, else the player's town
     data = request.POST if request.method == "POST" else request.GET if "result" in request.GET else None
     if data is not None:
         setup = SetupForm(data, preset_key=start)

@@ -2,8 +2,8 @@
 
 ``option_json`` is a discard option as the ``/api/v1/analyze/`` body gives it (the
 analyzer page shows the same dicts); ``option_row`` is the compact form the puzzle
-banks store (effective tiles as ``[tile, remaining]`` pairs, each wait's two totals
-and its hand fans), and ``estimate_row`` the compact form of an EV estimate. Every
+banks store (effective tiles as ``[tile, remaining]`` pairs, each wait's two totals,
+its hand fans and, under a town's flat extras, its worth), and ``estimate_row`` the compact form of an EV estimate. Every
 one reads the same engine values (``DiscardOption``, ``Wait``, ``Estimate``).
 """
 
@@ -135,8 +135,24 @@ def option_json(option: DiscardOption, entries: list[dict[str, Any]] | None = No
     return out
 
 
+def wait_row(wait: Wait) -> dict[str, Any]:
+    """A wait as the puzzle banks store it: tile, copies left, both totals, the hand fans, and ``worth`` where the town's flat extras (坎 …) make it more than the two totals."""
+    self_draw = wait.self_draw.total if wait.self_draw.allowed else 0
+    discard = wait.discard.total if wait.discard.allowed else 0
+    row: dict[str, Any] = {
+        "tile": TILE_IDS[wait.kind],
+        "remaining": wait.remaining,
+        "self_draw": self_draw,
+        "discard": discard,
+        "fans": [h.key for h in wait.self_draw.fans if h.key not in EVENT_KEYS],
+    }
+    if wait.worth != self_draw + discard:
+        row["worth"] = _figure(wait.worth)
+    return row
+
+
 def option_row(option: DiscardOption) -> dict[str, Any]:
-    """A discard option as the puzzle banks store it: effective tiles as pairs, each wait's totals and hand fans.
+    """A discard option as the puzzle banks store it: effective tiles as pairs, each wait's totals and hand fans (``wait_row``).
 
     A wait's ``fans`` are its self-draw fans without the event fans (``Fan.event``):
     what the hand is worth, whatever moment the winning tile comes at.
@@ -147,16 +163,7 @@ def option_row(option: DiscardOption) -> dict[str, Any]:
         "shanten": r.shanten,
         "ukeire": r.ukeire,
         "tiles": [[TILE_IDS[e.kind], e.remaining] for e in r.effective],
-        "waits": [
-            {
-                "tile": TILE_IDS[w.kind],
-                "remaining": w.remaining,
-                "self_draw": w.self_draw.total if w.self_draw.allowed else 0,
-                "discard": w.discard.total if w.discard.allowed else 0,
-                "fans": [h.key for h in w.self_draw.fans if h.key not in EVENT_KEYS],
-            }
-            for w in r.waits
-        ],
+        "waits": [wait_row(w) for w in r.waits],
         "value": None if r.value is None else _figure(r.value),
     }
 

@@ -4,6 +4,13 @@
 bank. Each record holds everything a page needs without asking the engine again:
 hand and melds (canonical notation), visible tiles, preset, situation, accepted
 answers, the full option table (or the fan breakdown), themes and a first rating.
+
+``generate(seed, ..., rules=town)`` makes the bank of one town preset (issue 35 item 7): every
+deal is played under the town's rules, every 何切 judged by the §4 value under its money, every
+quiz item drawn among the situations that can happen with its win and that the town counts
+(``town_quiz_from_win``), and each record stores the town's options (``rule_options``). Each deal
+has its own random streams, one for the play and one for the picks, so the first n 何切 puzzles
+and the first m quiz items of a town bank are the same whatever counts it was made with.
 """
 
 from __future__ import annotations
@@ -21,15 +28,17 @@ from kwx.drills.simulate import Candidate, Win, play_deal
 from kwx.hand.efficiency import DiscardOption
 from kwx.hand.notation import format_counts, format_hand
 from kwx.hand.rules import Rules, make_rules
-from kwx.hand.scoring import WinValue, score_win
+from kwx.hand.scoring import WinValue, score_win, situation_counts
 from kwx.hand.serial import option_row
 from kwx.hand.tiles import TILE_IDS, Hand
+from kwx.rules import RuleSet
 
 from .filters import Verdict, judge
-from .possible import possible_win, record_problem
+from .possible import possible_win, record_problem, standing_win, with_situation
 from .themes import fan_themes, tag
 
-BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "bank.json.gz"
+DATA = Path(__file__).resolve().parent.parent / "data"
+BANK_PATH = DATA / "bank.json.gz"
 PRESET_WEIGHTS: dict[str, int] = {"standard": 6, "xiangyang": 2, "shiyan": 2}
 """How often each preset is dealt in the bank of mixed legacy presets (a bank for one town deals only that town)."""
 SELF_DRAW_SITUATIONS: tuple[tuple[str, ...], ...] = ((), (), ("liang_dao",), ("gang_shang_kai_hua",), ("hai_di_lao",))
@@ -72,6 +81,16 @@ def puzzle_rating(verdict: Verdict, options: tuple[DiscardOption, ...], hand: Ha
 def position_key(position: Candidate, preset: str) -> tuple[str, str, str]:
     """What makes two positions the same puzzle: the hand, the visible tiles and the preset."""
     return format_hand(position.hand), format_counts(position.visible), preset
+
+
+def town_bank_path(rules: str) -> Path:
+    """Where the bank of one town preset lives (``generate_puzzles --rules``)."""
+    return DATA / f"bank_{rules}.json.gz"
+
+
+def town_key(rules: str, kind: str, n: int) -> str:
+    """The key of the ``n``-th record of a kind in a town's bank: ``xiaogan-h00001``, ``suizhou-s00042``."""
+    return f"{rules}-{PREFIX[kind]}{n:05d}"
 
 
 def position_fields(position: Candidate) -> dict[str, Any]:
@@ -175,6 +194,33 @@ def possible_quiz_from_win(hand: Hand, win: int, side: str, preset: str, rng: ra
     return quiz_record(hand, win, side, rules, value, rng, wall_left)
 
 
+def town_situations(side: str, options: RuleSet) -> tuple[tuple[str, ...], ...]:
+    """The situations a town's quiz item may have on this side: those of the legacy bank (海底炮 beside them on a discard), each only where the town counts it."""
+    drawn = SELF_DRAW_SITUATIONS if side == "self_draw" else (*DISCARD_SITUATIONS, ("hai_di_pao",))
+    return tuple(s for s in drawn if all(situation_counts(key, options) for key in s))
+
+
+def town_quiz_from_win(hand: Hand, win: int, side: str, rules: Rules, rng: random.Random, wall_left: int) -> dict[str, Any] | None:
+    """A quiz item of a town's bank, made possible from the start: the situation is drawn among those the town counts with which this win can
+    happen and stands (``possible_win``, ``possible.standing_win``: 杠上开花 from the winner's own kong, 海底 on an empty wall and only there, an allowed win …);
+    None when there is none, or for most ×1 wins."""
+    options = []
+    for situation in town_situations(side, rules.options):
+        made = possible_win(hand, win, side, situation, rules, wall_left, rng)
+        if made is not None and standing_win(made[0], win, side, with_situation(rules, situation), made[1]):
+            options.append((situation, made))
+    if not options:
+        return None
+    situation, (hand, wall_left) = rng.choice(options)
+    asked = with_situation(rules, situation)
+    values = score_win(hand, win, asked)
+    assert values is not None  # standing_win kept only hands that win
+    value = values[0] if side == "self_draw" else values[1]
+    if value.total == 1 and rng.random() >= PLAIN_WIN_KEPT:
+        return None
+    return {**quiz_record(hand, win, side, asked, value, rng, wall_left), "rule_options": asked.record_options()}
+
+
 def replacement_quiz(seed: int, count: int) -> list[dict[str, Any]]:
     """``count`` quiz items from simulated play on a stream of their own (``seed`` and ``REPLACEMENT_STREAM``), each
     situation one that can happen with its win (``possible_quiz_from_win``): what replaces the items that could not."""
@@ -210,17 +256,49 @@ class Stats:
         return (self.kept + self.quiz) / self.seconds if self.seconds else 0.0
 
 
+def kept_verdict(event: Candidate, preset: str, seen: set[tuple[str, str, str]], stats: Stats, wanted: bool) -> Verdict | None:
+    """A decision met in play, counted: its verdict when a 何切 is still ``wanted``, it offers no kong (a four held or a pong's fourth
+    drawn: no plain 何切), it passes the filters and its position was not kept before; else None."""
+    stats.positions += 1
+    if not wanted:
+        return None
+    if event.offers_kong:
+        stats.rejected["kong"] = stats.rejected.get("kong", 0) + 1
+        return None
+    verdict = judge(event.hand.concealed, event.options)
+    if verdict is None:
+        return None
+    key = position_key(event, preset)
+    if key in seen:
+        stats.duplicates += 1
+        return None
+    seen.add(key)
+    return verdict
+
+
+def _count_kept(record: dict[str, Any], event: Candidate, stats: Stats, progress: Callable[[int], None] | None, kept: Callable[[dict[str, Any], Candidate], None] | None) -> None:
+    if kept:
+        kept(record, event)
+    stats.kept += 1
+    if progress:
+        progress(1)
+
+
 def generate(
     seed: int,
     count: int,
     quiz_count: int,
     progress: Callable[[int], None] | None = None,
     kept: Callable[[dict[str, Any], Candidate], None] | None = None,
+    rules: str | None = None,
 ) -> tuple[list[dict[str, Any]], Stats]:
     """``count`` 何切 puzzles and ``quiz_count`` quiz items from simulated play, reproducible from ``seed``.
 
     ``kept`` is told of each 何切 record made and the position it came from (its key is set at the end).
+    ``rules`` (a town preset's key) makes that town's bank instead of the mixed legacy one (``generate_town``).
     """
+    if rules is not None:
+        return generate_town(seed, rules, count, quiz_count, progress, kept)
     rng = random.Random(seed)
     stats = Stats()
     puzzles: list[dict[str, Any]] = []
@@ -238,26 +316,11 @@ def generate(
                         quiz.append(item)
                         stats.quiz += 1
                 continue
-            stats.positions += 1
-            if len(puzzles) >= count:
-                continue
-            if event.offers_kong:  # a four held or a pong's fourth drawn: the decision is no plain 何切
-                stats.rejected["kong"] = stats.rejected.get("kong", 0) + 1
-                continue
-            verdict = judge(event.hand.concealed, event.options)
+            verdict = kept_verdict(event, preset, seen, stats, len(puzzles) < count)
             if verdict is None:
                 continue
-            key = position_key(event, preset)
-            if key in seen:
-                stats.duplicates += 1
-                continue
-            seen.add(key)
             puzzles.append(puzzle_record(event, verdict))
-            if kept:
-                kept(puzzles[-1], event)
-            stats.kept += 1
-            if progress:
-                progress(1)
+            _count_kept(puzzles[-1], event, stats, progress, kept)
             best = event.options[0]
             if best.result.waits and len(quiz) < quiz_count and rng.random() < QUIZ_FROM_PUZZLE:
                 wait = rng.choice(best.result.waits)
@@ -270,13 +333,72 @@ def generate(
         record["key"] = f"{PREFIX['discard']}{n:05d}"
     for n, record in enumerate(quiz, 1):
         record["key"] = f"{PREFIX['quiz']}{n:05d}"
-    possible = [record for record in quiz if record_problem(record) is None]
+    possible = [record for record in quiz if record_problem(record, last_tile=False) is None]  # the checks this bank was made with
     stats.replaced = len(quiz) - len(possible)
     for n, record in enumerate(replacement_quiz(seed, stats.replaced), len(quiz) + 1):  # new keys: a database keeps the old items' attempts (load_banks retires them)
         record["key"] = f"{PREFIX['quiz']}{n:05d}"
         possible.append(record)
     stats.seconds = time.perf_counter() - started
     return puzzles + possible, stats
+
+
+def generate_town(
+    seed: int,
+    rules: str,
+    count: int,
+    quiz_count: int,
+    progress: Callable[[int], None] | None = None,
+    kept: Callable[[dict[str, Any], Candidate], None] | None = None,
+) -> tuple[list[dict[str, Any]], Stats]:
+    """The bank of one town preset: ``count`` 何切 puzzles and ``quiz_count`` quiz items from deals played under its rules.
+
+    Deal ``d`` plays from the stream ``{seed}/{rules}/{d}`` and picks (which wait, which side, which situation) from
+    ``{seed}/{rules}/{d}/pick``; a 何切 is kept by the same filters as the legacy bank, judged by the value under the
+    town's money; a quiz item comes from a deal's win or a kept puzzle's best wait (``QUIZ_FROM_PUZZLE``), possible
+    by construction (``town_quiz_from_win``), never twice the same.
+    """
+    stats = Stats()
+    puzzles: list[dict[str, Any]] = []
+    quiz: list[dict[str, Any]] = []
+    seen: set[tuple[str, str, str]] = set()
+    asked: set[tuple[str, str, str, str, str]] = set()
+    started = time.perf_counter()
+    deal_rules = make_rules(rules)
+    options = deal_rules.record_options()
+
+    def add_quiz(item: dict[str, Any] | None) -> None:
+        if item is None:
+            return
+        same = (item["hand"], json.dumps(item["melds"]), item["win"], item["side"], " ".join(item["situation"]))
+        if same not in asked:
+            asked.add(same)
+            quiz.append(item)
+            stats.quiz += 1
+
+    while len(puzzles) < count or len(quiz) < quiz_count:
+        play, pick = random.Random(f"{seed}/{rules}/{stats.deals}"), random.Random(f"{seed}/{rules}/{stats.deals}/pick")
+        stats.deals += 1
+        for event in play_deal(play, deal_rules):
+            if isinstance(event, Win):
+                if len(quiz) < quiz_count:
+                    add_quiz(town_quiz_from_win(event.hand, event.win, event.side, deal_rules, pick, event.wall_left))
+                continue
+            verdict = kept_verdict(event, rules, seen, stats, len(puzzles) < count)
+            if verdict is None:
+                continue
+            puzzles.append({**puzzle_record(event, verdict), "rule_options": options})
+            _count_kept(puzzles[-1], event, stats, progress, kept)
+            best = event.options[0]
+            if best.result.waits and len(quiz) < quiz_count and pick.random() < QUIZ_FROM_PUZZLE:
+                wait = pick.choice(best.result.waits)
+                side = pick.choice(("self_draw", "discard"))
+                add_quiz(town_quiz_from_win(event.hand.with_tile(best.discard, -1), wait.kind, side, deal_rules, pick, event.wall_left))
+    for n, record in enumerate(puzzles, 1):
+        record["key"] = town_key(rules, "discard", n)
+    for n, record in enumerate(quiz, 1):
+        record["key"] = town_key(rules, "quiz", n)
+    stats.seconds = time.perf_counter() - started
+    return puzzles + quiz, stats
 
 
 def write_bank(records: Iterable[dict[str, Any]], path: Path = BANK_PATH, meta: dict[str, Any] | None = None) -> None:
@@ -301,7 +423,7 @@ def read_meta(path: Path = BANK_PATH) -> dict[str, Any]:
     return _read(path)["meta"]
 
 
-POSITION = ("kind", "hand", "melds", "visible", "rules", "situation", "win_tile", "win_side", "draws_left")
+POSITION = ("kind", "hand", "melds", "visible", "rules", "rule_options", "situation", "win_tile", "win_side", "draws_left")
 """The fields that make a stored puzzle the one its bank record describes: what the player is asked about."""
 
 
@@ -324,6 +446,7 @@ def bank_row(record: dict[str, Any]) -> dict[str, Any]:
         "themes": f" {' '.join(record['themes'])} " if record["themes"] else "",
         "rating": record["rating"],
         **({"draws_left": record["draws_left"], "ev": record["ev"]} if "ev" in record else {}),
+        "rule_options": record.get("rule_options", {}),
         **({"table": record["table"]} if "table" in record else {}),
         **({"verdict": {"margin": record["margin"], "danger": record["danger"], "source": record["source"]}} if "danger" in record else {}),
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from functools import partial
 from itertools import count
 from typing import Any
 
@@ -16,7 +17,7 @@ from kwx.hand.scoring import score_win
 from kwx.hand.serial import option_row
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS, kinds_of
 from kwx.table.view import PublicSeat, SeatView
-from puzzles.banks import NAMES, load_banks
+from puzzles.banks import NAMES, TOWN_BANK, load_banks
 from puzzles.generation.bank import PREFIX
 from puzzles.generation.ev import ev_record, judge_ev
 from puzzles.generation.themes import tag
@@ -25,12 +26,17 @@ from puzzles.models import Puzzle
 _serial = count(1)
 
 
+def _town_bank_present(rules: str) -> bool:
+    return Puzzle.objects.filter(key__startswith=f"{rules}-").exists()
+
+
 _PRESENT = {
     "bank": lambda: Puzzle.objects.filter(key__startswith=PREFIX["discard"]).exists() and Puzzle.objects.filter(key__startswith=PREFIX["quiz"]).exists(),
     "ev_bank": lambda: Puzzle.objects.filter(key__startswith=PREFIX["ev"]).exists(),
     "table_bank": lambda: Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).exists(),
+    **{name: partial(_town_bank_present, name.removeprefix(TOWN_BANK)) for name in NAMES if name.startswith(TOWN_BANK)},
 }
-"""Whether a bank is in the database, by ``puzzles.banks`` name."""
+"""Whether a bank is in the database, by ``puzzles.banks`` name (a town's bank: its keys ``xiaogan-…``)."""
 
 
 def ensure_bank(*names: str) -> None:

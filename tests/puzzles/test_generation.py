@@ -11,8 +11,8 @@ from kwx.hand.rules import make_rules
 from kwx.hand.tiles import KIND_OF_ID, NUM_KINDS
 from kwx.table.view import SeatView
 from puzzles.generation import filters
-from puzzles.generation.bank import generate, quiz_choices
-from puzzles.generation.possible import own_kongs, possible_win, record_problem, situation_problem
+from puzzles.generation.bank import generate, quiz_choices, town_quiz_from_win, town_situations
+from puzzles.generation.possible import last_tile_problem, own_kongs, possible_win, record_problem, situation_problem, win_problem
 
 STANDARD = make_rules("standard")
 
@@ -123,3 +123,41 @@ def test_quiz_choices_hold_the_answer_and_three_others():
     for total, product in ((1, 1), (2, 2), (8, 32), (16, 16)):
         choices = quiz_choices(total, product, random.Random(total))
         assert len(set(choices)) == 4 and total in choices and choices == sorted(choices)
+
+
+def test_under_a_town_a_situation_must_be_one_it_counts_and_the_win_one_it_allows():
+    """Issue 35 item 7: 海底 only where the town counts it, 抢杠胡 never by a declared hand under ``no_feed_xu_gang``, an allowed win, and a
+    win with the wall empty has its 海底 fan wherever it counts."""
+    triplet = build_hand("111p456p789s5sFFF")[0]
+    win = KIND_OF_ID["5s"]
+    assert situation_problem(triplet, win, "self_draw", make_rules("xiaogan", ("hai_di_lao",)), 0) == "hai_di_lao does not count under these rules"
+    assert situation_problem(triplet, win, "self_draw", make_rules("xiangyang_town", ("hai_di_lao",)), 0) is None
+    assert situation_problem(triplet, win, "discard", make_rules("xiangyang_town", ("hai_di_pao",)), 3) == "海底炮 with tiles left in the wall"
+    assert situation_problem(triplet, win, "discard", make_rules("standard", ("hai_di_pao",)), 0) == "hai_di_pao does not count under these rules"
+    plain = build_hand("123p456p789p23sFF")[0]  # a 屁胡 on 1s or 4s
+    robbed = make_rules("xiaogan", ("liang_dao", "qiang_gang_hu"))
+    assert situation_problem(plain, KIND_OF_ID["1s"], "discard", robbed, 9) == "抢杠胡 by a declared hand, whose robbed 蓄杠 these rules refuse"
+    assert situation_problem(plain, KIND_OF_ID["1s"], "discard", make_rules("xiaogan", ("qiang_gang_hu",)), 9) is None  # an undeclared hand may
+    assert situation_problem(plain, KIND_OF_ID["1s"], "discard", make_rules("standard", ("liang_dao", "qiang_gang_hu")), 9) is None  # legacy: 包胡 via 抢杠胡
+    assert win_problem(plain, KIND_OF_ID["1s"], "self_draw", make_rules("yingcheng")) == "a win these rules do not allow (min_2)"
+    assert win_problem(plain, KIND_OF_ID["1s"], "self_draw", make_rules("yingcheng", ("liang_dao",))) is None  # a declarer may
+    assert win_problem(plain, KIND_OF_ID["1s"], "discard", make_rules("xiaogan")) == "a win these rules do not allow (pinghu)"
+    assert last_tile_problem("self_draw", make_rules("standard", ("liang_dao",)), 0) == "the wall's last tile without hai_di_lao"
+    assert last_tile_problem("self_draw", make_rules("xiaogan", ("liang_dao",)), 0) is None  # 孝感 counts no 海底
+    assert last_tile_problem("discard", make_rules("shiyan_town"), 0) == "the wall's last tile without hai_di_pao"
+    assert last_tile_problem("discard", make_rules("standard"), 0) is None
+
+
+def test_a_town_quiz_item_is_drawn_among_the_situations_that_can_happen_and_stand():
+    """The 屁胡 self-draw of 应城 asks only what stands there (declared, or from a kong …); a discard 屁胡 is never asked plain."""
+    plain = build_hand("123p456p789p23sFF")[0]
+    rules = make_rules("yingcheng")
+    assert town_situations("self_draw", rules.options) == ((), (), ("liang_dao",), ("gang_shang_kai_hua",))  # no 海底 in 应城
+    assert ("hai_di_pao",) in town_situations("discard", make_rules("xiangyang_town").options)
+    seen = set()
+    for n in range(40):
+        item = town_quiz_from_win(plain, KIND_OF_ID["1s"], "self_draw", rules, random.Random(n), 7)
+        if item is not None:
+            assert record_problem(item) is None and item["rules"] == "yingcheng" and item["rule_options"]["self_draw_min_2"] is True
+            seen.add(tuple(item["situation"]))
+    assert seen == {("liang_dao",)}  # no kong to draw from: only 亮倒 lifts it to ×2

@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from accounts.models import Player
+from kwx.rules import PRESETS, town_presets
 from puzzles.banks import BANKS, NAMES
 from puzzles.generation.bank import PREFIX, read_bank
 from puzzles.generation.ev import EV_BANK_PATH
@@ -170,3 +171,24 @@ def test_a_quiz_item_replaced_in_the_bank_is_retired_with_its_attempts_and_the_r
     assert Puzzle.objects.get(key=haidi["key"]).wall_left == 0  # the same question, its wall now empty
     assert not Puzzle.objects.filter(kind=Puzzle.QUIZ, retired=True).exclude(key="s00021").exists()
     assert Puzzle.objects.filter(key="s00601", retired=False).exists()  # a replacement
+
+
+@pytest.mark.django_db
+def test_every_town_bank_is_loaded_with_its_rules_and_a_town_item_no_bank_ships_is_retired_with_its_attempts():
+    """Issue 35 item 7: one bank file per town (``bank_xiaogan`` …), loaded by ``load_banks`` with the other banks: each item with its preset
+    and every option; loading again changes nothing; an item of a town's bank that the bank no longer ships is retired, its attempts kept."""
+    towns = [name for name in NAMES if name.startswith("bank_")]
+    assert sorted(towns) == sorted(f"bank_{rules}" for rules in town_presets())
+    for name in towns:
+        rules = name.removeprefix("bank_")
+        stored = {p.key: p for p in Puzzle.objects.filter(key__startswith=f"{rules}-")}
+        assert sorted(stored) == sorted(r["key"] for r in RECORDS[name])
+        assert all(p.rules == rules and p.rule_set == PRESETS[rules].values and not p.retired for p in stored.values())
+    player = Player.objects.create()
+    gone = Puzzle.objects.create(key="xiaogan-s09999", kind=Puzzle.QUIZ, hand="123p456p789p23sFF", rules="xiaogan", situation=[], win_tile="1s", win_side="self_draw", accepted=["1"], options={})
+    Attempt.objects.create(player=player, puzzle=gone, attempt_id=aid("gone"), answer="1", correct=True)
+    out, err = load_banks()
+    assert err == "" and "retired: 1 " in out and out.count(" 0 added, 0 updated") == len(BANKS)
+    gone.refresh_from_db()
+    assert gone.retired and Attempt.objects.filter(puzzle=gone).count() == 1
+    assert not Puzzle.objects.filter(retired=True, key__regex=r"^[a-z_]+-[hs][0-9]{5}$").exclude(key=gone.key).exists()

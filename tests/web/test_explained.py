@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kwx.hand.rules import PRESETS
+from kwx.rules import PRESETS
 
 pytestmark = pytest.mark.django_db
 
@@ -15,23 +15,30 @@ def html(client, url: str) -> str:
     return response.content.decode()
 
 
-@pytest.mark.parametrize("url", ["/?hand=4556p123s789sZZZ", "/settle/", "/settle/sheets/"])
-def test_each_preset_is_explained_where_it_is_chosen(client, url):
-    page = html(client, url)
-    notes = page.split('id="rules-notes"')[1].split("</ul>")[0]
+@pytest.mark.parametrize("url", ["/?hand=4556p123s789sZZZ&rules={key}", "/settle/?rules={key}", "/settle/sheets/"])
+@pytest.mark.parametrize("key", ["standard", "shiyan", "xiaogan"])
+def test_the_chosen_preset_is_explained_where_it_is_chosen(client, url, key):
+    page = html(client, url.format(key=key))
+    shown = key if "{key}" in url else "standard"
+    assert PRESETS[shown].note in page
+    assert "/town/" in page  # every preset, with its note, one tap away
+
+
+def test_the_town_page_explains_every_preset(client):
+    page = html(client, "/town/")
     for preset in PRESETS.values():
-        assert f"<strong>{preset.name}</strong>: {preset.note}" in notes
+        assert preset.note in page, preset.key
 
 
 def test_the_analyzer_marks_the_chosen_preset_and_links_its_notes(client):
     page = html(client, "/?hand=4556p123s789sZZZ&rules=shiyan")
-    assert 'aria-describedby="rules-notes"' in page
-    assert f'<li class="chosen"><strong>{PRESETS["shiyan"].name}</strong>' in page
+    assert 'aria-describedby="town-note"' in page
+    assert f'id="town-note" class="town-note muted">{PRESETS["shiyan"].note}</p>' in page
 
 
 def test_in_english_the_notes_are_english(client):
     client.cookies["django_language"] = "en"
-    page = html(client, "/?hand=4556p123s789sZZZ")
+    page = html(client, "/?hand=4556p123s789sZZZ&rules=xiangyang")
     assert PRESETS["xiangyang"].note_en in page
 
 
