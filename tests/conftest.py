@@ -10,6 +10,8 @@ import pytest
 from django.conf import settings as django_settings
 from hypothesis import HealthCheck, settings
 
+from kwx.table import review as review_sets
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("KWX_SHARED", ROOT.parent / "shared"))
 VECTORS = ROOT / "tests" / "vectors"
@@ -23,6 +25,9 @@ django_settings.EV_SLOT_DIR = tempfile.mkdtemp(prefix=f"kwx-ev-test-{os.getpid()
 django_settings.REVIEW_WORK = 30
 """Reviews in tests play two or three worlds a decision: enough to check what is stored and shown, fast (the real budget is measured by ``manage.py bench_review``)."""
 django_settings.REVIEW_JOBS = 1
+"""Reviews run in the test's process, where a test may replace a part of them (their work in several processes has its own tests)."""
+review_sets.MIN_DEALS = 2
+"""… and each of their two sets of deals may be as small as the work budget makes it (a verdict needs 8 deals a set: tests/engine/test_review_decision.py)."""
 """Reviews run in the test's process, where a test may replace a part of them (their work in several processes has its own tests)."""
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
