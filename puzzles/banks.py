@@ -4,8 +4,8 @@ Each bank file is read by its own reader (``puzzles.generation.bank.read_bank``)
 ``Puzzle.key``: missing puzzles are added, stored ones take their record's figures, and no row is
 ever deleted or made again, so attempts and review cards keep pointing at the same puzzles. The
 puzzles of the banks made before (keys ``d``, ``q``, ``e``: ``bank.RETIRED_PREFIXES``) and the
-table drills (``p``, ``k``, ``l``, ``f``) that no shipped bank holds — a drill its confirming
-worlds no longer keep leaves the bank (``manage.py confirm_table_drills``) — are retired: kept
+table drills (``p``, ``k``, ``l``, ``f``) and 期望值 drills (``v``) that no shipped bank holds — a drill its confirming
+worlds (``manage.py confirm_table_drills``) or the table (``manage.py judge_ev_drills``) no longer keep leaves the bank — are retired: kept
 with their attempts, never served again, their review cards never due. Loading what is already there changes
 nothing, so it runs at every ``make setup`` and deploy.
 """
@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from kwx.drills.table_drills import PREFIX as TABLE_PREFIX
-from puzzles.generation.bank import BANK_PATH, RETIRED_PREFIXES, Loaded, load_bank, read_bank
+from puzzles.generation.bank import BANK_PATH, PREFIX, RETIRED_PREFIXES, Loaded, load_bank, read_bank
 from puzzles.generation.ev import EV_BANK_PATH
 from puzzles.generation.table_bank import TABLE_BANK_PATH
 
@@ -54,6 +54,6 @@ def retire_old(*, model: Any = None) -> int:
     model = model or Puzzle
     shipped = {r["key"] for path in BANKS.values() for r in read_bank(path)}
     old = Q()
-    for prefix in (*RETIRED_PREFIXES, *TABLE_PREFIX.values()):
+    for prefix in (*RETIRED_PREFIXES, *TABLE_PREFIX.values(), PREFIX["ev"]):  # a 期望值 drill the table does not bear out leaves its bank too
         old |= Q(key__regex=rf"^{prefix}[0-9]{{5}}$")
     return int(model.objects.filter(old, retired=False).exclude(key__in=shipped).update(retired=True))
