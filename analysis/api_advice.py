@@ -20,7 +20,7 @@ from kwx.hand.ev import Budget
 from kwx.hand.notation import parse_hand, parse_sequence, parse_tile, parse_tiles
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import TILE_IDS, Hand
-from kwx.table.advice import CLEAR_MARGIN, PASS, advise, deal_in_chances
+from kwx.table.advice import CLEAR, PASS, advise, deal_in_chances
 from kwx.table.position import Opponent, Position, view_of
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import WALL_AFTER_DEAL, Action
@@ -98,7 +98,7 @@ class AdviceResponseSerializer(serializers.Serializer):
     choices = ChoiceSerializer(many=True, help_text="Best first.")
     best = ChoiceActionSerializer()
     worlds = serializers.IntegerField()
-    clear = serializers.BooleanField(help_text="The best is ahead of every other choice by more than three standard errors of the paired difference.")
+    clear = serializers.BooleanField(help_text="The best is ahead of every other choice by more than three standard errors of the paired difference, over at least 8 worlds.")
     cpu_seconds = serializers.FloatField()
     deal_in = DealInSerializer(many=True, help_text="Your turn: each tile you hold.")
     model = serializers.CharField()
@@ -206,7 +206,7 @@ def advice_json(view: SeatView, money: dict[str, Any], budget: Budget, work: int
     The work budget ``work`` (actions played in all the rollouts) decides how many rollouts are played
     whenever the request's CPU ``budget`` (shared with whatever else the request computed first) does
     not run out; if it ran out before one world was played, EVRefused (``time``). The rollouts stop early
-    once the best is ahead of every other by ``CLEAR_MARGIN`` paired standard errors, and ``clear`` says
+    once the best is ahead of every other by the margin rule's ``CLEAR``, and ``clear`` says
     whether it is at the end (each choice's ``gap`` to the best and its ``gap_se`` are given).
     """
     strong = StrongBot()
@@ -219,7 +219,7 @@ def advice_json(view: SeatView, money: dict[str, Any], budget: Budget, work: int
         base=money["base"],
         piao=money["piao"],
         budget=budget,
-        margin=CLEAR_MARGIN,
+        margin=CLEAR,
     )
     if advice.worlds == 0 and len(advice.estimates) > 1:
         raise EVRefused("time", 1)
@@ -237,7 +237,7 @@ def advice_json(view: SeatView, money: dict[str, Any], budget: Budget, work: int
         "choices": choices,
         "best": choices[0]["action"] if choices else None,
         "worlds": advice.worlds,
-        "clear": advice.ahead(CLEAR_MARGIN),
+        "clear": advice.ahead(CLEAR),
         "cpu_seconds": round(advice.cpu_seconds, 3),
         "deal_in": deal_in,
         "model": MODEL,

@@ -20,9 +20,12 @@ from analysis.api_advice import WORK_BUDGET, advice_json
 from analysis.ev_limits import LONGER, EVRefused, ev_slot, request_budget
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import TILE_IDS
-from kwx.table.advice import CLEAR_MARGIN
+from kwx.table.advice import CLEAR
 from kwx.table.position import Position, view_of
 from kwx_site.text import tile_label
+
+VERB_ORDER = {"win": 0, "kong": 1, "pong": 2, "discard": 3, "pass": 4}
+"""The order of unranked rows: the decision's own, never best first."""
 
 
 def choice_text(action: dict[str, Any]) -> str:
@@ -45,25 +48,30 @@ def choice_text(action: dict[str, Any]) -> str:
 def shaped(answer: dict[str, Any]) -> dict[str, Any]:
     """The advice answer with what the page shows: each choice's words, the top row, the rows level with it, deal-in in percent.
 
-    The top row is marked best only when the answer is ``clear``; otherwise it is marked unclear, and
-    every row whose gap to it is within ``CLEAR_MARGIN`` paired standard errors is marked level with it.
+    The rows are ranked only on at least ``CLEAR.deals`` worlds (``ranked``); on fewer they keep the
+    decision's own order, none is marked, and the page says the call is too close and offers more.
+    Ranked, the top row is marked best only when the answer is ``clear``; otherwise it is marked
+    unclear, and every row the top does not beat clearly (``CLEAR``) is marked level with it.
     """
+    ranked = answer["worlds"] >= CLEAR.deals
     rows = [
         {
             **choice,
             "text": choice_text(choice["action"]),
-            "top": index == 0,
-            "best": index == 0 and answer["clear"],
-            "level": index > 0 and not answer["clear"] and choice["gap"] <= CLEAR_MARGIN * choice["gap_se"],
+            "top": ranked and index == 0,
+            "best": ranked and index == 0 and answer["clear"],
+            "level": ranked and index > 0 and not answer["clear"] and not CLEAR.clear(choice["gap"], choice["gap_se"]),
             "tile": choice["action"].get("tile", ""),
         }
         for index, choice in enumerate(answer["choices"])
     ]
+    if not ranked:
+        rows.sort(key=lambda r: (VERB_ORDER.get(r["action"]["verb"], 0), TILE_IDS.index(r["tile"]) if r["tile"] else 0, bool(r["action"].get("liang_dao"))))
     deal_in = sorted(
         ({**d, "percent": 100 * d["probability"]} for d in answer["deal_in"]),
         key=lambda d: (d["revealed"], d["probability"], TILE_IDS.index(d["tile"])),
     )
-    return {**answer, "rows": rows, "deal_in": deal_in}
+    return {**answer, "rows": rows, "deal_in": deal_in, "ranked": ranked, "clear_deals": CLEAR.deals}
 
 
 def estimate(request: HttpRequest, position: Position, rules: Rules, base: int, piao: int, seed: int, longer: bool = False) -> dict[str, Any]:

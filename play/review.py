@@ -1,51 +1,57 @@
-"""The review (复盘) of one hand from one seat: each decision judged by paired rollouts, what it cost, and when that cost is clear.
+"""The review (复盘) of one hand from one seat: each decision selected on one set of deals and confirmed on another, what it cost, and why.
 
 Pure Python over the engine. A decision is a state where the seat had more than one
 choice (its own turn with a discard to pick, a kong or a win on offer; or a claim on
-another seat's tile, where 过 is one choice). Every choice is played out on the same worlds
-dealt from what the seat could see (``kwx.table.review.review_decision``, the rollout policy
-named by the caller); the **cost** of the seat's choice is the best choice's result minus its
-own, world by world, with the standard error of that paired difference. A decision is
-**costly** only when that gap is clear: more than ``COSTLY_MARGIN`` paired standard errors and
-at least ``COSTLY_FLOOR`` base stakes (:func:`clearly_costly`, the one rule; docs/play.md).
-Each decision's worlds come from a seed derived from the record, the seat and the step
-(:func:`decision_seed`), so the same record gives the same figures on any machine, and the
-decisions of one hand are independent: :func:`review_points` may work them out in several
-processes at once and gives the same figures.
+another seat's tile, where 过 is one choice). Every choice is played out on worlds dealt from
+what the seat could see, twice (``kwx.table.review.review_decision``, the rollout policy named by
+the caller): the first set of deals selects the best and flags the choices clearly behind it,
+the second — independent — confirms; every figure shown is the second set's. The **cost** of the
+seat's choice is the selected best's result minus its own, world by world, on the second set,
+with the standard error of that paired difference and the deals it rests on. A choice is
+**clearly worse** only when both sets say so (the one margin rule's ``CLEAR``), **costly** only
+when both sets find the gap clear and at least half a stake (``COSTLY``); a decision is
+**decided** only when the seat's choice is clearly worse or the second set names the best (at
+most two choices level at the top), and the agreement rate counts only decided decisions. Every
+clearly worse choice says why in words (:func:`reasons`). Each decision's worlds come from a
+seed derived from the record, the seat and the step (:func:`decision_seed`), so the same record
+gives the same figures on any machine, and the decisions of one hand are independent:
+:func:`review_points` may work them out in several processes at once and gives the same figures.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
+from kwx.bots.learned import world_control
 from kwx.bots.registry import policy_factory
 from kwx.bots.strong import danger
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import TILE_IDS
 from kwx.processes import as_done
+from kwx.table.advice import COSTLY, sample_world
 from kwx.table.record import Record, Replay
-from kwx.table.review import ChoiceReviewed, review_decision
+from kwx.table.review import ChoiceReviewed, DecisionReviewed, review_decision
 from kwx.table.selfplay import Policy
-from kwx.table.table import Action, Table
+from kwx.table.table import Action, Table, claim_win
 from kwx.table.view import SeatView, view_for
 
 from . import seats
 
-COSTLY_MARGIN = 3.0
-"""A choice is costly only when its gap to the best exceeds this many paired standard errors …"""
-COSTLY_FLOOR = 0.5
+COSTLY_MARGIN = COSTLY.sigmas
+"""A choice is costly only when its gap to the best exceeds this many paired standard errors on both sets …"""
+COSTLY_FLOOR = COSTLY.money
 """… and is at least this many base stakes (a smaller gap is not worth a player's review)."""
-VERSION = 2
-"""Figures of version 1 were the strong bot's own ``worth_of`` guesses; 2 are paired rollouts."""
-
-
-def clearly_costly(gap: float, gap_se: float) -> bool:
-    """Whether a choice's gap to the best is clear: above the floor and more than COSTLY_MARGIN paired standard errors."""
-    return gap >= COSTLY_FLOOR and gap > COSTLY_MARGIN * gap_se
+VERSION = 3
+"""Figures of version 1 were the strong bot's own ``worth_of`` guesses; 2 paired rollouts on one set of deals; 3 selected on one set and confirmed on another."""
+LIKELY = 0.15
+"""A hidden hand's wait counts as the reason a discard cost when at least this share of the worlds deals in on it."""
+REASON_WORLDS = 64
+"""Worlds dealt (never played out) to see how often a discard or a kong's tile meets a hidden wait."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,52 +162,140 @@ def _shapes(view: SeatView) -> Callable[[Action | None], dict[str, Any]]:
     return shape
 
 
-def _row(choice: ChoiceReviewed, shape: dict[str, Any], mine: Action | None, best: Action | None) -> dict[str, Any]:
+def _row(choice: ChoiceReviewed, shape: dict[str, Any], mine: Action | None, judged: DecisionReviewed) -> dict[str, Any]:
     return {
         **_key(choice.action),
         "mean": choice.mean,
         "se": choice.stderr,
+        "deals": choice.deals,
         "gap": choice.gap,
         "gap_se": choice.gap_se,
-        "clear": clearly_costly(choice.gap, choice.gap_se),
+        "gap_deals": choice.gap_deals,
+        "flagged": choice.flagged,
+        "clear": choice.worse,
         **shape,
         "mine": choice.action == mine,
-        "best": choice.action == best,
+        "selected": choice.action == judged.selected,
+        "best": judged.named and not choice.worse,
     }
 
 
+def costly(judged: DecisionReviewed, choice: Action | None) -> bool:
+    """Whether a choice is costly: both sets find its gap to the selected best clear by COSTLY (more than 3 paired errors and half a stake)."""
+    c = judged.of(choice)
+    return c.worse and judged.first_worlds >= COSTLY.deals and COSTLY.clear(c.first_gap, c.first_gap_se) and c.gap_deals >= COSTLY.deals and COSTLY.clear(c.gap, c.gap_se)
+
+
+def _relative(view: SeatView, other: int) -> int:
+    """Another seat from the reviewed seat's chair: 1 下家 (the next seat), 2 上家 (the seat before)."""
+    return (other - view.seat) % 3
+
+
+def _hits(view: SeatView, kind: int, phase: Literal["claim", "rob"]) -> dict[int, float]:
+    """For each hidden opponent, the share of worlds (dealt with ``progress``) in which the seat throwing (``claim``) or adding to a pong (``rob``) ``kind`` lets it win."""
+    rng = random.Random(kind)
+    hits = dict.fromkeys((o for o in view.others() if not view.seats[o].liang_dao), 0)
+    for _ in range(REASON_WORLDS):
+        world = sample_world(view, random.Random(rng.getrandbits(64)), progress=True)
+        offer = replace(world, phase=phase, turn=view.seat, tile=kind, wins=())
+        for other in hits:
+            if kind in world.seats[other].ready_on and claim_win(offer, other) is not None:
+                hits[other] += 1
+    return {o: n / REASON_WORLDS for o, n in hits.items()}
+
+
+def _likely(view: SeatView, kind: int, phase: Literal["claim", "rob"]) -> tuple[int, float] | None:
+    """The hidden opponent most likely to win on ``kind`` and how likely, when it is at least LIKELY."""
+    hits = _hits(view, kind, phase)
+    if not hits:
+        return None
+    other = max(hits, key=lambda o: (hits[o], -o))
+    return (other, hits[other]) if hits[other] >= LIKELY else None
+
+
+def reasons(view: SeatView, mine: Action | None, best: Action | None, shape: Callable[[Action | None], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Why the seat's choice cost against the best, in codes the page puts in words: the deal-in it walked into (a revealed wait, 包胡; a hidden hand's likely wait), the kong that gets robbed, the 亮倒 that costs double (or the one given up), the kong money given up, the shanten, fan or waits given up; else that it is later play."""
+    out: list[dict[str, Any]] = []
+    revealed = {o: view.seats[o].waits for o in view.others() if view.seats[o].liang_dao}
+    if mine is not None and mine.verb in ("discard", "kong"):
+        robbing = mine.verb == "kong" and view.phase != "claim" and view.concealed[mine.kind] != 4  # a 蓄杠 shows its tile: it may be robbed
+        if mine.verb == "discard" or robbing:
+            code = "deal_in" if mine.verb == "discard" else "robbed"
+            hit = next((o for o, waits in revealed.items() if mine.kind in waits), None)
+            if hit is not None:
+                out.append({"code": code, "seat": _relative(view, hit), "tile": mine.tile, "revealed": True})
+            else:
+                likely = _likely(view, mine.kind, "claim" if mine.verb == "discard" else "rob")
+                if likely is not None:
+                    out.append({"code": code, "seat": _relative(view, likely[0]), "tile": mine.tile, "revealed": False, "share": round(likely[1], 2)})
+    declares, best_declares = bool(mine is not None and mine.liang_dao), bool(best is not None and best.liang_dao)
+    if declares and not best_declares:
+        out.append({"code": "declare_cost"})
+    elif best_declares and not declares:
+        out.append({"code": "declare_gain"})
+    if best is not None and best.verb == "kong" and (mine is None or mine.verb != "kong"):
+        out.append({"code": "kong_money", "tile": best.tile})
+    if best is not None and best.verb == "win" and (mine is None or mine.verb != "win"):
+        out.append({"code": "win", "tile": best.tile})
+    elif mine is None or mine.verb != "win":
+        a, b = shape(mine), shape(best)
+        if a.get("shanten") is not None and b.get("shanten") is not None:
+            if a["shanten"] > b["shanten"]:
+                out.append({"code": "shanten", "mine": a["shanten"], "best": b["shanten"]})
+            elif a["shanten"] == b["shanten"] == 0 and (a.get("value") or 0) < (b.get("value") or 0):
+                out.append({"code": "value", "mine": a.get("value") or 0, "best": b["value"]})
+            elif a["shanten"] == b["shanten"] and (a.get("ukeire") or 0) < (b.get("ukeire") or 0):
+                out.append({"code": "waits", "mine": a.get("ukeire") or 0, "best": b["ukeire"]})
+    return out or [{"code": "later"}]
+
+
 def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method: Method, give_way: Callable[[], object] | None = None) -> dict[str, Any]:
-    """One decision's figures: every choice's worth (mean ± standard error), its gap to the best (± paired), its §4 figures
-    (``give_way``: called before every rollout, see ``policies``)."""
+    """One decision's figures from its confirming deals: every choice's worth (mean ± standard error, deals), its gap to the selected best (± paired, deals), its §4 figures; the verdict and its reasons.
+
+    ``give_way`` is called before every rollout (``policies``)."""
     state = point.state
     view = view_for(state, seat)
     header = Record.from_json(record).header
+    mine = _chosen(state, point.taken, seat)
+    factory = policy_factory(method.policy)
+    policy = factory()
+    own = policy.claim(view) if view.decision.may_pass else policy.act(view)
     judged = review_decision(
         view,
         policies(method.policy, give_way),
         seed=decision_seed(record, seat, point.step),
         work_per_choice=method.work_per_choice,
+        focus=(mine, own),
+        control=world_control(seat),
         base=header.base,
         piao=header.piao,
+        costly=COSTLY,
     )
-    mine = _chosen(state, point.taken, seat)
-    best = judged.best
     shape = _shapes(view)
-    rows = [_row(choice, shape(choice.action), mine, best) for choice in judged.choices]
-    own = judged.of(mine)
+    rows = [_row(choice, shape(choice.action), mine, judged) for choice in judged.choices]
+    figures = judged.of(mine)
+    dear = costly(judged, mine)
     return {
         "step": point.step,
         "phase": state.phase,
         "claim": view.decision.may_pass,
         "tile": TILE_IDS[state.tile] if view.decision.may_pass and state.tile is not None else "",
         "mine": _key(mine),
-        "best": _key(best),
-        "same": mine == best,
-        "cost": own.gap,
-        "cost_se": own.gap_se,
-        "costly": clearly_costly(own.gap, own.gap_se),
+        "best": _key(judged.selected),
+        "policy_choice": _key(own),
+        "decided": judged.decided(mine),
+        "named": judged.named,
+        "same": judged.agrees(mine),
+        "worse": figures.worse,
+        "cost": figures.gap,
+        "cost_se": figures.gap_se,
+        "cost_deals": figures.gap_deals,
+        "costly": dear,
+        "reasons": reasons(view, mine, judged.selected, shape) if figures.worse else [],
         "worlds": judged.worlds,
+        "first_worlds": judged.first_worlds,
         "actions": judged.actions,
+        "beta": round(judged.beta, 3),
         "options": rows,
     }
 
@@ -233,22 +327,23 @@ def review_points(
 
 
 def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[str, Any]:
-    """A hand's review: its decisions in the hand's order, how many were the best choice, and the clearly costly ones with what they gave away in all (± from their paired errors).
+    """A hand's review: its decisions in the hand's order, how many were decided and confirmed among the best, and the costly ones with what they gave away in all (± from their paired errors).
 
-    Only clearly costly decisions are added up: a small cost is measured against the choice
-    that came out best on the same deals, so by itself it leans high, and summed over a hand
-    that lean would be read as a loss.
+    Only costly decisions are added up, each confirmed on deals apart from those that picked
+    the best; the agreement rate counts only decided decisions (a decision too close to call
+    grades nothing).
     """
     decisions = sorted(decisions, key=lambda d: d["step"])
-    costly = [d for d in decisions if d["costly"]]
+    dear = [d for d in decisions if d["costly"]]
     return {
         "method": method.as_dict(),
         "seat": seat,
         "decisions": decisions,
+        "decided": sum(1 for d in decisions if d["decided"]),
         "agree": sum(1 for d in decisions if d["same"]),
-        "costly": len(costly),
-        "costly_cost": sum(d["cost"] for d in costly),
-        "costly_cost_se": sum(d["cost_se"] ** 2 for d in costly) ** 0.5,
+        "costly": len(dear),
+        "costly_cost": sum(d["cost"] for d in dear),
+        "costly_cost_se": sum(d["cost_se"] ** 2 for d in dear) ** 0.5,
     }
 
 
@@ -259,7 +354,7 @@ def review_hand(record: dict[str, Any], seat: int, method: Method, jobs: int = 1
 
 
 def judge(decision_figures: dict[str, Any], choice: Any) -> bool:
-    """Whether an answer to a review item (a seats.Choice) is right: it is not clearly costly against the best choice."""
+    """Whether an answer to a review item (a seats.Choice) is right: both sets of deals do not find it clearly worse than the best."""
     key = _key(choice.action)
     for row in decision_figures["options"]:
         if (row["verb"], row["tile"], row["liang_dao"], row.get("kou", [])) == (key["verb"], key["tile"], key["liang_dao"], key.get("kou", [])):

@@ -66,7 +66,7 @@ def _row(decision: dict[str, Any], key: str) -> dict[str, Any]:
 
 def worth_chart(decisions: list[dict[str, Any]], link: Callable[[int], str]) -> WorthChart:
     """The chart of ``decisions`` (a review's, in step order): x the step, y the expected net in base stakes of the seat's choice and of the best."""
-    pairs = [(d, _row(d, "mine"), _row(d, "best")) for d in decisions]
+    pairs = [(d, _row(d, "mine"), _row(d, "selected")) for d in decisions]
     values = [0.0] + [r["mean"] for _, m, b in pairs for r in (m, b)]
     step = _grid_step(max(max(values) - min(values), 1.0))
     low = math.floor(min(values) / step) * step

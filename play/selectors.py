@@ -437,13 +437,16 @@ def review_query(step: int, options: dict[str, bool], **changed: bool) -> str:
 
 
 def hand_totals(decisions: list[dict[str, Any]]) -> dict[str, Any]:
-    """Decisions, how many were the best, the agreement rate (a whole percent), and the clearly costly ones with their cost in all (± from their paired errors)."""
+    """Decisions, how many were decided (the rest too close to call), how many of those were confirmed among the best, the agreement rate over the decided (a whole percent), and the costly ones with their cost in all (± from their paired errors)."""
     costly = [d for d in decisions if d["costly"]]
+    decided = sum(1 for d in decisions if d["decided"])
     agree = sum(1 for d in decisions if d["same"])
     return {
         "decisions": len(decisions),
+        "decided": decided,
+        "close": len(decisions) - decided,
         "agree": agree,
-        "rate": round(100 * agree / len(decisions)) if decisions else None,
+        "rate": round(100 * agree / decided) if decided else None,
         "costly": len(costly),
         "cost": sum(d["cost"] for d in costly),
         "cost_se": sum(d["cost_se"] ** 2 for d in costly) ** 0.5,
@@ -517,7 +520,7 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
 
 
 GAME_COSTLIEST = 30
-"""The game review lists at most this many decisions, costliest first."""
+"""The game review lists at most this many decisions that both sets of deals find clearly worse, the costly first, each costliest first."""
 
 
 def game_review(game: Game) -> dict[str, Any]:
@@ -531,7 +534,7 @@ def game_review(game: Game) -> dict[str, Any]:
         waiting += figures is None
         net = (hand.nets or [0, 0, 0])[hand.seat]
         hands.append({"hand": hand, "url": url, "net": net, "status": review_status(hand), "done": figures is not None, **hand_totals(decisions)})
-    worse = sorted((d for d in everything if not d["same"]), key=lambda d: (-d["cost"], d["hand"].number, d["step"]))
+    worse = sorted((d for d in everything if d["worse"]), key=lambda d: (not d["costly"], -d["cost"], d["hand"].number, d["step"]))  # confirmed clearly worse only: costly first
     return {
         "game": game,
         "level_name": level_name(game.level),

@@ -4,8 +4,8 @@ Each bank file is read by its own reader (``puzzles.generation.bank.read_bank``)
 ``Puzzle.key``: missing puzzles are added, stored ones take their record's figures, and no row is
 ever deleted or made again, so attempts and review cards keep pointing at the same puzzles. The
 puzzles of the banks made before (keys ``d``, ``q``, ``e``: ``bank.RETIRED_PREFIXES``) and the
-table drills (``p``, ``k``, ``l``, ``f``) and 算番 quiz items (``s``) that no shipped bank holds — a drill its confirming
-worlds no longer keep leaves the bank (``manage.py confirm_table_drills``), a quiz item whose win could not happen is
+table drills (``p``, ``k``, ``l``, ``f``), 期望值 drills (``v``) and 算番 quiz items (``s``) that no shipped bank holds — a drill its confirming
+worlds (``manage.py confirm_table_drills``) or the table (``manage.py judge_ev_drills``) no longer keep leaves the bank, a quiz item whose win could not happen is
 replaced under a new key (``generation.possible``), and a town bank's items (``xiaogan-h00001`` …) that its bank no longer ships — are retired: kept
 with their attempts, never served again, their review cards never due. Loading what is already there changes
 nothing, so it runs at every ``make setup`` and deploy.
@@ -63,7 +63,7 @@ def retire_old(*, model: Any = None) -> int:
     model = model or Puzzle
     shipped = {r["key"] for path in BANKS.values() for r in read_bank(path)}
     old = Q()
-    for prefix in (*RETIRED_PREFIXES, *TABLE_PREFIX.values(), PREFIX["quiz"]):
+    for prefix in (*RETIRED_PREFIXES, *TABLE_PREFIX.values(), PREFIX["quiz"], PREFIX["ev"]):  # a 期望值 drill the table does not bear out leaves its bank too
         old |= Q(key__regex=rf"^{prefix}[0-9]{{5}}$")
     old |= Q(key__regex=rf"^[a-z_]+-[{PREFIX['discard']}{PREFIX['quiz']}][0-9]{{5}}$")  # a town bank's 何切 and 算番
     return int(model.objects.filter(old, retired=False).exclude(key__in=shipped).update(retired=True))

@@ -13,8 +13,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from kwx.hand.tiles import TILE_IDS
 from kwx.table.view import SeatView
 from kwx_site.figures import figure
+from kwx_site.table import seat_name
 from kwx_site.text import english, fan_name, shanten_words, tile_label
 
 KONG_TYPES = {"an_gang": "暗杠", "ming_gang": "蓄杠", "zhi_gang": "直杠"}
@@ -176,12 +178,35 @@ KONG_MONEY = {
 """Kong money (喜钱, kwx-rules §6), paid at once whatever the end of the hand and never doubled by 亮倒."""
 
 
+def robbed_by(view: SeatView | None, kong: dict[str, Any]) -> int | None:
+    """The revealed (亮倒) seat whose waits take the tile of an added kong (蓄杠): it robs the kong (抢杠胡) at once; None when no revealed hand waits on it."""
+    if view is None or kong.get("kong_type") != "ming_gang":
+        return None
+    tile = _called(view, "kong")
+    return next((o for o in view.others() if view.seats[o].liang_dao and tile in {TILE_IDS[k] for k in view.seats[o].waits}), None)
+
+
 def _kong_reason(kind: str, rows: list[dict[str, Any]], view: SeatView | None) -> str:
-    """What separates konging from not: the kong money it collects, and what each leaves of the hand."""
+    """What separates konging from not: a revealed hand that robs the added kong when one waits on its tile; else the kong money it collects, and what each leaves of the hand."""
     kong = next((r for r in rows if r["answer"] == "kong"), None)
     other = next((r for r in rows if r["answer"] != "kong"), None)
     if kong is None or other is None:
         return ""
+    robber = robbed_by(view, kong)
+    if robber is not None and view is not None:
+        return str(
+            _(
+                "The money is in the robbed kong: %(seat)s has declared 亮倒 and waits on %(tile)s, so the added kong (蓄杠) is won on at once (抢杠胡) — a win on a declared hand, paid by you for everyone (包胡): %(kong)s %(mean)s against %(other)s %(omean)s."
+            )
+            % {
+                "seat": seat_name(robber, view.seat),
+                "tile": tile_label(_called(view, "kong")),
+                "kong": choice_text(kind, kong, view),
+                "mean": _money(kong["mean"]),
+                "other": choice_text(kind, other, view),
+                "omean": _money(other["mean"]),
+            }
+        )
     names = {
         "money": KONG_MONEY.get(kong.get("kong_type", ""), KONG_MONEY["zhi_gang"]),
         "kong": choice_text(kind, kong, view),

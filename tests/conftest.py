@@ -12,6 +12,8 @@ import pytest
 from django.conf import settings as django_settings
 from hypothesis import HealthCheck, settings
 
+from kwx.table import review as review_sets
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("KWX_SHARED", ROOT.parent / "shared"))
 VECTORS = ROOT / "tests" / "vectors"
@@ -30,6 +32,9 @@ django_settings.TASK_NICE = 0
 """Task workers that tests start (in their own process, or in the test's: ``run_queued_tasks``) run at the tests' own
 priority: on a loaded machine a worker at nice 10 could wait long, and the test process would stay at 10 afterwards."""
 django_settings.REVIEW_JOBS = 1
+"""Reviews run in the test's process, where a test may replace a part of them (their work in several processes has its own tests)."""
+review_sets.MIN_DEALS = 2
+"""… and each of their two sets of deals may be as small as the work budget makes it (a verdict needs 8 deals a set: tests/engine/test_review_decision.py)."""
 """Reviews run in the test's process, where a test may replace a part of them (their work in several processes has its own tests)."""
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,8 +15,8 @@ A drill is confirmed in turn by each policy of :data:`CHAIN`: first by the fitte
 (what the bank was confirmed by first), then by the judge, on a third set of worlds of the
 judge's own seed. It stays only when every one keeps it; the figures it shows are the last's.
 
-Confirming a confirmed record gives it back unchanged (its choices come from its stored view,
-its worlds from its key), so the shipped bank can be re-checked at any time.
+Confirming a confirmed record gives it back unchanged (its choices are stored in it, its worlds
+come from its key), so the shipped bank can be re-checked at any time.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 from kwx.bots.registry import policy_factory
 from kwx.drills.recheck import choices_of, play_out
-from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, dangerous_choices, decide, rating_of, refuses, select, sharp
+from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, decide, rating_of, refuses, select, sharp, stored_dangerous
 from kwx.table.advice import mean_se, paired
 
 CONFIRM_WORLDS = 256
@@ -77,7 +77,7 @@ def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: str = 
     means = [mean_se(r) for r in results]
     order = sorted(range(len(choices)), key=lambda i: (-means[i][0], i))
     worse = clearly_worse(results, rule)
-    dangerous = dangerous_choices(view, choices) if kind == "defence" else frozenset()
+    dangerous = stored_dangerous(record) if kind == "defence" else frozenset()
     answers = [answer_of(c, kind) for c in choices]
     right = [i for i in order if i not in worse and i not in dangerous]
     accepted = frozenset(answers[i] for i in right)

@@ -1,25 +1,24 @@
 """Re-checking a table drill on fresh worlds (issue 24 item 6): does its answer set hold on worlds it was not selected on?
 
 A drill of the bank was selected by sequential looks at one set of worlds (``table_drills.verify``),
-and the figures it shows are those same looks'. Here its choices are made again from its stored
-view (``candidate_options`` with the bot that made the bank gives exactly the choices it played)
-and played out on a second, independent set of worlds by a rollout policy (the fitted strong
-bot, the judge's rollout policy, by default). A choice is accepted unless it is clearly worse
-than the best on these worlds (the bank's margin rule: 3 paired standard errors and 0.25 base
-stakes); the drill *holds* when that set is the set it accepts.
+and the figures it shows are those same looks'. Here its stored choices (the record's ``choices``,
+in the order it played them) are played out on a second, independent set of worlds by a rollout
+policy (the fitted strong bot, the judge's rollout policy, by default). A choice is accepted
+unless it is clearly worse than the best on these worlds (the one margin rule's ``CONFIRM``: 3
+paired standard errors and 0.25 base stakes); the drill *holds* when that set is the set it
+accepts.
 """
 
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from kwx.bots.strong import StrongBot
-from kwx.drills.table_drills import RULE, MarginRule, answer_of, candidate_options, clearly_worse, dangerous_choices
-from kwx.table.advice import mean_se, paired, rollout, sample_world
+from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, stored_choices, stored_dangerous
+from kwx.table.advice import mean_se, paired, played_worlds
 from kwx.table.selfplay import Policy
 from kwx.table.table import Action
 from kwx.table.view import SeatView
@@ -65,22 +64,22 @@ def world_seed(key: str, seed: int) -> int:
 def choices_of(record: dict[str, Any]) -> tuple[SeatView, tuple[Action | None, ...]]:
     """The stored view of a bank record and the choices its drill played out, in the order it played them."""
     view = SeatView.from_json(record["table"])
-    choices = candidate_options(view, record["kind"])
-    if choices is None:
-        raise ValueError(f"{record['key']}: its view no longer offers a {record['kind']} decision")
+    choices = stored_choices(record)
+    legal = view.decision.choices
+    if any(c not in legal for c in choices):
+        raise ValueError(f"{record['key']}: its view no longer offers the choices it stores")
     return view, choices
 
 
 def play_out(view: SeatView, choices: Sequence[Action | None], worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot) -> tuple[tuple[float, ...], ...]:
     """Each choice's net money on ``worlds`` worlds drawn from ``seed`` (the same worlds for every choice), every seat then played by ``policy``."""
     bots = (policy(), policy(), policy())
-    rng = random.Random(seed)
     results: list[list[float]] = [[] for _ in choices]
-    for _ in range(worlds):
-        world = sample_world(view, random.Random(rng.getrandbits(64)))
-        for i, choice in enumerate(choices):
-            value, _steps = rollout(world, view.seat, choice, bots, 1, (0, 0, 0))
+    for n, (played, _predicted, _steps) in enumerate(played_worlds(view, choices, seed, lambda: bots), 1):
+        for i, value in enumerate(played):
             results[i].append(round(value, 6))
+        if n == worlds:
+            break
     return tuple(tuple(r) for r in results)
 
 
@@ -90,7 +89,7 @@ def recheck(record: dict[str, Any], worlds: int, seed: int, policy: Callable[[],
     kind = record["kind"]
     frozen = play_out(view, choices, worlds, world_seed(record["key"], seed), policy)
     worse = clearly_worse(frozen, rule)
-    dangerous = dangerous_choices(view, choices) if kind == "defence" else frozenset()
+    dangerous = stored_dangerous(record) if kind == "defence" else frozenset()
     answers = tuple(answer_of(c, kind) for c in choices)
     accepted = frozenset(answers[i] for i in range(len(choices)) if i not in worse and i not in dangerous)
     return Recheck(record["key"], kind, choices, answers, frozen, accepted, frozenset(record["accepted"]), float(record["margin"]["diff"]))

@@ -10,6 +10,9 @@ decision of the kind met on the way is a candidate, verified by :func:`verify` �
 played out on the same sampled worlds (:func:`~kwx.table.advice.sample_world`, common
 random numbers) with the strong bot for every seat afterwards — and the first candidate that
 passes the :class:`MarginRule` is the drill. So any drill can be rebuilt alone from its index.
+
+A record stores the choices its drill played, in the order played (``choices``: each in the
+record form of ``kwx-hand/1``), so reading, confirming or re-checking a drill needs no bot.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kwx.drills.bank_bot import StrongBot, danger
+from kwx.bots.registry import policy_factory
+from kwx.bots.strong import StrongBot, danger
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.notation import format_counts
@@ -28,10 +32,11 @@ from kwx.hand.rules import Rules, make_rules
 from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import TILE_IDS, Hand, Meld, add
-from kwx.table.advice import PASS, mean_se, paired, rollout, sample_world
+from kwx.table.advice import CONFIRM, HOPELESS, PASS, Margin, mean_se, paired, played_worlds, sample_world
+from kwx.table.record import parse_action
 from kwx.table.selfplay import Waiting, advance, seeded_deal
-from kwx.table.table import Action, deal
-from kwx.table.view import SeatView
+from kwx.table.table import Action, apply, deal
+from kwx.table.view import SeatView, view_for
 
 KINDS = ("pong", "kong", "declare", "defence")
 PREFIX = {"pong": "p", "kong": "k", "declare": "l", "defence": "f"}
@@ -57,21 +62,30 @@ SHARP_SAFE = 2
 class MarginRule:
     """When a candidate's best choice is clear enough to be a drill (docs/drills.md).
 
-    A choice is *clearly worse* than the best (the highest mean) when the best beats it by at
-    least ``sigmas`` standard errors of the world-by-world (paired) difference and by at least
-    ``money`` base stakes a hand. After ``min_worlds`` worlds and every ``step`` more the
-    candidate is kept once every choice but the best is clearly worse (a defence drill: every
-    dangerous tile and at least one safe one; the safe tiles not clearly worse are accepted
-    answers too). At every look, a choice that must separate but is within
-    ``hopeless`` standard errors of the best ends the candidate, as does reaching ``max_worlds``.
+    A choice is *clearly worse* than the best (the highest mean) when the best beats it by the
+    one margin rule's ``margin`` (:data:`~kwx.table.advice.CONFIRM`: 3 standard errors of the
+    world-by-world difference and 0.25 base stakes a hand). After ``min_worlds`` worlds and every
+    ``step`` more the candidate is kept once every choice but the best is clearly worse (a
+    defence drill: every dangerous tile and at least one safe one; the safe tiles not clearly
+    worse are accepted answers too). At every look, a choice that must separate but that the
+    best does not beat even by ``hopeless`` ends the candidate, as does reaching ``max_worlds``.
     """
 
-    sigmas: float = 3.0
-    money: float = 0.25
+    margin: Margin = CONFIRM
     min_worlds: int = 16
     step: int = 8
     max_worlds: int = 64
-    hopeless: float = 1.0
+    hopeless: Margin = HOPELESS
+
+    @property
+    def sigmas(self) -> float:
+        """The margin's standard errors (as the records write it)."""
+        return self.margin.sigmas
+
+    @property
+    def money(self) -> float:
+        """The margin's base stakes (as the records write it)."""
+        return self.margin.money
 
 
 RULE = MarginRule()
@@ -95,15 +109,9 @@ def _best(results: Sequence[Sequence[float]]) -> int:
 
 
 def clearly_worse(results: Sequence[Sequence[float]], rule: MarginRule = RULE) -> frozenset[int]:
-    """The choices the best beats by the margin rule (``sigmas`` paired standard errors and ``money``)."""
+    """The choices the best beats by the rule's margin."""
     best = _best(results)
-    out = set()
-    for i, r in enumerate(results):
-        if i != best:
-            mean, se = paired(results[best], r)
-            if mean >= rule.sigmas * se and mean >= rule.money:
-                out.add(i)
-    return frozenset(out)
+    return frozenset(i for i, r in enumerate(results) if i != best and rule.margin.between(results[best], r))
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +163,8 @@ def decide(results: list[list[float]], dangerous: frozenset[int], rule: MarginRu
     worse = clearly_worse(results, rule)
     others = [i for i in range(len(results)) if i != best]
 
-    def close(i: int) -> bool:  # within ``hopeless`` paired standard errors of the best
-        mean, se = paired(results[best], results[i])
-        return mean < rule.hopeless * se
+    def close(i: int) -> bool:  # the best not ahead of it even by ``hopeless``
+        return not rule.hopeless.between(results[best], results[i])
 
     if dangerous:  # defence: every dangerous tile and at least one safe one
         safe = [i for i in others if i not in dangerous]
@@ -186,18 +193,14 @@ def verify(
 ) -> Verdict:
     """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate (``sharp``: see ``decide``)."""
     bot = StrongBot()
-    rng = random.Random(seed)
     results: list[list[float]] = [[] for _ in options]
-    rollouts = 0
-    while True:
-        world = sample_world(view, random.Random(rng.getrandbits(64)))
-        for i, choice in enumerate(options):
-            value, _steps = rollout(world, view.seat, choice, (bot, bot, bot), 1, (0, 0, 0))
+    for played, _predicted, _steps in played_worlds(view, options, seed, lambda: (bot, bot, bot)):
+        for i, value in enumerate(played):
             results[i].append(round(value, 6))
-            rollouts += 1
         verdict = decide(results, dangerous, rule, sharp)
         if verdict is not None:
-            return Verdict(options, tuple(tuple(r) for r in results), verdict, rollouts, dangerous)
+            return Verdict(options, tuple(tuple(r) for r in results), verdict, len(results[0]) * len(options), dangerous)
+    raise AssertionError("the worlds never run out")
 
 
 # ---------------------------------------------------------------- finding the decisions
@@ -244,6 +247,37 @@ def candidate_options(view: SeatView, kind: str) -> tuple[Action | None, ...] | 
             return None
         return (*(Action(seat, "discard", k) for k in picks), Action(seat, "discard", tempting(view, bao)))
     raise ValueError(f"unknown drill kind {kind!r}")
+
+
+def choice_json(choice: Action | None) -> dict[str, Any]:
+    """A drill's choice as its record stores it: the record form of ``kwx-hand/1`` (``{"pass": true}`` for 过)."""
+    return {"pass": True} if choice is None else choice.as_dict()
+
+
+def choice_from(data: dict[str, Any]) -> Action | None:
+    """A stored choice back (None: 过)."""
+    return None if data.get("pass") else parse_action(data, 0)
+
+
+def stored_choices(record: dict[str, Any]) -> tuple[Action | None, ...]:
+    """The choices a bank record's drill played, in the order it played them."""
+    return tuple(choice_from(c) for c in record["choices"])
+
+
+def stored_dangerous(record: dict[str, Any]) -> frozenset[int]:
+    """The indices (in the played order) of the record's choices that deal into a revealed hand, as its rows say."""
+    rows = {o["answer"]: o for o in record["options"]}
+    return frozenset(i for i, c in enumerate(stored_choices(record)) if rows[answer_of(c, record["kind"])].get("dangerous"))
+
+
+JUDGE = "judge"
+"""The bot whose play a drill's explanation shows (the policy of its figures' deals)."""
+
+
+def judge_line(view: SeatView, pong: Action) -> Action:
+    """The discard the judge makes after the pong (what a pong's row shows it leaves)."""
+    after = apply(sample_world(view, random.Random(0)), pong)  # the seat's own view after the pong is the same in any world
+    return policy_factory(JUDGE)().act(view_for(after, view.seat))
 
 
 def tempting(view: SeatView, bao: frozenset[int]) -> int:
@@ -405,17 +439,14 @@ def _shape(eff: Efficiency, rules: Rules, hand: Hand, liang: bool) -> dict[str, 
 
 
 def _after(view: SeatView, choice: Action | None) -> tuple[Hand, Action | None]:
-    """The 13-tile hand a choice leaves (a pong: after the strong bot's discard) and that discard."""
-    bot = StrongBot()
+    """The 13-tile hand a choice leaves (a pong: after the judge's discard) and that discard."""
     if choice is None:
         return view.hand, None
     if choice.verb == "discard":
         return view.hand.with_tile(choice.kind, -1), None
     if choice.verb == "pong":
-        hand = view.hand.after_pong(choice.kind)
-        allowed = frozenset(k for k, n in enumerate(hand.concealed) if n)
-        best = bot.discards(view, hand, allowed, False)[0]
-        return hand.with_tile(best.kind, -1), Action(view.seat, "discard", best.kind)
+        then = judge_line(view, choice)
+        return view.hand.after_pong(choice.kind).with_tile(then.kind, -1), then
     return view.hand.after_kong(choice.kind), None
 
 
@@ -472,6 +503,7 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
         "turn": len(view.me.river) + len(melds),
         "wall_left": view.wall_left,
         "table": view.to_json(),
+        "choices": [choice_json(c) for c in verdict.choices],
         "accepted": [o["answer"] for o in options if o["right"]],
         "options": options,
         "danger": danger_record(view),

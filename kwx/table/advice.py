@@ -11,6 +11,13 @@ deal-ins, 包胡, kong money, 漂 and the 荒庄 payment of 亮倒 alike. The sa
 choice (common random numbers), so their differences are measured more precisely than their
 means. :func:`advise` reports each choice's mean and standard error, stops early once the best
 choice is clear, and never runs past its CPU-time budget.
+
+This is the one rollout module: the worlds (:func:`sample_world`), the rollouts (:func:`rollout`,
+:func:`played_worlds`, the loop every caller plays its worlds with), the paired results
+(:func:`mean_se`, :func:`paired`, :func:`controlled`) and the one rule for "clearly better"
+(:class:`Margin`, with its named instances :data:`CLEAR`, :data:`COSTLY`, :data:`CONFIRM`,
+:data:`SWITCH`, :data:`STOP` and :data:`HOPELESS`). The review, the table advice, the judge, the
+drills' selection, confirmation and re-check all read them from here.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from kwx.hand.ev import Budget
@@ -31,8 +38,39 @@ from kwx.table.view import PublicSeat, SeatView
 
 PASS = None
 """The choice of not claiming a discard (过)."""
-CLEAR_MARGIN = 3.0
-"""A best choice is clearly ahead only when it beats every other by more than this many standard errors of the paired difference."""
+
+
+@dataclass(frozen=True, slots=True)
+class Margin:
+    """When one choice is clearly better than another: ahead by more than ``sigmas`` standard errors of the paired (world-by-world) difference and by at least ``money`` base stakes a hand, over at least ``deals`` worlds."""
+
+    sigmas: float
+    money: float = 0.0
+    deals: int = 2
+    """Fewer worlds than this call nothing: a standard error from a handful of worlds is itself too rough to trust."""
+
+    def clear(self, diff: float, se: float) -> bool:
+        """Whether a paired difference (mean ``diff``, standard error ``se``) is clear by this margin."""
+        return diff > 0 and diff > self.sigmas * se and diff >= self.money
+
+    def between(self, a: Sequence[float], b: Sequence[float]) -> bool:
+        """Whether results ``a`` beat results ``b`` clearly on the worlds they share (the first ``min(len)``)."""
+        n = min(len(a), len(b))
+        return n >= max(2, self.deals) and self.clear(*paired(a[:n], b[:n]))
+
+
+CLEAR = Margin(3.0, deals=8)
+"""A best choice stands out (the advice API's ``clear``, the analyzer's 最佳, a review's confirmed verdicts)."""
+COSTLY = Margin(3.0, 0.5, deals=8)
+"""A review calls a choice costly: clear, and at least half a base stake (a smaller gap is not worth a player's review)."""
+CONFIRM = Margin(3.0, 0.25)
+"""A table drill's wrong answer: clear, and at least a quarter of a base stake (selection, confirmation and re-check)."""
+SWITCH = Margin(2.0, 0.5)
+"""A bot leaves its evaluator's choice for one its rollouts show better."""
+STOP = Margin(2.0)
+"""Rollouts may stop early once the best beats every other choice by this."""
+HOPELESS = Margin(1.0)
+"""A drill candidate whose best is not ahead of a choice that must separate by even this is dropped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +112,11 @@ class Advice:
             return tuple((0.0, 0.0) for _ in self.estimates)
         return tuple(self.difference(self.best, e.action) for e in self.estimates)
 
-    def ahead(self, margin: float = CLEAR_MARGIN) -> bool:
-        """Whether the best beats every other choice by more than ``margin`` standard errors of the paired difference."""
+    def ahead(self, margin: Margin = CLEAR) -> bool:
+        """Whether the best beats every other choice clearly by ``margin``."""
         if len(self.estimates) <= 1:
             return True
-        return self.worlds >= 2 and all(gap > 0 and gap > margin * se for gap, se in self.gaps()[1:])
+        return self.worlds >= max(2, margin.deals) and all(margin.clear(gap, se) for gap, se in self.gaps()[1:])
 
 
 KEPT_DRAWS = 12
@@ -263,6 +301,60 @@ def _estimate(action: Action | None, values: list[float]) -> ChoiceWorth:
     return ChoiceWorth(action, mean, se, len(values))
 
 
+def played_worlds(
+    view: SeatView,
+    choices: Sequence[Action | None],
+    seed: int,
+    policy_for: Callable[[], Sequence[Policy]],
+    *,
+    progress: bool = False,
+    base: int = 1,
+    piao: tuple[int, int, int] = (0, 0, 0),
+    go_on: Callable[[int, int], bool] | None = None,
+    control: Callable[[Table, Action | None], float] | None = None,
+    skip: int = 0,
+) -> Iterator[tuple[tuple[float, ...], tuple[float, ...], int]]:
+    """Every choice played out on world after world drawn from ``seed``: per world, each choice's result, its ``control`` prediction (empty without one) and the actions played.
+
+    ``go_on(worlds, work)`` is asked before every rollout (the worlds complete and the actions
+    played so far); once it says no the loop ends, dropping the world cut short, so every choice
+    keeps the same worlds. ``control`` predicts a choice's result from the world before it is
+    played (a control variate: :func:`controlled`). ``skip`` passes over the first worlds of the
+    seed (played already by other choices), so more worlds for some choices go on from there.
+    """
+    rng = random.Random(seed)
+    worlds = work = 0
+    for _ in range(skip):
+        rng.getrandbits(64)  # a world played before (by other choices): its draw is passed over
+    while True:
+        world = sample_world(view, random.Random(rng.getrandbits(64)), progress)
+        played = []
+        steps_here = 0
+        for choice in choices:
+            if go_on is not None and not go_on(worlds, work):
+                return
+            value, steps = rollout(world, view.seat, choice, policy_for(), base, piao)
+            played.append(value)
+            work += steps
+            steps_here += steps
+        predicted = tuple(control(world, c) for c in choices) if control is not None else ()
+        worlds += 1
+        yield tuple(played), predicted, steps_here
+
+
+def predicted_means(
+    view: SeatView, choices: Sequence[Action | None], seed: int, control: Callable[[Table, Action | None], float], worlds: int, progress: bool = False
+) -> tuple[tuple[float, ...], ...]:
+    """The ``control`` prediction of each choice on ``worlds`` worlds of ``seed`` that are never played out (its mean, for :func:`controlled`)."""
+    rng = random.Random(seed)
+    out: list[list[float]] = [[] for _ in choices]
+    for _ in range(worlds):
+        world = sample_world(view, random.Random(rng.getrandbits(64)), progress)
+        for i, choice in enumerate(choices):
+            out[i].append(control(world, choice))
+    return tuple(tuple(v) for v in out)
+
+
 def advise(
     view: SeatView,
     policy_for: Callable[[], Sequence[Policy]],
@@ -278,7 +370,7 @@ def advise(
     max_actions: int | None = None,
     progress: bool = False,
     budget: Budget | None = None,
-    margin: float = 2.0,
+    margin: Margin = STOP,
 ) -> Advice:
     """Estimate each of the view's choices by rollouts on sampled worlds (see the module docstring).
 
@@ -288,8 +380,8 @@ def advise(
     ``max_worlds`` are played, when the work budget ``max_actions`` (actions played in all rollouts:
     the same answer for the same seed on any machine) or the CPU budget is spent — both checked
     before each rollout once two worlds are complete; a world cut short is dropped —, or,
-    after ``min_worlds``, when the best choice's mean exceeds every other's by more than ``margin``
-    standard errors of the difference. ``budget`` (a request's one CPU budget, shared with whatever else
+    after ``min_worlds``, when the best choice beats every other clearly by ``margin``. ``budget``
+    (a request's one CPU budget, shared with whatever else
     the request computes) is looked at before every rollout, the first ones included: once it has run
     out nothing more is played, so the answer may have fewer than two worlds, or none.
     """
@@ -299,28 +391,23 @@ def advise(
     if len(options) <= 1:
         only = tuple(ChoiceWorth(a, 0.0, 0.0, 0) for a in options)
         return Advice(seat, only, 0, True, clock() - start)
-    rng = random.Random(seed)
+
+    def go_on(worlds: int, work: int) -> bool:
+        spent = max_actions is not None and work > max_actions
+        return not ((worlds >= 2 and (spent or clock() - start > cpu_budget)) or (budget is not None and budget.out_of_time()))
+
     values: list[list[float]] = [[] for _ in options]
-    worlds = 0
-    work = 0
+    worlds = work = 0
     clear = False
-    while worlds < max_worlds:
-        world = sample_world(view, random.Random(rng.getrandbits(64)), progress)
-        played = []
-        for choice in options:
-            spent = max_actions is not None and work > max_actions
-            if (worlds >= 2 and (spent or clock() - start > cpu_budget)) or (budget is not None and budget.out_of_time()):
-                break  # a world not played for every choice is dropped: each choice keeps the same worlds
-            value, steps = rollout(world, seat, choice, policy_for(), base, piao)
-            played.append(value)
-            work += steps
-        if len(played) < len(options):
-            break
+    for played, _predicted, steps in played_worlds(view, options, seed, policy_for, progress=progress, base=base, piao=piao, go_on=go_on):
         for i, value in enumerate(played):
             values[i].append(value)
         worlds += 1
-        if worlds >= min_worlds and _separated(values, margin):
+        work += steps
+        if worlds >= min_worlds and separated(values, margin):
             clear = True
+            break
+        if worlds >= max_worlds:
             break
     estimates = sorted((_estimate(a, v) for a, v in zip(options, values)), key=lambda e: -e.mean)
     results = tuple((a, tuple(v)) for a, v in zip(options, values))
@@ -340,13 +427,27 @@ def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     return mean_se([x - y for x, y in zip(a, b)])
 
 
-def _separated(values: list[list[float]], margin: float) -> bool:
-    """Whether the best choice beats each other by more than ``margin`` standard errors of the paired difference."""
+def controlled(results: Sequence[float], predicted: Sequence[float], predicted_mean: float, predicted_se: float = 0.0, beta: float = 1.0) -> tuple[float, float]:
+    """Mean and standard error of results with a control variate: each result less ``beta`` times its prediction from the same world, plus ``beta`` times the prediction's mean (known apart, with its own standard error)."""
+    mean, se = mean_se([r - beta * p for r, p in zip(results, predicted)])
+    return mean + beta * predicted_mean, math.sqrt(se**2 + (beta * predicted_se) ** 2)
+
+
+def control_beta(results: Sequence[float], predicted: Sequence[float], low: float = 0.0, high: float = 1.5) -> float:
+    """The coefficient that takes most variance out of ``results`` with ``predicted`` (least squares), kept within [low, high] (0 when it cannot be fitted)."""
+    n = len(results)
+    if n < 3:
+        return 0.0
+    mr, mp = sum(results) / n, sum(predicted) / n
+    var = sum((p - mp) ** 2 for p in predicted)
+    if var <= 1e-12:
+        return 0.0
+    cov = sum((r - mr) * (p - mp) for r, p in zip(results, predicted))
+    return min(high, max(low, cov / var))
+
+
+def separated(values: Sequence[Sequence[float]], margin: Margin) -> bool:
+    """Whether the best choice (highest mean) beats each other clearly by ``margin``."""
     means = [sum(v) / len(v) for v in values]
     best = max(range(len(values)), key=means.__getitem__)
-    for i, other in enumerate(values):
-        if i != best:
-            mean, se = paired(values[best], other)
-            if mean <= margin * se:
-                return False
-    return True
+    return all(margin.between(values[best], other) for i, other in enumerate(values) if i != best)

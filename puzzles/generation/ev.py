@@ -14,10 +14,16 @@ the player's next tile). ``judge_ev`` keeps it when (the *EV margin rule*):
 The records go to ``puzzles/data/ev_bank.json.gz`` (loaded by migration 0004); the
 accepted answers are ``ev_best``, ``options`` keeps the plain option table and
 ``ev`` the EV ranking, so a page can show both.
+
+The EV model lets nobody else win; at the table the others win and declare 亮倒. So a drill is
+also **judged at the table** (:func:`judge_at_table`, ``manage.py judge_ev_drills``): its
+discards played out by the judge in every seat; it stays only when the table agrees, and keeps
+the table's figures beside the model's.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from collections.abc import Callable
@@ -25,11 +31,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kwx.bots.registry import policy_factory
+from kwx.drills.recheck import play_out
 from kwx.drills.simulate import Candidate, play_deal
+from kwx.drills.table_drills import RULE, clearly_worse
 from kwx.hand.ev import RankingComparison, compare_rankings
 from kwx.hand.rules import make_rules
 from kwx.hand.serial import estimate_row, option_row
-from kwx.hand.tiles import TILE_IDS
+from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
+from kwx.table.advice import mean_se, paired
+from kwx.table.table import Action
+from kwx.table.view import SeatView
 
 from .bank import PREFIX, PRESET_WEIGHTS, Stats, clamp_rating, position_fields, position_key
 from .themes import EV_THEME
@@ -157,3 +169,49 @@ def generate_ev(
     for n, record in enumerate(records, 1):
         record["key"] = f"{PREFIX['ev']}{n:05d}"
     return records, stats
+
+
+# ---------------------------------------------------------------- judged at the table (issue 36)
+
+TABLE_WORLDS = 128
+"""Worlds on which each discard of a 期望值 drill is played out at the table."""
+TABLE_POLICY = "judge"
+"""The bot in every seat of those worlds: opponents who win and declare."""
+
+
+def table_seed(key: str) -> int:
+    """The seed of drill ``key``'s worlds at the table (a hash of its key)."""
+    return int.from_bytes(hashlib.sha256(f"kwx-ev-table/{key}".encode()).digest()[:8], "big") >> 1
+
+
+def judge_at_table(record: dict[str, Any], worlds: int = TABLE_WORLDS, policy: str = TABLE_POLICY) -> dict[str, Any] | None:
+    """The 期望值 drill judged at the table, or None when it leaves the bank.
+
+    Every discard of its EV ranking is played out from its stored view on the same ``worlds``
+    worlds of its own seed, ``policy`` in every seat afterwards (the other seats win, deal in and
+    declare 亮倒). A discard is right there unless clearly worse than the table's best (the one
+    margin rule's ``CONFIRM``). The drill stays only when the table agrees with it: every discard
+    right at the table is one of its EV answers, and every plain-ranking best is clearly worse; it
+    then keeps its answers and gains ``ev["table"]``: each discard's mean and standard error at the
+    table, best first, the worlds and the bot, the margin of the best over the plain best.
+    """
+    view = SeatView.from_json(record["table"])
+    discards = tuple(Action(view.seat, "discard", KIND_OF_ID[o["discard"]]) for o in record["ev"]["options"])
+    results = play_out(view, discards, worlds, table_seed(record["key"]), policy_factory(policy))
+    worse = clearly_worse(results, RULE)
+    means = [mean_se(r) for r in results]
+    order = sorted(range(len(discards)), key=lambda i: (-means[i][0], i))
+    right = {discards[i].tile for i in order if i not in worse}
+    plain = set(record["ev"]["plain_best"])
+    if not right <= set(record["accepted"]) or any(discards[i].tile in plain for i in order if i not in worse):
+        return None
+    best = order[0]
+    runner = next(i for i in order if discards[i].tile in plain)
+    diff, se = paired(results[best], results[runner])
+    table = {
+        "policy": policy,
+        "worlds": worlds,
+        "options": [{"discard": discards[i].tile, "mean": round(means[i][0], 3), "se": round(means[i][1], 3), "right": i not in worse} for i in order],
+        "margin": {"diff": round(diff, 3), "se": round(se, 3), "sigmas": RULE.sigmas, "money": RULE.money},
+    }
+    return {**record, "ev": {**record["ev"], "table": table}}

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from kwx.bots.basic import BasicBot
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import Hand, kind_of, with_tile
-from kwx.table.advice import PASS, advise, sample_world
+from kwx.table.advice import PASS, Margin, advise, sample_world
 from kwx.table.record import replay
 from kwx.table.selfplay import advance, seeded_deal
 from kwx.table.table import Action, deal
@@ -132,10 +132,11 @@ def test_the_advice_bot_switches_only_on_clear_evidence():
         )
         return Advice(0, tuple(est), 4, False, 0.0, ((prior, tuple(prior_values)), (other, tuple(other_values))))
 
-    assert clearly_better(made([0, 0, 0, 0], [3, 2, 3, 4]), prior, 2.0) == other  # better in every world
-    assert clearly_better(made([0, 0, 0, 0], [9, -8, 9, -7]), prior, 2.0) == prior  # better on average, by noise
-    assert clearly_better(made([5, 5, 5, 5], [0, 0, 0, 0]), prior, 2.0) == prior
-    assert clearly_better(made([0, 0, 0, 0], [0.3, 0.2, 0.3, 0.4]), prior, 2.0, min_gain=0.5) == prior  # clear but too small
+    assert clearly_better(made([0, 0, 0, 0], [3, 2, 3, 4]), prior) == other  # better in every world
+    assert clearly_better(made([0, 0, 0, 0], [9, -8, 9, -7]), prior) == prior  # better on average, by noise
+    assert clearly_better(made([5, 5, 5, 5], [0, 0, 0, 0]), prior) == prior
+    assert clearly_better(made([0, 0, 0, 0], [0.3, 0.2, 0.3, 0.4]), prior) == prior  # clear but too small (SWITCH: half a stake)
+    assert clearly_better(made([0, 0, 0, 0], [0.3, 0.2, 0.3, 0.4]), prior, Margin(2.0)) == other
 
 
 def test_the_work_budget_stops_the_rollouts_the_same_way_everywhere():
@@ -165,12 +166,32 @@ def test_ahead_only_when_the_best_beats_every_other_by_three_paired_standard_err
         estimates = sorted((ChoiceWorth(a, *mean_se(v), len(v)) for a, v in results), key=lambda e: -e.mean)
         return Advice(0, tuple(estimates), len(results[0][1]), False, 0.0, tuple((a, tuple(v)) for a, v in results))
 
-    noise = [4.0, -4.0, 0.0, 2.0, -2.0, 1.0, -1.0]  # 7 worlds, five choices level at 0.00 ± 1.51
+    noise = [4.0, -4.0, 0.0, 2.0, -2.0, 1.0, -1.0, 0.0]  # 8 worlds, five choices level at 0.00 ± 1.41
     tied = advice([(f"c{i}", noise[i:] + noise[:i]) for i in range(5)])  # the same results, in other worlds
     assert not tied.ahead() and tied.gaps()[0] == (0.0, 0.0)
-    assert all(gap == 0 and se > 1 for gap, se in tied.gaps()[1:])
+    assert all(gap == 0 and se > 0.8 for gap, se in tied.gaps()[1:])
     ahead = advice([("a", [x + 3.0 for x in noise]), ("b", [x + 0.1 * (n % 2) for n, x in enumerate(noise)])])
     gap, se = ahead.gaps()[1]
     assert gap > 3 * se and ahead.ahead()  # the same worlds: the spread of the means does not hide a steady gap
     near = advice([("a", [x + 0.2 * (n % 2) for n, x in enumerate(noise)]), ("b", noise)])
-    assert not near.ahead() and near.ahead(margin=0.5)
+    assert not near.ahead() and near.ahead(margin=Margin(0.5))
+    few = advice([("a", [x + 3.0 for x in noise[:7]]), ("b", [x + 0.1 * (n % 2) for n, x in enumerate(noise[:7])])])
+    assert not few.ahead() and few.ahead(Margin(3.0, deals=7))  # fewer worlds than a clear call needs: nothing is called
+
+
+def test_one_margin_rule_with_named_instances_serves_every_caller():
+    """The review, the analyzer, the bots and the drills all read "clearly better" from kwx.table.advice."""
+    from analysis import table_advice
+    from kwx.bots.advised import AdvisedBot
+    from kwx.bots.judge import JudgeBot
+    from kwx.drills.table_drills import RULE
+    from kwx.table import advice as rollouts
+    from play import review
+
+    assert RULE.margin is rollouts.CONFIRM and RULE.hopeless is rollouts.HOPELESS
+    assert AdvisedBot().margin is JudgeBot().margin is rollouts.SWITCH
+    assert (review.COSTLY_MARGIN, review.COSTLY_FLOOR) == (rollouts.COSTLY.sigmas, rollouts.COSTLY.money)
+    assert table_advice.CLEAR is rollouts.CLEAR
+    assert rollouts.CLEAR.clear(3.1, 1.0) and not rollouts.CLEAR.clear(2.9, 1.0) and not rollouts.CLEAR.clear(-5.0, 0.0)
+    assert not rollouts.COSTLY.clear(0.49, 0.01) and rollouts.COSTLY.clear(0.5, 0.1)
+    assert not rollouts.CLEAR.between([1.0] * 7, [0.0] * 7) and rollouts.CLEAR.between([1.0] * 8, [0.0] * 8)

@@ -1,16 +1,17 @@
-"""Table drills: seeds, the margin rule, and a slice of the shipped bank rebuilt byte for byte from its own seeds (selected, then confirmed)."""
+"""Table drills: seeds, the one margin rule, the choices each record stores, and the shipped bank kept as it was when its choices were written in."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 
 import pytest
 
+from kwx.drills import confirm as confirming
 from kwx.drills import table_drills as drills
-from kwx.drills.confirm import build
-from kwx.drills.table_drills import KINDS, RULE, MarginRule, Verdict, clearly_worse, drill_seed
-from kwx.table.advice import paired
+from kwx.drills.table_drills import KINDS, RULE, MarginRule, Verdict, answer_of, candidate_options, clearly_worse, drill_seed, stored_choices
+from kwx.table.advice import Margin, paired
 from puzzles.generation.bank import read_bank, read_meta
 from puzzles.generation.table_bank import TABLE_BANK_PATH
 
@@ -42,7 +43,7 @@ def test_a_choice_is_clearly_worse_only_past_both_the_sigmas_and_the_money():
     far = _series(-1.0, 1.0, 64, 3)  # an independent series far behind
     worse = clearly_worse([best, close, far], RULE)
     assert worse == frozenset({2})
-    assert clearly_worse([best, close], MarginRule(money=0.1)) == frozenset({1})
+    assert clearly_worse([best, close], MarginRule(margin=Margin(3.0, 0.1))) == frozenset({1})
 
 
 def test_the_rule_keeps_a_clear_candidate_and_drops_a_close_one_early():
@@ -106,34 +107,81 @@ def test_every_shipped_drill_passes_the_margin_rule_it_records():
             assert len(r["accepted"]) == 1, r["key"]
 
 
-def _cheapest(kind: str, n: int, start: int = 0) -> list[dict]:
-    """The ``n`` drills of a kind (from index ``start`` on) that took the fewest deals and worlds to find (the quickest to rebuild)."""
-    records = [r for r in BANK if r["kind"] == kind and r["source"]["index"] >= start]
-    return sorted(records, key=lambda r: (r["source"]["attempt"], r["selection"]["rollouts"], r["key"]))[:n]
+LEAVES = ("shanten", "ukeire", "waits", "then")
+"""What a pong's row says it leaves: the judge's discard after the pong now, the bank bot's before."""
+BEFORE = "ebd71573176e2f8550bd3ee9b4c2c5a9b1967d70837bff1fc9795c589a416732"
+"""The digest of the bank as it was before its records stored their choices (commit a699944), over what did not change."""
 
 
-SLICE = [
-    *(shipped for kind in KINDS for shipped in _cheapest(kind, 2)),
-    *_cheapest("kong", 1, drills.REFUSALS_FROM),
-    *_cheapest("defence", 1, drills.SHARP_DEFENCE_FROM),
-]
-"""The slice rebuilt: the two quickest drills of each kind, and the quickest 杠不杠 refusal and sharp defence drill."""
+def test_the_bank_keeps_every_drill_answer_and_figure_it_had_before_its_choices_were_written_in():
+    """Issue 36: each record gained its ``choices`` (made once more by the bot that made the bank, which then went) and a
+    pong's row the hand the judge's discard leaves; every other field of every drill — keys, positions, answers, means,
+    margins, ratings — is byte for byte what it was."""
+    kept = []
+    for r in BANK:
+        r = {k: v for k, v in r.items() if k != "choices"}
+        r["options"] = [{k: v for k, v in o.items() if not (r["kind"] == "pong" and o["answer"] == "pong" and k in LEAVES)} for o in r["options"]]
+        kept.append(r)
+    assert hashlib.sha256(json.dumps(kept, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest() == BEFORE
 
 
-@pytest.mark.parametrize("shipped", SLICE, ids=[r["key"] for r in SLICE])
-def test_a_slice_of_the_bank_rebuilds_byte_for_byte_from_its_own_seeds(shipped):
-    rebuilt = build(shipped["kind"], shipped["source"]["index"])
-    assert json.dumps(rebuilt, sort_keys=True, ensure_ascii=False) == json.dumps(shipped, sort_keys=True, ensure_ascii=False)
+def test_every_record_stores_the_choices_it_played_one_per_answer_and_all_legal():
+    from kwx.table.view import SeatView
+
+    for r in BANK:
+        view = SeatView.from_json(r["table"])
+        choices = stored_choices(r)
+        assert all(c in view.decision.choices for c in choices), r["key"]
+        assert sorted(answer_of(c, r["kind"]) for c in choices) == sorted(o["answer"] for o in r["options"]), r["key"]
+
+
+def test_a_pong_drill_shows_the_line_the_judge_plays_after_the_pong():
+    """p00032: after 碰白 the judge keeps 红中 and 发财 (the 三元 the +11.74 is for) and throws 6p, not 红中."""
+    from kwx.bots.judge import JudgeBot
+    from kwx.table.view import SeatView
+
+    p32 = next(r for r in BANK if r["key"] == "p00032")
+    pong = next(o for o in p32["options"] if o["answer"] == "pong")
+    assert pong["then"] == drills.judge_line(SeatView.from_json(p32["table"]), stored_choices(p32)[0]).tile != "Z"
+    checked = 0
+    for r in [r for r in BANK if r["kind"] == "pong"][::7]:
+        view = SeatView.from_json(r["table"])
+        pong_choice = next(c for c in stored_choices(r) if c is not None)
+        assert next(o for o in r["options"] if o["answer"] == "pong")["then"] == drills.judge_line(view, pong_choice).tile, r["key"]
+        checked += 1
+    assert checked > 10 and JudgeBot.name == drills.JUDGE
+
+
+def test_a_new_drill_is_selected_from_its_seeds_and_stores_the_choices_it_played():
+    """The quickest shipped 碰不碰 index, selected again by today's strong bot: the same record twice, its choices stored in
+    the order played, legal in its view, one per answer; confirming it plays exactly those."""
+    from kwx.table.view import SeatView
+
+    record = None
+    for index in range(40):
+        record = drills.select("pong", index)
+        if record is not None:
+            break
+    assert record is not None and drills.select("pong", record["source"]["index"]) == record
+    view = SeatView.from_json(record["table"])
+    assert stored_choices(record) == candidate_options(view, "pong")
+    played = []
+
+    def play_out(v, choices, worlds, seed, policy):
+        played.append(choices)
+        return tuple(tuple([1.0 if i == 0 else 0.0] * worlds) for i in range(len(choices)))
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(confirming, "play_out", play_out)
+        done = confirming.confirm(record, worlds=16)
+    assert played == [stored_choices(record)] and done.record is not None and done.record["choices"] == record["choices"]
 
 
 def test_a_no_kong_choice_that_also_declares_says_so_in_the_bank():
     """杠不杠 on one's own turn: "no kong" is the strong bot's discard, and when that discard declares 亮倒 the drill records it (83 of 400 do)."""
-    from kwx.drills.table_drills import candidate_options
-    from kwx.table.view import SeatView
-
     declaring = 0
     for r in (r for r in BANK if r["kind"] == "kong"):
-        choices = candidate_options(SeatView.from_json(r["table"]), "kong") or ()
+        choices = stored_choices(r)
         discards = {c.tile: c.liang_dao for c in choices if c is not None and c.verb == "discard"}
         for o in r["options"]:
             if o["answer"] == "pass" and "discard" in o:

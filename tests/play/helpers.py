@@ -86,3 +86,21 @@ def keys_hand(seed: int, dealer: int, rules: str, level: str, second: Policy | N
     """A whole hand on a seeded deal: ``Keys`` in seat 0, bots of ``level`` in seats 1 and 2 (``second``: seat 1's policy instead)."""
     bot = policy_factory(level)()
     return play(seeded_deal(seed, dealer), [Keys(), second or bot, bot], rules=rules)
+
+
+def decide_all(hand: Hand) -> Hand:
+    """Give a stored review verdicts on every decision, as a review with enough deals would: each decided, the seat's choice
+    among the best when it is the selected best, else clearly worse (costly when its gap is at least half a stake).
+    Tests run reviews on a few deals (tests/conftest.py), too few for any verdict."""
+    for d in hand.review["decisions"]:
+        same = d["mine"] == d["best"]
+        d.update(decided=True, named=True, same=same, worse=not same, costly=not same and d["cost"] >= 0.5)
+        for row in d["options"]:
+            row.update(clear=not row["selected"] and not row["mine"] or (row["mine"] and not same), best=row["selected"])
+    d = hand.review
+    d.update(decided=len(d["decisions"]), agree=sum(x["same"] for x in d["decisions"]), costly=sum(x["costly"] for x in d["decisions"]))
+    dear = [x for x in d["decisions"] if x["costly"]]
+    d.update(costly_cost=sum(x["cost"] for x in dear), costly_cost_se=sum(x["cost_se"] ** 2 for x in dear) ** 0.5)
+    Hand.objects.filter(pk=hand.pk).update(review=d)
+    hand.refresh_from_db()
+    return hand

@@ -271,7 +271,7 @@ def _badges(advice: str) -> list[tuple[str, str]]:
 def test_a_best_badge_only_when_the_top_row_is_clearly_ahead_else_unclear_and_compute_longer(client, monkeypatch, settings, tmp_path):
     from analysis import table_advice
 
-    monkeypatch.setattr(table_advice, "WORK_BUDGET", 600)  # a few worlds: the rows cannot be told apart yet
+    monkeypatch.setattr(table_advice, "WORK_BUDGET", 4000)  # enough worlds to rank (8 or more), too few to tell the rows apart
     short = section(html(client.get(DEFEND + "&advice=1")), "advice")
     badges = _badges(short)
     assert len(badges) > 2 and "az-best-badge" not in short, badges
@@ -293,3 +293,24 @@ def test_the_canonical_link_keeps_longer_only_with_the_estimate(client):
     response = client.get(PONG + "&longer=1")
     assert response.status_code == 302 and "longer" not in response["Location"]
     assert client.get(PONG + "&advice=1&longer=1").status_code == 200  # canonical as it is
+
+
+def test_on_fewer_deals_than_a_clear_call_needs_no_row_is_ranked_or_marked(client, monkeypatch):
+    """The old page ranked "打二条 6.50 ± 0.50" as clearly behind "9.00 ± 1.00" on 2 deals: now it says too close and offers more."""
+    from analysis import table_advice
+    from kwx.table.advice import CLEAR
+
+    row = lambda tile, mean, gap, se: {"action": {"verb": "discard", "tile": tile, "liang_dao": False}, "mean": mean, "stderr": se, "rollouts": 2, "gap": gap, "gap_se": se}
+    answer = {"choices": [row("5s", 9.0, 0.0, 0.0), row("2s", 6.5, 2.5, 0.5), row("1p", 6.0, 3.0, 0.4)], "worlds": 2, "clear": False, "deal_in": []}
+    shaped = table_advice.shaped(answer)
+    assert not shaped["ranked"] and shaped["clear_deals"] == CLEAR.deals == 8
+    assert [r["tile"] for r in shaped["rows"]] == ["1p", "2s", "5s"]  # the decision's order (by tile), not best first
+    assert not any(r["top"] or r["best"] or r["level"] for r in shaped["rows"])
+    ranked = table_advice.shaped({**answer, "worlds": 8})
+    assert ranked["ranked"] and [r["tile"] for r in ranked["rows"]] == ["5s", "2s", "1p"] and ranked["rows"][0]["top"]
+    assert not ranked["rows"][1]["level"] and not ranked["rows"][2]["level"]  # over 8 deals both gaps are clear (5 and 7.5 σ)
+    monkeypatch.setattr(table_advice, "WORK_BUDGET", 100)  # two worlds
+    short = section(html(client.get(DEFEND + "&advice=1")), "advice")
+    assert "az-best-badge" not in short and "az-unclear-badge" not in short and "az-level-badge" not in short
+    assert "too close" in short or "太接近" in short
+    assert 'id="advice-longer"' in short

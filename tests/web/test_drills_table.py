@@ -259,14 +259,24 @@ def test_a_discard_drill_speaks_about_the_players_own_discard():
 
 
 def test_kong_and_declare_drills_give_the_reason_not_only_the_numbers():
+    """The reason that carries the money: a kong's money, or — when a revealed hand waits on the added kong's tile (k00393's −8.00) — the robbed kong."""
+    from puzzles.explain import robbed_by
+
     ensure_bank("table_bank")
+    robbed = 0
     with translation.override("en"):
         for puzzle in Puzzle.objects.filter(kind="kong").order_by("key"):
             why = " ".join(table_explanation(puzzle))
             kong = next((r for r in puzzle.options if r["answer"] == "kong"), None)
-            if kong is not None:
+            if kong is not None and robbed_by(puzzle.view, kong) is not None:  # the money is in the robbed kong, not the kong money
+                assert "robbed kong" in why and "抢杠胡" in why and "包胡" in why and "1 by each other player" not in why, (puzzle.key, why)
+                robbed += 1
+            elif kong is not None:
                 money = {"an_gang": "2 by each other player", "ming_gang": "1 by each other player", "zhi_gang": "2 by the discarder"}[kong["kong_type"]]
                 assert money in why and "荒庄不荒杠" in why, (puzzle.key, why)
+        k393 = Puzzle.objects.get(key="k00393")
+        why = " ".join(table_explanation(k393))
+        assert "robbed kong" in why and f"waits on {tile_label('3p')}" in why and "−8.00" in why, why
         for puzzle in Puzzle.objects.filter(kind="declare").order_by("key"):
             why = " ".join(table_explanation(puzzle))
             assert "doubles every win" in why and "locked" in why and "荒庄" in why, (puzzle.key, why)
@@ -274,6 +284,17 @@ def test_kong_and_declare_drills_give_the_reason_not_only_the_numbers():
             assert ("only 屁胡" in why) == any(w[3] == 0 for w in hidden.get("waits") or []), (puzzle.key, why)
             declare = next(r for r in puzzle.options if r["answer"] == "declare")
             assert ("what it gives is worth more" in why) == (declare["mean"] >= hidden["mean"]), (puzzle.key, why)
+    with translation.override("zh-hans"):
+        assert "下家已经亮倒" in " ".join(table_explanation(k393))  # seat 2 declared; the drill's seat is 1
+    assert robbed >= 1
+
+
+def test_a_pong_drill_shows_the_discard_the_judge_plays_after_the_pong():
+    """p00032: after 碰白 the line shown is the judge's (6p, keeping 红中 and 发财 for the 三元), not the efficiency follow-up 再打红中."""
+    ensure_bank("table_bank")
+    with translation.override("zh-hans"):
+        why = " ".join(table_explanation(Puzzle.objects.get(key="p00032")))
+    assert "再打六筒" in why and "再打红中" not in why, why
 
 
 def test_a_right_defence_answer_that_is_not_the_top_row_is_told_it_is_one_of_the_best():

@@ -11,7 +11,7 @@ from play import services
 from play.models import Hand
 from play.templatetags.review_figures import cost
 from puzzles.models import Player
-from tests.play.helpers import finish_hand, run_queued_tasks
+from tests.play.helpers import decide_all, finish_hand, run_queued_tasks
 from tests.web.test_play import start
 from tests.web.test_play_review import get
 
@@ -32,6 +32,8 @@ def game(client, django_capture_on_commit_callbacks):
             services.next_hand(player=player, game_id=game.pk, number=hand.number, piao=0)
     run_queued_tasks()
     assert game.hands.count() == 3 and game.hands.filter(over=True, review_state=Hand.DONE).count() == 2
+    for hand in game.hands.filter(over=True):
+        decide_all(hand)
     return game
 
 
@@ -43,21 +45,23 @@ def test_the_game_review_lists_every_hand_and_the_costliest_decisions_first(clie
     assert len(rows) == 2
     for row, hand in zip(rows, hands):
         mine = hand.review["decisions"]
-        agree = sum(1 for d in mine if d["same"])
-        assert f'href="/play/{hand.pk}/review/"' in row and f"{agree} ({round(100 * agree / len(mine))} %)" in row
+        agree, decided = sum(1 for d in mine if d["same"]), sum(1 for d in mine if d["decided"])
+        assert f'href="/play/{hand.pk}/review/"' in row and f"{agree}/{decided} ({round(100 * agree / decided)} %)" in row
     agree = sum(1 for _, d in decisions if d["same"])
     assert f"{round(100 * agree / len(decisions))} %" in _text(re.search(r'<span id="game-agree">(.*?)</span>', page, re.S).group(1))
     costly = [d for _, d in decisions if d["costly"]]
     if costly:
         total = cost(sum(d["cost"] for d in costly), sum(d["cost_se"] ** 2 for d in costly) ** 0.5)
         assert total in _text(re.search(r'<strong id="game-cost">(.*?)</strong>', page, re.S).group(1))
-    worse = sorted(((h, d) for h, d in decisions if not d["same"]), key=lambda hd: -hd[1]["cost"])
+    worse = sorted(((h, d) for h, d in decisions if d["worse"]), key=lambda hd: (not hd[1]["costly"], -hd[1]["cost"]))
     assert worse, "no decision differed from the best in two hands"
     listed = re.findall(r'<li><a href="/play/(\d+)/review/\?step=(\d+)">', page.split('class="pl-costliest"')[1])
     assert len(listed) == min(len(worse), 30)
     by_key = {(h.pk, d["step"]): d for h, d in worse}
-    costs = [by_key[(int(h), int(s))]["cost"] for h, s in listed]
-    assert costs == sorted(costs, reverse=True) and costs[0] == worse[0][1]["cost"]
+    shown = [by_key[(int(h), int(s))] for h, s in listed]
+    costly = [d["cost"] for d in shown if d["costly"]]
+    rest = [d["cost"] for d in shown if not d["costly"]]
+    assert shown == [d for _, d in worse][:30] and costly == sorted(costly, reverse=True) and rest == sorted(rest, reverse=True)  # the costly first, each costliest first
     hand_id, step = listed[0]
     review = get(client, f"/play/{hand_id}/review/?step={step}")
     assert 'class="card pl-decision' in review and f"?step={step}" in review
@@ -69,7 +73,7 @@ def test_a_hand_whose_review_is_not_ready_is_named_and_left_out(client, game):
     page = get(client, f"/play/{game.pk}/game-review/")
     first = game.hands.get(number=1).review["decisions"]
     assert 'id="game-waiting"' in page and _text(page.split('id="game-totals">')[1].split("</p>")[0]).startswith("2 ")
-    assert f"{round(100 * sum(1 for d in first if d['same']) / len(first))} %" in _text(re.search(r'<span id="game-agree">(.*?)</span>', page, re.S).group(1))
+    assert f"{round(100 * sum(1 for d in first if d['same']) / sum(1 for d in first if d['decided']))} %" in _text(re.search(r'<span id="game-agree">(.*?)</span>', page, re.S).group(1))
     assert f"/play/{hand.pk}/review/?step=" not in page.split('class="pl-game-hands"')[0]
 
 

@@ -9,7 +9,7 @@ import pytest
 from play import selectors, services
 from play.models import Hand, ReviewItem
 from play.templatetags.review_figures import cost, worth
-from tests.play.helpers import run_queued_tasks
+from tests.play.helpers import decide_all, run_queued_tasks
 from tests.web.test_play_review import get, uploaded
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def reviewed(client, django_capture_on_commit_callbacks, settings) -> Hand:
     settings.REVIEW_POLICY = "strong"  # the bot whose figures on this hand have costly and clear decisions both (what the views show)
     hand = uploaded(client, django_capture_on_commit_callbacks)
     run_queued_tasks()
-    hand.refresh_from_db()
+    hand = decide_all(Hand.objects.get(pk=hand.pk))  # verdicts as enough deals would give (tests play a few)
     assert hand.review_state == Hand.DONE and any(d["costly"] for d in hand.review["decisions"]) and not all(d["costly"] for d in hand.review["decisions"])
     return hand
 
@@ -73,11 +73,11 @@ def test_mistakes_only_lists_and_steps_through_the_clearly_costly_decisions(clie
 
 def test_the_summary_gives_the_agreement_rate_and_the_cost_in_all(client, reviewed):
     decisions = reviewed.review["decisions"]
-    agree = sum(1 for d in decisions if d["same"])
+    agree, decided = sum(1 for d in decisions if d["same"]), sum(1 for d in decisions if d["decided"])
     costly = [d for d in decisions if d["costly"]]
     page = get(client, f"/play/{reviewed.pk}/review/")
     rate = _text(re.search(r'<span id="agree-rate">(.*?)</span>', page, re.S).group(1))
-    assert re.fullmatch(rf"{agree}\D+[(（]{round(100 * agree / len(decisions))} %[)）]", rate)
+    assert re.search(rf"({agree}\D+{decided}|{decided}\D+{agree})\D+[(（]{round(100 * agree / decided)} %[)）]", rate), rate  # of the decided only
     total = selectors.hand_totals(decisions)
     assert cost(total["cost"], total["cost_se"]) in _text(re.search(r'<strong id="total-cost">(.*?)</strong>', page, re.S).group(1))
     assert total["cost"] == pytest.approx(sum(d["cost"] for d in costly))
@@ -95,7 +95,7 @@ def test_the_chart_draws_each_decision_s_worth_and_its_figures_agree(client, rev
     assert len(rows) == len(decisions)
     for row, d in zip(rows, decisions):
         mine = next(o for o in d["options"] if o["mine"])
-        best = next(o for o in d["options"] if o["best"])
+        best = next(o for o in d["options"] if o["selected"])
         assert worth(mine["mean"], mine["se"]) in row and worth(best["mean"], best["se"]) in row
     ys = [float(y) for y in re.findall(r'cy="([-\d.]+)" r="[\d.]+" class="mark mine"', svg)]
     means = [next(o for o in d["options"] if o["mine"])["mean"] for d in decisions]
@@ -109,3 +109,31 @@ def test_an_item_asked_shows_no_chart_and_no_costliest_list(client, reviewed):
     item = ReviewItem.objects.get(hand=reviewed, step=decision["step"])
     page = get(client, f"/play/{reviewed.pk}/review/?step={item.step}&item={item.pk}")
     assert "worth-chart" not in page and "Costliest" not in page and "损失最大" not in page and f"/play/items/{item.pk}/" in page
+
+
+def test_a_decision_too_close_to_call_says_so_and_is_not_counted_in_the_agreement(client, reviewed):
+    """A decision neither set of deals can call: the page says so, grades nothing, and the rate counts only the decided."""
+    review = reviewed.review
+    close = review["decisions"][0]
+    close.update(decided=False, same=False, worse=False, costly=False, reasons=[])
+    for row in close["options"]:
+        row.update(clear=False, best=False)
+    Hand.objects.filter(pk=reviewed.pk).update(review=review)
+    page = get(client, f"/play/{reviewed.pk}/review/?step={close['step']}")
+    verdict = _text(re.search(r'<p id="decision-verdict">(.*?)</p>', page, re.S).group(1))
+    assert "太接近" in verdict and "不评分" in verdict and "pl-reasons" not in page.split('id="dec-h"')[1].split("</section>")[0]
+    assert 'class="badge ok">最佳' not in page.split('class="pl-options"')[1].split("</table>")[0]
+    decided = [d for d in review["decisions"] if d["decided"]]
+    rate = _text(re.search(r'<span id="agree-rate">(.*?)</span>', page, re.S).group(1))
+    assert f"{round(100 * sum(d['same'] for d in decided) / len(decided))} %" in rate and str(len(decided)) in rate
+    assert "1 个太接近" in _text(re.search(r'<span id="too-close">(.*?)</span>', page, re.S).group(1))
+
+
+def test_a_costly_decision_gives_its_reason_in_words(client, reviewed):
+    review = reviewed.review
+    dear = next(d for d in review["decisions"] if d["costly"])
+    dear["reasons"] = [{"code": "deal_in", "seat": 1, "tile": "5p", "revealed": True}, {"code": "shanten", "mine": 2, "best": 1}]
+    Hand.objects.filter(pk=reviewed.pk).update(review=review)
+    page = get(client, f"/play/{reviewed.pk}/review/?step={dear['step']}")
+    reasons = [_text(r) for r in re.findall(r"<li>(.*?)</li>", re.search(r'<ul class="pl-reasons" id="decision-reasons">(.*?)</ul>', page, re.S).group(1), re.S)]
+    assert len(reasons) == 2 and "下家" in reasons[0] and "包胡" in reasons[0] and "五筒" in reasons[0] and "2" in reasons[1]

@@ -85,7 +85,10 @@ def hand_locked(hand_id: int) -> Iterator[None]:
         lock.rollback()
 
 
-def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_completes_it():
+def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_completes_it(monkeypatch):
+    from kwx.table import review as review_sets
+
+    monkeypatch.setattr(review_sets, "MIN_DEALS", review_sets.CLEAR.deals)  # as the worker's processes have it (they do not read tests/conftest.py)
     done = play(seeded_deal(5, 0), [BasicBot(), StrongBot(), StrongBot()])
     hand = upload(Player.objects.create(), json.dumps(done.record.to_json()), 0)  # committed: its task is queued
     total = len(review.decision_points(hand.record, hand.seat))
