@@ -27,7 +27,7 @@ from kwx.bots.strong import danger
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import TILE_IDS
 from kwx.processes import as_done
-from kwx.table.record import Record, Replay
+from kwx.table.record import Replay
 from kwx.table.review import ChoiceReviewed, review_decision
 from kwx.table.selfplay import Policy
 from kwx.table.table import Action, Table
@@ -171,7 +171,7 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
     (``give_way``: called before every rollout, see ``policies``)."""
     state = point.state
     view = view_for(state, seat)
-    header = Record.from_json(record).header
+    header = seats.header_of(record)
     judged = review_decision(
         view,
         policies(method.policy, give_way),

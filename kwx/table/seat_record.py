@@ -472,6 +472,21 @@ def _next_dealer(result: Result | None, dealer: int, winners: list[int], discard
     return winners[0]
 
 
+def world_at_deal(header: Header) -> Table:
+    """The stand-in world right after the deal of a one-seat record's header."""
+    return _first_world(header)
+
+
+def step_seat(state: Table, record: SeatRecord, index: int, following: tuple[SeatAction, ...] = ()) -> Table:
+    """The stand-in world after the record's action ``index`` (``following``: actions known to come after it, for the tile a hidden draw takes); the same world for a win whose tiles were not shown (raises RecordError)."""
+    try:
+        return _one(state, record.seat, record.actions + following, index)[0]
+    except _Unfit as exc:
+        raise RecordError(exc.template, "actions", index, **exc.params) from exc
+    except IllegalAction as exc:
+        raise RecordError(exc.template, "actions", index, **exc.params) from exc
+
+
 def replay_seat(record: SeatRecord) -> SeatReplay:
     """Play a one-seat record on stand-in worlds: every world, the result, what of the money is known (raises RecordError at the first action the seat can tell is illegal)."""
     seat = record.seat
