@@ -10,6 +10,7 @@ from kwx.hand.tiles import COPIES, TILE_IDS
 from kwx.table.table import Action
 from kwx.table.view import view_for
 from kwx_site.table import seat_name, table_shown
+from kwx_site.text import tile_label
 
 from .entry import ME, Compiled, Entry, tokens_of
 from .selectors import action_text, last_discard, turn_order
@@ -31,7 +32,7 @@ def _next_words(compiled: Compiled) -> str:
     if compiled.done.result is not None:
         return _("The hand is over.")
     if state.phase in ("claim", "rob") and state.tile is not None:
-        return _("%(name)s's %(tile)s is on offer: a claim (碰 杠 胡), or the next draw.") % {"name": seat_name(state.turn, ME), "tile": TILE_IDS[state.tile]}
+        return _("%(name)s's %(tile)s is on offer: a claim (碰 杠 胡), or the next draw.") % {"name": seat_name(state.turn, ME), "tile": tile_label(TILE_IDS[state.tile])}
     if state.turn == ME:
         return _("Your draw: tap the tile you drew.") if state.phase == "draw" else _("Your turn: tap the tile you discarded.")
     return _("%(name)s to play: tap the tile it discarded.") % {"name": seat_name(state.turn, ME)}

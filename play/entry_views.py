@@ -105,7 +105,7 @@ def enter(request: HttpRequest) -> HttpResponse:
     if "entry" not in form.cleaned_data:
         town = player_town(player=player)
         entry = entering.Entry(town.rules, tuple(sorted(town.options.items())), entering.ME, request.POST.get("hand", ""), request.POST.get("moves", ""))
-        return render_page(request, "play/enter.html", "entry", _context(request, entry, None, "", errors, request.POST.dict()), status=400)
+        return render_page(request, "play/enter.html", "entry", _context(request, entry, None, "", errors, request.POST.dict()), status=200 if wants_fragment(request) else 400)
     entry = form.cleaned_data["entry"]
     compiled, header_error = _compile(entry)
     changed = _tapped(entry, compiled, form.cleaned_data)
@@ -128,5 +128,6 @@ def enter(request: HttpRequest) -> HttpResponse:
             response["HX-Redirect"] = url
             return response
         return HttpResponseRedirect(url)
-    status = 400 if (errors or header_error or (compiled is not None and compiled.error is not None)) else 200
+    refused = errors or header_error or (compiled is not None and compiled.error is not None)
+    status = 400 if refused and not wants_fragment(request) else 200  # htmx swaps only a 2xx: the fragment says what is wrong
     return render_page(request, "play/enter.html", "entry", context, status=status)
