@@ -34,7 +34,7 @@ from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import TILE_IDS
 from kwx.processes import as_done
 from kwx.table.advice import COSTLY, sample_world
-from kwx.table.record import Record, Replay
+from kwx.table.record import Replay
 from kwx.table.review import ChoiceReviewed, DecisionReviewed, review_decision
 from kwx.table.selfplay import Policy
 from kwx.table.table import Action, Table, claim_win
@@ -255,7 +255,7 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
     ``give_way`` is called before every rollout (``policies``)."""
     state = point.state
     view = view_for(state, seat)
-    header = Record.from_json(record).header
+    header = seats.header_of(record)
     mine = _chosen(state, point.taken, seat)
     factory = policy_factory(method.policy)
     policy = factory()

@@ -11,7 +11,8 @@ from typing import Any
 from kwx.bots.registry import policy_factory
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import NUM_KINDS
-from kwx.table.record import Record, Replay, finish
+from kwx.table.record import Header, Record, Replay, finish
+from kwx.table.seat_record import SeatRecord, is_one_seat, replay_seat_json
 from kwx.table.selfplay import Policy, Waiting, advance, seeded_deal
 from kwx.table.table import Action, Table
 from kwx.table.view import SeatView, decision_for
@@ -102,9 +103,18 @@ def bot_policies(level: str, person: Policy, seat: int = PERSON) -> list[Policy]
 
 
 def replayed(record: dict[str, Any], seed: int | None = None) -> Replay:
-    """A stored record played through the table; with ``seed`` its states know the wall (play goes on from the last), else not (review)."""
+    """A stored record played through the table; with ``seed`` its states know the wall (play goes on from the last), else not (review).
+
+    A record of one seat's view (a hand entered from a real table) replays on its stand-in worlds (``kwx.table.seat_record``)."""
+    if is_one_seat(record):
+        return replay_seat_json(record)
     rec = Record.from_json(record)
     return rec.replay(seeded_deal(seed, rec.header.dealer).wall if seed is not None else None)
+
+
+def header_of(record: dict[str, Any]) -> Header:
+    """A stored record's header (of a full record, or of one seat's view)."""
+    return SeatRecord.from_json(record).header if is_one_seat(record) else Record.from_json(record).header
 
 
 def play_on(done: Replay, level: str, choice: Choice | None, seat: int = PERSON, auto: Auto | None = None) -> tuple[Replay, bool]:

@@ -25,6 +25,7 @@ from kwx.hand.tiles import TILE_IDS, with_tile
 from kwx.hand.tiles import Hand as Tiles
 from kwx.numbers import read_whole
 from kwx.table.record import Replay
+from kwx.table.seat_record import SeatReplay, is_one_seat
 from kwx.table.settlement import KONG_TYPES, Payment
 from kwx.table.table import Action, IllegalAction, Table, check, forced_kong, win_on
 from kwx.table.view import SeatView, decision_for, view_for
@@ -293,7 +294,8 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
     scores = sheet["totals"] if sheet is not None and step is None else None
     if scores is not None and not over:  # kong money is paid when the kong is made: it reaches the scores at once
         scores = [total + paid for total, paid in zip(scores, done.settlement.nets)]
-    view = view_for(state, me, open_hands=over or (open_hands and hand.over))
+    blind = done.header.seat is not None  # one seat's view (an entered hand): the other hands were never seen
+    view = view_for(state, me, open_hands=not blind and (over or (open_hands and hand.over)))
     shown = table_shown(view, over=over, scores=scores, last_discard=last_discard(actions))
     out: dict[str, Any] = {
         "hand": hand,
@@ -304,7 +306,7 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
         "state": state,
         "shown": shown,
         "choices": choices(state, me) if not over and step is None else choices_none(),
-        "log": action_log(done, actions, me, over),
+        "log": action_log(done, actions, me, over and not blind),
         "piao": hand.record.get("piao", [0, 0, 0]),
         "order": turn_order(view, over),
         "own_waits": own_waits(view) if not over and step is None else [],  # the play table's (a review's step shows its own figures)
@@ -314,8 +316,11 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
         "dice": dice_shown(done),
         "kou": [TILE_IDS[k] for k in sorted(state.seats[me].kou)],
         "refused": refused(state, me) if not over and step is None else [],
+        "entered": blind,
     }
-    if over:
+    if over and blind:
+        out["entered_end"] = entered_end(done, me)
+    if over and (not isinstance(done, SeatReplay) or done.money_known):
         out["settlement"] = end_card(done, me)
     return out
 
@@ -346,6 +351,16 @@ def end_card(done: Replay, me: int = PERSON) -> dict[str, Any]:
     card["ready"] = [{**row, "name": seat_name(r.seat, me)} for row, r in zip(ready_rows(settlement), settlement.ready)]
     card["next_dealer_name"] = seat_name(done.next_dealer, me) if done.next_dealer is not None else ""
     return card
+
+
+def entered_end(done: Replay, me: int) -> dict[str, Any]:
+    """How an entered hand (one seat's view) ended, in the seat's words: the wins whose tiles were not shown, and whether its money is known."""
+    unseen = done.unseen_wins if isinstance(done, SeatReplay) else ()
+    return {
+        "money_known": not isinstance(done, SeatReplay) or done.money_known,
+        "unseen": [{"player": seat_name(seat, me), "tile": TILE_IDS[kind]} for seat, kind in unseen],
+        "next_dealer_name": seat_name(done.next_dealer, me) if done.next_dealer is not None else "",
+    }
 
 
 def _step(text: str, last: int) -> int:
@@ -465,7 +480,7 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
     figures = hand.review if hand.review_state == Hand.DONE else None
     last = hand.action_count
     step = _step(step_text.strip(), last)
-    options = review_options(open_text, only_text, hand.over)
+    options = review_options(open_text, only_text, hand.over and not is_one_seat(hand.record))
     every = figures["decisions"] if figures else []
     decisions = [d for d in every if d["costly"]] if options["mistakes"] else every
     at = next((d for d in every if d["step"] == step), None)
@@ -479,7 +494,7 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
     if asked and at is not None:
         item = ReviewItem.objects.filter(pk=item_id, hand=hand, step=step).first()
     hide = asked  # an item asked again: nothing of the old answer, even while its review is worked out again
-    taken = action_text(done.actions[step], hand.seat, hide_draws=False) if step < last and not hide else ""
+    taken = action_text(done.actions[step], hand.seat, hide_draws=done.header.seat is not None) if step < last and not hide else ""
     steps = [d["step"] for d in decisions]
     return {
         **view,

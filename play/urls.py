@@ -2,11 +2,12 @@
 
 from django.urls import path
 
-from . import views
+from . import entry_views, views
 
 urlpatterns = [
     path("play/", views.start, name="play"),
     path("play/upload/", views.upload, name="play-upload"),
+    path("play/enter/", entry_views.enter, name="play-enter"),
     path("play/<int:game_id>/", views.table, name="play-table"),
     path("play/<int:game_id>/next/", views.next_hand, name="play-next"),
     path("play/<int:game_id>/auto/", views.auto, name="play-auto"),

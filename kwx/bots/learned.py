@@ -15,6 +15,7 @@ corrected worths decide 碰 or 过: the best discard after the pong against the 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -194,6 +195,7 @@ def world_control(seat: int, evaluator: StrongBot | None = None) -> Callable[[Ta
 
     def predict(world: Table, choice: Action | None) -> float:
         a, b, c = (replace(s, liang_dao=True, waits=s.ready_on) if other != seat and not s.liang_dao and s.ready_on else s for other, s in enumerate(world.seats))
-        return judge.worth_of(view_for(replace(world, seats=(a, b, c)), seat), choice)
+        worth = judge.worth_of(view_for(replace(world, seats=(a, b, c)), seat), choice)
+        return worth if math.isfinite(worth) else 0.0  # a choice the judge never takes (a kong a revealed hand robs) predicts nothing
 
     return predict

@@ -17,7 +17,7 @@ from typing import Any
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.notation import format_counts, parse_tile, parse_tiles
 from kwx.hand.rules import Rules, make_rules
-from kwx.hand.tiles import COPIES, TILE_IDS, Counts, add
+from kwx.hand.tiles import COPIES, EMPTY, TILE_IDS, Counts, add
 from kwx.rules import OptionValue
 from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Settlement, Winner, next_dealer, settle
 from kwx.table.table import SEATS, VERBS, Action, IllegalAction, Result, Table, apply, deal
@@ -51,6 +51,8 @@ class Header:
     dealer: int
     hands: tuple[Counts, Counts, Counts]
     dice: tuple[int, int] | None = None
+    seat: int | None = None
+    """The one seat whose view the record is (``kwx.table.seat_record``): the other hands are unknown, empty here. None: a full record."""
 
     @property
     def rule_set(self) -> Rules:
@@ -108,11 +110,11 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def parse_header(data: Any) -> tuple[Header, list[Any]]:
-    """Check a record's header; return it with the raw actions (not yet checked)."""
+def parse_header(data: Any, *, one_seat: bool = False) -> tuple[Header, list[Any]]:
+    """Check a record's header; return it with the raw actions (not yet checked). ``one_seat``: a record of one seat's view (``"seat"``, the other hands ``null``)."""
     if not isinstance(data, Mapping):
         raise _header_error(gettext_noop("The record must be a JSON object."), "body")
-    unknown = sorted(str(k) for k in data if k not in HEADER_KEYS)
+    unknown = sorted(str(k) for k in data if k not in HEADER_KEYS and not (one_seat and k == "seat"))
     if unknown:
         name = unknown[0][:40]
         raise _header_error(gettext_noop('Unknown field "%(name)s".'), name, name=name)
@@ -143,7 +145,12 @@ def parse_header(data: Any) -> tuple[Header, list[Any]]:
     dealer = data["dealer"]
     if not _whole(dealer) or dealer not in SEATS:
         raise _header_error(gettext_noop("The dealer must be seat 0, 1 or 2."), "dealer")
-    hands = _hands(data.get("hands"))
+    seat = None
+    if one_seat:
+        seat = data.get("seat")
+        if not _whole(seat) or seat not in SEATS:
+            raise _header_error(gettext_noop("The seat must be 0, 1 or 2: the seat whose view the record holds."), "seat")
+    hands = _hands(data.get("hands"), seat)
     dice = data.get("dice")
     if dice is not None and (not isinstance(dice, list) or len(dice) != 2 or not all(_whole(d) and 1 <= d <= 6 for d in dice)):
         raise _header_error(gettext_noop("The dice must be two numbers from 1 to 6."), "dice")
@@ -163,16 +170,22 @@ def parse_header(data: Any) -> tuple[Header, list[Any]]:
         dealer,
         hands,
         None if dice is None else (dice[0], dice[1]),
+        seat,
     )
     return header, actions
 
 
-def _hands(value: Any) -> tuple[Counts, Counts, Counts]:
-    """The three dealt hands: 13 tiles each, no kind more than four times in all."""
+def _hands(value: Any, known: int | None = None) -> tuple[Counts, Counts, Counts]:
+    """The three dealt hands: 13 tiles each, no kind more than four times in all (``known``: only that seat's, the others ``null`` and read as empty)."""
     if not isinstance(value, list) or len(value) != 3:
         raise _header_error(gettext_noop("The hands must be a list of three hands of 13 tiles."), "hands")
     hands = []
     for seat, text in enumerate(value):
+        if known is not None and seat != known:
+            if text is not None:
+                raise _header_error(gettext_noop("Seat %(seat)d's hand is not seen from seat %(known)d: write null."), "hands", seat=seat, known=known)
+            hands.append(EMPTY)
+            continue
         if not isinstance(text, str) or len(text) > 200:
             raise _header_error(gettext_noop("Seat %(seat)d's hand must be tile text such as 4556p123s789sZZZ."), "hands", seat=seat)
         try:

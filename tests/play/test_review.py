@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kwx.bots.basic import BasicBot
@@ -232,3 +234,14 @@ def test_each_reason_has_its_words_in_both_languages():
     with translation.override("zh-hans"):
         assert "下家" in reason_text(codes[0]) and "包胡" in reason_text(codes[0]) and "31 %" in reason_text(codes[1])
         assert "抢杠" in reason_text(codes[2])
+
+
+def test_a_choice_the_judge_never_takes_gives_finite_figures():
+    """A 蓄杠 a revealed hand would rob is worth −inf to the judge; as a control variate it must predict nothing, not −inf (a review stored NaN)."""
+    from kwx.bots.registry import policy_factory
+
+    done = play(seeded_deal(12, 0), [policy_factory("basic")() for _ in range(3)])
+    record = done.record.to_json()
+    point = review.decision_points(record, 0)[11]
+    figures = review.review_point(record, 0, point, review.Method("judge", 30))
+    json.dumps(figures, allow_nan=False)
