@@ -642,7 +642,9 @@ def _ready_seats(inp: HandInput, rules: Rules) -> tuple[Ready, ...]:
     all_ready = all(f is not None for f in found)
     out = []
     for seat, best in enumerate(found):
-        if seat in declared:
+        if seat in declared and best is None and rules.options.sha_ma:
+            rank = RANK_NOT_READY  # 杀马 konged a face-up triplet and dropped the waits it broke: declared, but no longer ready
+        elif seat in declared:
             if best is None:
                 raise _error(gettext_noop("%(player)s declared 亮倒 but the hand given is not ready: a declared hand is always ready."), "hands", player=inp.players[seat])
             second = rules.options.hua_zhuang == "cha_da_jiao_suizhou" and all_ready and seat != declared[0]

@@ -213,3 +213,13 @@ def test_the_legacy_path_is_kwx_rules_section_6(rules, shape, result, declared, 
     v = done.wins[0].value.total
     expected = {1: v + piao[0] + piao[1], 2: v + piao[0] + piao[2]} if result == "self_draw" else {1: (2 * v if declared else v) + piao[0] + piao[1]}
     assert {p.payer: p.amount for p in done.payments} == expected
+
+
+def test_a_declared_hand_that_sha_ma_broke_ranks_as_not_ready():
+    """Under 杀马 a forced kong may drop a declared hand's waits; at a drawn hand it is then not ready (rank 0), not an error."""
+    hands = ["123p456p789p1s5sFB", "11p33p55s77sFFBB9s", "4556p123s789sZZZ"]
+    nets, payments = settle(rules="suizhou", result="draw", liang_dao=[0, 1], hands=hands)
+    assert (0, 1, "cha_da_jiao", 8) in payments and (0, 2, "cha_da_jiao", 4) in payments  # the broken declarer pays both ready seats (its own 亮倒 doubles what it pays)
+    assert sum(nets) == 0
+    with pytest.raises(EngineError, match="not ready"):
+        settle(rules="xiaogan", result="draw", liang_dao=[0, 1], hands=hands)  # without 杀马 a declared hand is always ready
