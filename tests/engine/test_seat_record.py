@@ -6,11 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, reject, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kwx.bots.companion import CompanionBot
-from kwx.errors import EngineError
 from kwx.hand.notation import parse_tile
 from kwx.rules import PRESETS
 from kwx.table.record import Record, RecordError, replay
@@ -51,11 +50,11 @@ def check_cut(done, seat: int) -> None:
 
 @settings(max_examples=40)
 @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 2), rules=st.sampled_from(sorted(PRESETS)))
+@example(seed=2658, dealer=2658 % 3, rules="suizhou")  # 杀马 leaves a declared hand unready before a drawn hand's 查大叫
+@example(seed=3504, dealer=3504 % 3, rules="suizhou")
+@example(seed=4008, dealer=4008 % 3, rules="suizhou")
 def test_any_hand_cut_to_one_seat_replays_to_the_same_decisions(seed, dealer, rules):
-    try:
-        done = play(seeded_deal(seed, dealer), [RandomBot(seed + i) for i in range(3)], rules=rules)
-    except EngineError:  # a 杀马 kong may leave a declared hand unready, which 随州's 查大叫 refuses to settle (reported): not a hand to cut
-        reject()
+    done = play(seeded_deal(seed, dealer), [RandomBot(seed + i) for i in range(3)], rules=rules)
     for seat in range(3):
         check_cut(done, seat)
 
