@@ -143,7 +143,8 @@ def test_no_cap_in_standard():
 def test_pinghu_self_draw_only():
     assert win("123456789p1178s", "6s")["total"] == 1
     side = win("123456789p1178s", "6s", "discard")
-    assert side == {"allowed": False, "total": 0, "fans": [], "reason": "pinghu"}
+    assert {k: side[k] for k in ("allowed", "total", "fans", "reason")} == {"allowed": False, "total": 0, "fans": [], "reason": "pinghu"}
+    assert side["amount"] == 0 and side["fan_product"] == 1
 
 
 def test_pinghu_option_off_allows_a_discard_win():
