@@ -69,3 +69,19 @@ def test_a_hand_at_the_play_table_logs_no_console_error(page):
     page.locator("#next-hand").click()
     page.locator(".pl-hand-form").wait_for()
     assert errors == []
+
+
+def test_an_htmx_swap_never_writes_an_inline_style(page):
+    """Issue 38 item 8: htmx's settle step copies a swapped element's old ``style`` attribute onto the new one with setAttribute,
+    which the CSP (style-src 'self') refuses — whenever anything (a browser's translation, an extension) styled the element
+    through the CSSOM. The site settles no ``style`` (htmx-config in base.html), so such a swap logs nothing."""
+    from tests.e2e.test_play_table import sit_down
+
+    errors = _collect(page)
+    sit_down(page)
+    page.wait_for_load_state("networkidle")  # the bots' first turns are in: the switch is not swapped away under the click
+    page.evaluate("document.getElementById('table').style.outline = '1px solid transparent'")  # what a browser's own script may do
+    with page.expect_response(lambda r: "/auto/" in r.url):
+        page.locator("#auto-pass").check()
+    page.wait_for_selector("#table")
+    assert not [e for e in errors if "style" in e], errors
