@@ -11,11 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
-from kwx.hand.money import bao_hu_applies, bao_hu_halves, discard_allowed, expected_horse_score, payer_multiplier
+from kwx.hand.money import bao_hu_applies, bao_hu_halves, discard_allowed, expected_horse_score, payer_multiplier, win_extras, win_parts
 from kwx.hand.scoring import WinValue
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
 from kwx.rules import RuleSet
-from kwx.table.settlement import win_extras, win_parts
 from kwx.table.view import SeatView
 
 

@@ -43,10 +43,10 @@ from typing import Any
 from kwx.bots.money import pay
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency, ready_discards
+from kwx.hand.money import KONG_MONEY
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand, with_tile
-from kwx.table.settlement import KONG_MONEY
 from kwx.table.table import Action
 from kwx.table.view import SeatView
 

@@ -10,6 +10,9 @@ per unit of base stake; 漂 is the caller's (it belongs to the seats, not to the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import NamedTuple
 
 from kwx.hand.rules import Rules
@@ -139,16 +142,135 @@ def after_win(unseen: Counts, win: int) -> Counts:
     return unseen[:win] + (max(0, unseen[win] - 1),) + unseen[win + 1 :]
 
 
+# ---- one payment, part by part: §2.1 steps 2–7 (the settlement, the analyzer and the bots all read it) ----
+
+KONG_MONEY: Mapping[str, int] = MappingProxyType({"an_gang": 2, "ming_gang": 1, "zhi_gang": 2})
+"""Kong money (喜钱) per paying player: 暗杠 2 from each other, 明杠(蓄杠) 1 from each other, 直杠 2 from the feeder."""
+WIN_PARTS: Mapping[str, int] = MappingProxyType({"self_draw": 1, "discard": 1, "qiang_gang_hu": 1, "bao_hu": 2})
+"""The fan part of a payment by how it was won, and how many times the win's value it pays in the legacy reading (包胡: 2·V, §6)."""
+PAYMENT_KINDS = ("win", "kong", "liang_dao", "cha_da_jiao")
+PART_GROUPS: Mapping[str, str] = MappingProxyType(
+    {
+        **{key: "fan" for key in WIN_PARTS},
+        "cha_da_jiao": "fan",
+        "piao": "piao",
+        "kan": "kan",
+        "ma": "ma",
+        "pao_qia_mo_ba": "pao_qia_mo_ba",
+        **{key: "kong" for key in KONG_MONEY},
+        "huang_zhuang": "flat",
+        "first_declarer": "flat",
+    }
+)
+"""Each part key's group in an answer's ``parts`` (town-rules.md §6): fan, piao, kan, ma, pao_qia_mo_ba, kong, flat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One reason inside a payment: a key (``self_draw``, ``piao``, ``an_gang`` …), its amount and numbers."""
+
+    key: str
+    amount: int
+    numbers: tuple[tuple[str, int], ...] = ()
+
+    def number(self, name: str) -> int:
+        """One of the numbers behind the part (KeyError if absent)."""
+        return dict(self.numbers)[name]
+
+    @property
+    def group(self) -> str:
+        """The part's group in an answer's ``parts``: fan, piao, kan, ma, pao_qia_mo_ba, kong or flat."""
+        return PART_GROUPS[self.key]
+
+
+@dataclass(frozen=True, slots=True)
+class WinExtras:
+    """What a win adds beside its fans: 坎 (None: 数坎 off), 跑恰摸八 (None: off), 马 (None: no horses bought), and whether it was 包胡."""
+
+    kan: int | None = None
+    pao_qia_mo_ba: int | None = None
+    ma: int | None = None
+    bao_hu: bool = False
+
+
+def fan_part(key: str, multiplier: int, base: int, **numbers: int) -> Part:
+    """The part of a payment its multiplier pays (``key``: how it was won), × base."""
+    return Part(key, multiplier * base, (("multiplier", multiplier), *numbers.items(), ("base", base)))
+
+
+def piao_part(winner: int, payer: int, base: int) -> Part:
+    """The 漂 of a payment: the winner's and the payer's, × base."""
+    return Part("piao", (winner + payer) * base, (("winner", winner), ("payer", payer), ("base", base)))
+
+
+def win_extras(value: WinValue, hand: Hand, kind: int, rules: RuleSet, *, self_draw: bool, winner_declared: bool, discarder_declared: bool = False, horses: tuple[int, ...] = ()) -> WinExtras:
+    """The flat extras one win decides (§1.6): its 坎 (数坎), 跑恰摸八, 马 (the horses turned, when bought) and whether a discard win is 包胡."""
+    return WinExtras(
+        kan=value.kan if rules.shu_kan else None,
+        pao_qia_mo_ba=pao_qia_mo_ba(value, hand, kind, self_draw) if rules.pao_qia_mo_ba else None,
+        ma=horse_score(horses, kind, rules) if buys_horses(rules, self_draw, winner_declared) else None,
+        bao_hu=not self_draw and bao_hu_applies(rules, winner_declared, discarder_declared),
+    )
+
+
+def _flat_parts(extras: WinExtras, base: int, kan_times: int = 1) -> list[Part]:
+    """坎, 马 and 跑恰摸八 of one win payment (step 6), each × base."""
+    parts = []
+    if extras.kan:
+        parts.append(Part("kan", extras.kan * kan_times * base, (("kan", extras.kan), ("times", kan_times), ("base", base))))
+    if extras.ma:
+        parts.append(Part("ma", extras.ma * base, (("ma", extras.ma), ("base", base))))
+    if extras.pao_qia_mo_ba:
+        parts.append(Part("pao_qia_mo_ba", extras.pao_qia_mo_ba * base, (("points", extras.pao_qia_mo_ba), ("base", base))))
+    return parts
+
+
+def win_parts(
+    value: WinValue,
+    extras: WinExtras,
+    rules: RuleSet,
+    *,
+    self_draw: bool,
+    winner_declared: bool,
+    payer_declared: bool,
+    third_declared: bool = False,
+    rob: bool = False,
+    piao: tuple[int, int, int] = (0, 0, 0),
+    dice: tuple[int, int] | None = None,
+    base: int = 1,
+) -> tuple[Part, ...]:
+    """One payer's payment for one win by §2.1: the capped multiplier (包胡 when it applies), then 漂, 坎, 马, 跑恰摸八; ``piao`` is (winner, payer, third)."""
+    winner, payer, third = piao
+    if not self_draw and bao_hu_applies(rules, winner_declared, payer_declared):
+        to_d, to_t, m = bao_hu_halves(value, payer_declared, third_declared, rules, dice)
+        legacy_halves = rules.bao_hu == "on" and capped(to_d, value.cap) == capped(to_t, value.cap)
+        part = fan_part("bao_hu", m // 2, base) if legacy_halves else fan_part("bao_hu", m, base, discarder=to_d, third=to_t)
+        parts = [replace(part, amount=m * base)]
+        if winner + payer:
+            parts.append(piao_part(winner, payer, base))
+        if rules.bao_hu_piao == "both" and winner + third:
+            parts.append(piao_part(winner, third, base))
+        return (*parts, *_flat_parts(extras, base, 2 if rules.bao_hu_kan == "double" else 1))
+    m = payer_multiplier(value, winner_declared, payer_declared, rules, dice)
+    parts = [fan_part("self_draw" if self_draw else "qiang_gang_hu" if rob else "discard", m, base)]
+    if winner + payer:
+        parts.append(piao_part(winner, payer, base))
+    return (*parts, *_flat_parts(extras, base))
+
+
 class SideMoney(NamedTuple):
     """One way of winning a wait (自摸 or 点炮) in money per base stake, every 漂 0 (town-rules.md §4 "Analyzer").
 
     ``total`` is M towards a payer who did not declare (0 when not allowed: WinValue.total),
     ``declared_total`` M towards a payer who declared 亮倒 (0 when not allowed from one; it
     differs from ``total`` only under ``winner_or_payer``, or where a declared hand's discard
-    win from a declared discarder is a 包胡, ``declared_bao_hu``). ``kan`` (数坎), ``pao_qia_mo_ba`` and
+    win from a declared discarder is a 包胡). ``kan`` (数坎), ``pao_qia_mo_ba`` and
     ``expected_ma`` (a self-draw that buys horses: the mean horse score over the unseen tiles)
     are None where the rules do not count them. ``bao_hu`` is M of the discard side of a declared
-    hand when the rules have 包胡 (the discarder and the third seat not declared), else None.
+    hand when the rules have 包胡 (the discarder and the third seat not declared), else None;
+    ``declared_bao_hu`` says the win from a declared discarder is a 包胡.
+    ``amount``, ``declared_amount`` and ``bao_hu_amount`` are those payments whole (``win_parts``,
+    the expected 马 added), 0 or None where the win is not allowed from that payer.
     """
 
     allowed: bool
@@ -159,7 +281,9 @@ class SideMoney(NamedTuple):
     pao_qia_mo_ba: int | None = None
     expected_ma: float | None = None
     bao_hu: int | None = None
-    bao_hu_kan_times: int = 1
+    amount: float = 0
+    declared_amount: float = 0
+    bao_hu_amount: float | None = None
     declared_bao_hu: bool = False
 
     @property
@@ -167,28 +291,9 @@ class SideMoney(NamedTuple):
         """The flat extras of one payment: 坎 + 跑恰摸八 + the expected 马."""
         return (self.kan or 0) + (self.pao_qia_mo_ba or 0) + (self.expected_ma or 0)
 
-    @property
-    def amount(self) -> float:
-        """What one payer who did not declare pays per base, 漂 0: M + extras (0 when not allowed); the value's amount."""
-        return self.total + self.extras if self.allowed else 0
-
-    @property
-    def declared_amount(self) -> float:
-        """What a payer who declared pays per base, 漂 0 (0 when not allowed from one)."""
-        if not self.declared_allowed:
-            return 0
-        return self.declared_total + self.extras + ((self.kan or 0) * (self.bao_hu_kan_times - 1) if self.declared_bao_hu else 0)
-
-    @property
-    def bao_hu_amount(self) -> float | None:
-        """What the discarder pays per base on 包胡, 漂 0: both halves, 坎 once or twice (``bao_hu_kan``), 跑恰摸八 once."""
-        if self.bao_hu is None:
-            return None
-        return self.bao_hu + (self.kan or 0) * self.bao_hu_kan_times + (self.pao_qia_mo_ba or 0)
-
 
 def side_money(value: WinValue, hand: Hand, kind: int, self_draw: bool, rules: Rules, unseen: Counts | None = None) -> SideMoney:
-    """One side of winning the 13-tile ``hand`` on ``kind`` (``value`` from ``score_win`` under ``rules``), priced by §2.1 steps 2–6.
+    """One side of winning the 13-tile ``hand`` on ``kind`` (``value`` from ``score_win`` under ``rules``), priced by §2.1 steps 2–6 (``win_parts``).
 
     The seat's own 亮倒 is ``liang_dao`` in the rules' situation; no other seat declared but the
     payer where ``declared_*`` says so. ``unseen`` (the copies left of each kind, the winning
@@ -196,9 +301,14 @@ def side_money(value: WinValue, hand: Hand, kind: int, self_draw: bool, rules: R
     """
     options = rules.options
     declared = "liang_dao" in rules.situation
-    kan = value.kan if options.shu_kan else None
-    pqmb = pao_qia_mo_ba(value, hand, kind, self_draw) if options.pao_qia_mo_ba else None
+    extras = replace(win_extras(value, hand, kind, options, self_draw=self_draw, winner_declared=declared), ma=None)
     ma = expected_horse_score(kind, after_win(unseen, kind), options) if self_draw and unseen is not None and buys_horses(options, True, declared) else None
+
+    def paid(payer_declared: bool) -> float:
+        parts = win_parts(value, extras, options, self_draw=self_draw, winner_declared=declared, payer_declared=payer_declared)
+        whole = sum(p.amount for p in parts)
+        return whole if ma is None else whole + ma
+
     declared_allowed = value.allowed or (not self_draw and discard_allowed(value, True, options))
     declared_bao = not self_draw and declared and declared_allowed and bao_hu_applies(options, True, True)
     if declared_bao:
@@ -211,11 +321,13 @@ def side_money(value: WinValue, hand: Hand, kind: int, self_draw: bool, rules: R
         value.total if value.allowed else 0,
         declared_allowed,
         declared_total,
-        kan,
-        pqmb,
+        extras.kan,
+        extras.pao_qia_mo_ba,
         ma,
         bao,
-        2 if options.bao_hu_kan == "double" else 1,
+        paid(False) if value.allowed else 0,
+        paid(True) if declared_allowed else 0,
+        paid(False) if bao is not None else None,
         declared_bao,
     )
 

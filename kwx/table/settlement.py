@@ -13,14 +13,20 @@ numbers behind it), which the web layer turns into words. Players are indices 0,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.analysis import MAX_TEXT, build_hand
 from kwx.hand.money import (  # noqa: F401  (kept importable from here, where they lived)
+    KONG_MONEY,
+    PART_GROUPS,
+    PAYMENT_KINDS,
+    WIN_PARTS,
+    Part,
     SideMoney,
+    WinExtras,
     ba_count,
     bao_hu_applies,
     bao_hu_halves,
@@ -29,13 +35,17 @@ from kwx.hand.money import (  # noqa: F401  (kept importable from here, where th
     dice_factor,
     discard_allowed,
     expected_horse_score,
+    fan_part,
     horse_score,
     horses_due,
     pair_multiplier,
     pao_qia_mo_ba,
     pao_qia_mo_ba_parts,
     payer_multiplier,
+    piao_part,
     side_money,
+    win_extras,
+    win_parts,
 )
 from kwx.hand.notation import parse_tile, parse_tiles
 from kwx.hand.rules import Rules, make_rules
@@ -50,8 +60,6 @@ MAX_BASE = 10_000
 MAX_NAME = 20
 WALL_TILES = 45
 """Tiles left to draw after the deal (84 − 3 × 13): the most ``wall_left`` can be."""
-KONG_MONEY: Mapping[str, int] = MappingProxyType({"an_gang": 2, "ming_gang": 1, "zhi_gang": 2})
-"""Kong money (喜钱) per paying player: 暗杠 2 from each other, 明杠(蓄杠) 1 from each other, 直杠 2 from the feeder."""
 KONG_TYPES = tuple(KONG_MONEY)
 RESULTS = ("draw", "self_draw", "discard", "rob_kong")
 """荒庄, 自摸, 点炮 (two winners: 一炮双响), 抢杠胡 (``discarder`` = the player robbed)."""
@@ -66,23 +74,6 @@ USER_SITUATIONS: Mapping[str, tuple[str, ...]] = MappingProxyType(
 """Situational fans the user sets per result; 亮倒 and 抢杠胡 follow from the input by themselves."""
 USER_SITUATION_KEYS: frozenset[str] = frozenset(k for keys in USER_SITUATIONS.values() for k in keys)
 """Every situational fan a user may set on some result (the others follow from the input)."""
-WIN_PARTS: Mapping[str, int] = MappingProxyType({"self_draw": 1, "discard": 1, "qiang_gang_hu": 1, "bao_hu": 2})
-"""The fan part of a payment by how it was won, and how many times the win's value it pays in the legacy reading (包胡: 2·V, §6)."""
-PAYMENT_KINDS = ("win", "kong", "liang_dao", "cha_da_jiao")
-PART_GROUPS: Mapping[str, str] = MappingProxyType(
-    {
-        **{key: "fan" for key in WIN_PARTS},
-        "cha_da_jiao": "fan",
-        "piao": "piao",
-        "kan": "kan",
-        "ma": "ma",
-        "pao_qia_mo_ba": "pao_qia_mo_ba",
-        **{key: "kong" for key in KONG_MONEY},
-        "huang_zhuang": "flat",
-        "first_declarer": "flat",
-    }
-)
-"""Each part key's group in an answer's ``parts`` (town-rules.md §6): fan, piao, kan, ma, pao_qia_mo_ba, kong, flat."""
 RANK_NOT_READY, RANK_DECLARED, RANK_SECOND, RANK_READY = 0, 1, 2, 10
 """查大叫 ranks (§1.7): not ready, a declarer, a later declarer when all three are ready (随州 form), ready but not declared."""
 _INPUT_KEYS = frozenset({"players", "base", "piao", "rules", "options", "kongs", "liang_dao", "result", "discarder", "winners", "horses", "wall_left", "dice", "hands"})
@@ -153,24 +144,6 @@ class HandInput:
 
 
 @dataclass(frozen=True, slots=True)
-class Part:
-    """One reason inside a payment: a key (``self_draw``, ``piao``, ``an_gang`` …), its amount and numbers."""
-
-    key: str
-    amount: int
-    numbers: tuple[tuple[str, int], ...] = ()
-
-    def number(self, name: str) -> int:
-        """One of the numbers behind the part (KeyError if absent)."""
-        return dict(self.numbers)[name]
-
-    @property
-    def group(self) -> str:
-        """The part's group in an answer's ``parts``: fan, piao, kan, ma, pao_qia_mo_ba, kong or flat."""
-        return PART_GROUPS[self.key]
-
-
-@dataclass(frozen=True, slots=True)
 class Payment:
     """``payer`` pays ``payee`` ``amount`` (the sum of the parts); ``kind`` is win, kong, liang_dao or cha_da_jiao."""
 
@@ -203,16 +176,6 @@ class Win:
     def amount(self, base: int) -> int:
         """V, the win value in money (towards a payer who did not declare, no 上楼)."""
         return base * self.value.total
-
-
-@dataclass(frozen=True, slots=True)
-class WinExtras:
-    """What a win adds beside its fans: 坎 (None: 数坎 off), 跑恰摸八 (None: off), 马 (None: no horses bought), and whether it was 包胡."""
-
-    kan: int | None = None
-    pao_qia_mo_ba: int | None = None
-    ma: int | None = None
-    bao_hu: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,75 +456,12 @@ def _value(inp: HandInput, rules: Rules, w: Winner) -> Win:
     return Win(w.seat, w.kind, w.hand, side, frozenset(situation), value)
 
 
-def _fan_part(key: str, multiplier: int, base: int, **numbers: int) -> Part:
-    return Part(key, multiplier * base, (("multiplier", multiplier), *numbers.items(), ("base", base)))
-
-
-def _piao_part(winner: int, payer: int, base: int) -> Part:
-    return Part("piao", (winner + payer) * base, (("winner", winner), ("payer", payer), ("base", base)))
-
-
-def win_extras(value: WinValue, hand: Hand, kind: int, rules: RuleSet, *, self_draw: bool, winner_declared: bool, discarder_declared: bool = False, horses: tuple[int, ...] = ()) -> WinExtras:
-    """The flat extras one win decides (§1.6): its 坎 (数坎), 跑恰摸八, 马 (the horses turned, when bought) and whether a discard win is 包胡."""
-    return WinExtras(
-        kan=value.kan if rules.shu_kan else None,
-        pao_qia_mo_ba=pao_qia_mo_ba(value, hand, kind, self_draw) if rules.pao_qia_mo_ba else None,
-        ma=horse_score(horses, kind, rules) if buys_horses(rules, self_draw, winner_declared) else None,
-        bao_hu=not self_draw and bao_hu_applies(rules, winner_declared, discarder_declared),
-    )
-
-
 def _extras_of(inp: HandInput, rules: RuleSet, win: Win) -> WinExtras:
     """The extras of one winner of the input."""
     declared = inp.liang_dao
     return win_extras(
         win.value, win.hand, win.kind, rules, self_draw=win.side == "self_draw", winner_declared=win.seat in declared, discarder_declared=inp.discarder in declared, horses=inp.horses or ()
     )
-
-
-def _flat_parts(extras: WinExtras, base: int, kan_times: int = 1) -> list[Part]:
-    """坎, 马 and 跑恰摸八 of one win payment (step 6), each × base."""
-    parts = []
-    if extras.kan:
-        parts.append(Part("kan", extras.kan * kan_times * base, (("kan", extras.kan), ("times", kan_times), ("base", base))))
-    if extras.ma:
-        parts.append(Part("ma", extras.ma * base, (("ma", extras.ma), ("base", base))))
-    if extras.pao_qia_mo_ba:
-        parts.append(Part("pao_qia_mo_ba", extras.pao_qia_mo_ba * base, (("points", extras.pao_qia_mo_ba), ("base", base))))
-    return parts
-
-
-def win_parts(
-    value: WinValue,
-    extras: WinExtras,
-    rules: RuleSet,
-    *,
-    self_draw: bool,
-    winner_declared: bool,
-    payer_declared: bool,
-    third_declared: bool = False,
-    rob: bool = False,
-    piao: tuple[int, int, int] = (0, 0, 0),
-    dice: tuple[int, int] | None = None,
-    base: int = 1,
-) -> tuple[Part, ...]:
-    """One payer's payment for one win by §2.1: the capped multiplier (包胡 when it applies), then 漂, 坎, 马, 跑恰摸八; ``piao`` is (winner, payer, third)."""
-    winner, payer, third = piao
-    if not self_draw and bao_hu_applies(rules, winner_declared, payer_declared):
-        to_d, to_t, m = bao_hu_halves(value, payer_declared, third_declared, rules, dice)
-        legacy_halves = rules.bao_hu == "on" and capped(to_d, value.cap) == capped(to_t, value.cap)
-        part = _fan_part("bao_hu", m // 2, base) if legacy_halves else _fan_part("bao_hu", m, base, discarder=to_d, third=to_t)
-        parts = [replace(part, amount=m * base)]
-        if winner + payer:
-            parts.append(_piao_part(winner, payer, base))
-        if rules.bao_hu_piao == "both" and winner + third:
-            parts.append(_piao_part(winner, third, base))
-        return (*parts, *_flat_parts(extras, base, 2 if rules.bao_hu_kan == "double" else 1))
-    m = payer_multiplier(value, winner_declared, payer_declared, rules, dice)
-    parts = [_fan_part("self_draw" if self_draw else "qiang_gang_hu" if rob else "discard", m, base)]
-    if winner + payer:
-        parts.append(_piao_part(winner, payer, base))
-    return (*parts, *_flat_parts(extras, base))
 
 
 def _payment(payer: int, payee: int, parts: list[Part] | tuple[Part, ...], kind: str = "win") -> Payment:
@@ -684,9 +584,9 @@ def _draw_payments(inp: HandInput, rules: Rules) -> tuple[list[Payment], tuple[R
             if p.rank >= c.rank:
                 continue
             m = payer_multiplier(c.value, c.seat in declared, p.seat in declared, options, inp.dice)
-            parts = [_fan_part("cha_da_jiao", m, base)]
+            parts = [fan_part("cha_da_jiao", m, base)]
             if inp.piao[c.seat] + inp.piao[p.seat]:
-                parts.append(_piao_part(inp.piao[c.seat], inp.piao[p.seat], base))
+                parts.append(piao_part(inp.piao[c.seat], inp.piao[p.seat], base))
             if options.shu_kan and c.value.kan:
                 parts.append(Part("kan", c.value.kan * base, (("kan", c.value.kan), ("times", 1), ("base", base))))
             out.append(_payment(p.seat, c.seat, parts, "cha_da_jiao"))
