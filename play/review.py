@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from kwx.bots.learned import world_control
+from kwx.bots.control import world_control
 from kwx.bots.registry import policy_factory
 from kwx.bots.strong import danger
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency

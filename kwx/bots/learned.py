@@ -15,17 +15,16 @@ corrected worths decide 碰 or 过: the best discard after the pong against the 
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from kwx.bots.strong import Choice, Outlook, StrongBot, far_total
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import NUM_KINDS, Hand, with_tile
-from kwx.table.table import Action, Table
-from kwx.table.view import SeatView, view_for
+from kwx.table.table import Action
+from kwx.table.view import SeatView
 
 DATA = Path(__file__).resolve().parent / "data" / "learned.json"
 NAMES = (
@@ -187,15 +186,3 @@ class Learned(StrongBot):
 
 ZERO = Model((0.0,) * len(NAMES))
 """No correction: the strong bot's own ranking."""
-
-
-def world_control(seat: int, evaluator: StrongBot | None = None) -> Callable[[Table, Action | None], float]:
-    """The judge's own value of ``seat``'s choice in one world, for a review's control variate: its worth with the world's ready hidden hands in view, as if they had declared."""
-    judge = evaluator or Learned()
-
-    def predict(world: Table, choice: Action | None) -> float:
-        a, b, c = (replace(s, liang_dao=True, waits=s.ready_on) if other != seat and not s.liang_dao and s.ready_on else s for other, s in enumerate(world.seats))
-        worth = judge.worth_of(view_for(replace(world, seats=(a, b, c)), seat), choice)
-        return worth if math.isfinite(worth) else 0.0  # a choice the judge never takes (a kong a revealed hand robs) predicts nothing
-
-    return predict
