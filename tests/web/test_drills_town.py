@@ -53,7 +53,7 @@ def test_a_xiaogan_player_gets_a_xiaogan_drill_labelled_and_linked_on_its_page_a
     client = _client("xiaogan", language)
     puzzle, html = _followed(client, "/drills/?mode=rated")
     assert puzzle.rules == "xiaogan" and puzzle.key.startswith("xiaogan-h")
-    assert f'<a href="/learn/towns/xiaogan/">{label}</a> · ' in html  # the rules it is asked under, and the cap ×16
+    assert f'<a class="tap" href="/learn/towns/xiaogan/">{label}</a> · ' in html  # the rules it is asked under, and the cap ×16
     assert "×16" in html and "town-notice" not in html
     answered = client.post(f"/drills/{puzzle.pk}/", {"discard": puzzle.accepted[0], "attempt": aid(f"x-{language}"), "mode": "rated"}).content.decode()
     assert counted in answered
@@ -115,15 +115,15 @@ def test_where_the_town_has_no_bank_of_a_kind_the_page_says_which_rules_it_is_as
 def test_an_item_under_another_town_says_so_and_a_player_without_a_town_sees_only_its_label():
     item = Puzzle.objects.filter(rules="suizhou", kind=Puzzle.QUIZ).order_by("key").first()
     html = _page(_client("xiaogan", "en"), f"/learn/quiz/{item.pk}/")
-    assert "This one is asked under the Suizhou rules, not yours (Xiaogan)." in html and '<a href="/learn/towns/suizhou/">Suizhou</a>' in html
+    assert "This one is asked under the Suizhou rules, not yours (Xiaogan)." in html and '<a class="tap" href="/learn/towns/suizhou/">Suizhou</a>' in html
     html = _page(_client(), f"/learn/quiz/{item.pk}/")
-    assert "town-notice" not in html and '<a href="/learn/towns/suizhou/">随州</a>' in html
+    assert "town-notice" not in html and '<a class="tap" href="/learn/towns/suizhou/">随州</a>' in html
 
 
 def test_a_legacy_item_keeps_its_legacy_label_and_a_visitor_gets_only_legacy_items():
     puzzle, html = _followed(_client(), "/drills/?mode=rated")
     assert puzzle.rules in ("standard", "xiangyang", "shiyan") and "-" not in puzzle.key
-    assert f'<a href="/learn/towns/{puzzle.rules}/">{PRESETS[puzzle.rules].name}</a>' in html
+    assert f'<a class="tap" href="/learn/towns/{puzzle.rules}/">{PRESETS[puzzle.rules].name}</a>' in html
 
 
 def test_the_api_names_the_rules_of_the_next_puzzle_for_the_players_town():

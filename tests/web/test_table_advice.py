@@ -7,11 +7,12 @@ from django.http import QueryDict
 from django.test import RequestFactory
 
 from analysis.api_advice import advice_json, read_position
-from analysis.table_advice import choice_text, estimate
+from analysis.table_advice import choice_text, estimate, shaped
 from analysis.table_form import api_body, position_of, read_table
 from kwx.hand.ev import Budget
 from kwx.hand.notation import parse_hand
 from kwx.hand.rules import make_rules
+from kwx.table.advice import CLEAR
 from kwx.table.position import view_of
 from tests.ev_limits import low_ev_limits
 
@@ -36,8 +37,21 @@ def test_the_page_shows_the_apis_figures_for_the_same_position():
     body = api_body(hand, table, {"seed": 7})
     checked, money = read_position(body)
     answer = advice_json(view_of(checked, money["rules"]), money, Budget(seconds=None))
-    assert [(r["action"], r["mean"], r["stderr"], r["rollouts"]) for r in shown["rows"]] == [(c["action"], c["mean"], c["stderr"], c["rollouts"]) for c in answer["choices"]]
-    assert shown["rows"][0]["best"] == answer["clear"] and not any(r["best"] for r in shown["rows"][1:])  # the badge only when clear
+    figures = sorted((str(r["action"]), r["mean"], r["stderr"], r["rollouts"]) for r in shown["rows"])
+    assert figures == sorted((str(c["action"]), c["mean"], c["stderr"], c["rollouts"]) for c in answer["choices"])
+    # 4 deals are fewer than a clear call needs: the page keeps the decision's order (tiles in hand order) and marks no row
+    assert not shown["ranked"] and [r["tile"] for r in shown["rows"]] == ["2p", "3p", "4p", "5p", "6p", "1s", "6s", "7s", "8s", "9s", "Z", "Z"]
+    assert not any(r["best"] or r["top"] for r in shown["rows"])
+
+
+def test_ranked_rows_keep_the_apis_order_and_the_badge_only_when_clear():
+    hand, table = position(DEFEND)
+    body = api_body(hand, table, {"seed": 7})
+    checked, money = read_position(body)
+    answer = advice_json(view_of(checked, money["rules"]), money, Budget(seconds=None))
+    rows = shaped({**answer, "worlds": CLEAR.deals})["rows"]
+    assert [r["action"] for r in rows] == [c["action"] for c in answer["choices"]]
+    assert rows[0]["top"] and rows[0]["best"] == answer["clear"] and not any(r["best"] for r in rows[1:])
 
 
 def test_deal_in_lists_each_held_tile_and_marks_the_revealed_wait():
