@@ -14,10 +14,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from kwx.hand.fans import SITUATIONAL_FANS
+from kwx.hand.money import capped
 from kwx.hand.serial import fans_json
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.record import FORMAT, Replay
-from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES, Ready, capped
+from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES, Ready
 from kwx.table.table import VERBS
 from kwx_site.api_errors import RawJSONParser
 from kwx_site.api_rules import OptionsField, rules_field

@@ -15,8 +15,8 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.services import player_for
 from kwx.hand.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
+from kwx.hand.money import KONG_MONEY
 from kwx.rules import LEGACY_PRESETS, PRESETS
-from kwx.table.settlement import KONG_MONEY
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.text import english, preset_label
 from puzzles.text import THEMES

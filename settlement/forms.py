@@ -15,9 +15,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from kwx import EngineError
+from kwx.hand.money import buys_horses
 from kwx.hand.scoring import situation_counts
 from kwx.rules import LEGACY, OPTIONS, PRESETS, Option, OptionValue, RuleSet, label, read_option_text, resolve
-from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, USER_SITUATION_KEYS, USER_SITUATIONS, WALL_TILES, buys_horses, double_win_partner, first_declarer_counts
+from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, USER_SITUATION_KEYS, USER_SITUATIONS, WALL_TILES, double_win_partner, first_declarer_counts
 from kwx_site.text import english, preset_label, preset_note
 
 from .text import RESULT_LABELS, option_text

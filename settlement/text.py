@@ -8,25 +8,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from kwx.errors import EngineError
+from kwx.hand.money import Part, capped, dice_factor, pair_multiplier, pao_qia_mo_ba_parts
 from kwx.hand.scoring import WinValue
 from kwx.hand.serial import fans_json  # the analysis API's fan objects, shared
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
 from kwx.rules import LEGACY, OPTION_BY_KEY, OPTION_KEYS, RuleSet, label
-from kwx.table.settlement import (
-    RANK_DECLARED,
-    RANK_NOT_READY,
-    RANK_READY,
-    RANK_SECOND,
-    Part,
-    Payment,
-    Settlement,
-    WinnerInputError,
-    capped,
-    dice_factor,
-    first_declarer_counts,
-    pair_multiplier,
-    pao_qia_mo_ba_parts,
-)
+from kwx.table.settlement import RANK_DECLARED, RANK_NOT_READY, RANK_READY, RANK_SECOND, Payment, Settlement, WinnerInputError, first_declarer_counts
 from kwx_site.text import english, tile_label
 
 PART_LABELS = {

@@ -1,9 +1,9 @@
 """What a win is worth between two seats of a view, priced by the settlement's own functions (town-rules.md §2).
 
-The bots never do the money's arithmetic themselves: a payment is ``settlement.win_parts`` under
+The bots never do the money's arithmetic themselves: a payment is ``kwx.hand.money.win_parts`` under
 the view's rules and stakes (the payer's and the winner's 亮倒 under ``liang_dao_double``, 对亮对番,
 上楼's dice, 包胡 in each of its forms, 漂, 坎, 跑恰摸八), and 马 is its expected score over the
-tiles the seat has not seen (``settlement.expected_horse_score``). Amounts are in base stakes.
+tiles the seat has not seen (``kwx.hand.money.expected_horse_score``). Amounts are in base stakes.
 """
 
 from __future__ import annotations

@@ -19,28 +19,16 @@ from typing import Any, Literal
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.analysis import MAX_TEXT, build_hand
-from kwx.hand.money import (  # noqa: F401  (kept importable from here, where they lived)
+from kwx.hand.money import (
     KONG_MONEY,
-    PART_GROUPS,
-    PAYMENT_KINDS,
-    WIN_PARTS,
     Part,
     SideMoney,
     WinExtras,
-    ba_count,
-    bao_hu_applies,
-    bao_hu_halves,
     buys_horses,
     capped,
-    dice_factor,
     discard_allowed,
-    expected_horse_score,
     fan_part,
-    horse_score,
     horses_due,
-    pair_multiplier,
-    pao_qia_mo_ba,
-    pao_qia_mo_ba_parts,
     payer_multiplier,
     piao_part,
     side_money,

@@ -7,9 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kwx import EngineError
+from kwx.hand.money import expected_horse_score, horse_score
 from kwx.hand.tiles import KIND_OF_ID
 from kwx.rules import OPTIONS, PRESETS, resolve
-from kwx.table.settlement import expected_horse_score, horse_score, settle_json
+from kwx.table.settlement import settle_json
 
 PLAYERS = ["甲", "乙", "丙"]
 KA_WU_XING = "4556p123s789sZZZ"

@@ -7,7 +7,8 @@ import re
 import pytest
 from django.utils import translation
 
-from kwx.table.settlement import WIN_PARTS, parse_input, settle
+from kwx.hand.money import WIN_PARTS
+from kwx.table.settlement import parse_input, settle
 from settlement.text import part_formula, result_label
 
 WIN = {"hand": "4556p123s789sZZZ", "tile": "5p"}

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from kwx.hand.fans import fan
-from kwx.table.settlement import WIN_PARTS
+from kwx.hand.money import WIN_PARTS
 from settlement.models import ScoreSheet
 
 pytestmark = pytest.mark.django_db
