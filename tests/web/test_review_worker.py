@@ -89,7 +89,7 @@ def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_complet
     from kwx.table import review as review_sets
 
     monkeypatch.setattr(review_sets, "MIN_DEALS", review_sets.CLEAR.deals)  # as the worker's processes have it (they do not read tests/conftest.py)
-    done = play(seeded_deal(5, 0), [BasicBot(), StrongBot(), StrongBot()])
+    done = play(seeded_deal(24, 0), [BasicBot(), StrongBot(), StrongBot()])  # a short hand (5 decisions, 20 moves): reviewed twice at the real minimum of deals
     hand = upload(Player.objects.create(), json.dumps(done.record.to_json()), 0)  # committed: its task is queued
     total = len(review.decision_points(hand.record, hand.seat))
     assert total >= 4 and DBTaskResult.objects.get().status == "READY"
