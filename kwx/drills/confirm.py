@@ -21,13 +21,13 @@ come from its key), so the shipped bank can be re-checked at any time.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
 from typing import Any
 
 from kwx.bots.registry import policy_factory
 from kwx.drills.recheck import choices_of, play_out
 from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, decide, rating_of, refuses, select, sharp, stored_dangerous
+from kwx.numbers import seed_of
 from kwx.table.advice import mean_se, paired
 
 CONFIRM_WORLDS = 256
@@ -40,8 +40,7 @@ POLICY = CHAIN[-1]
 
 def confirm_seed(key: str, policy: str = "strong") -> int:
     """The seed of drill ``key``'s confirming worlds for ``policy`` (a hash of the key and the policy: independent of the deal seed that selected it)."""
-    text = f"kwx-confirm/{key}" if policy == "strong" else f"kwx-confirm/{policy}/{key}"
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+    return seed_of("kwx-confirm", key) if policy == "strong" else seed_of("kwx-confirm", policy, key)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,13 +11,13 @@ accepts.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from kwx.bots.strong import StrongBot
 from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, stored_choices, stored_dangerous
+from kwx.numbers import seed_of
 from kwx.table.advice import mean_se, paired, played_worlds
 from kwx.table.selfplay import Policy
 from kwx.table.table import Action
@@ -58,7 +58,7 @@ class Recheck:
 
 def world_seed(key: str, seed: int) -> int:
     """The fresh worlds' seed of drill ``key`` in a re-check seeded ``seed`` (never the drill's own: another hash)."""
-    return int.from_bytes(hashlib.sha256(f"kwx-recheck/{seed}/{key}".encode()).digest()[:8], "big") >> 1
+    return seed_of("kwx-recheck", seed, key)
 
 
 def choices_of(record: dict[str, Any]) -> tuple[SeatView, tuple[Action | None, ...]]:

@@ -17,7 +17,6 @@ record form of ``kwx-hand/1``), so reading, confirming or re-checking a drill ne
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -32,6 +31,7 @@ from kwx.hand.rules import Rules, make_rules
 from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import TILE_IDS, Hand, Meld, add
+from kwx.numbers import seed_of
 from kwx.table.advice import CONFIRM, HOPELESS, PASS, Margin, mean_se, paired, played_worlds, sample_world
 from kwx.table.record import parse_action
 from kwx.table.selfplay import Waiting, advance, seeded_deal
@@ -93,8 +93,7 @@ RULE = MarginRule()
 
 def drill_seed(kind: str, index: int, attempt: int) -> int:
     """The deal seed of attempt ``attempt`` of drill ``index`` of ``kind`` (a stable 63-bit number)."""
-    digest = hashlib.sha256(f"kwx-drill/{kind}/{index}/{attempt}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return seed_of("kwx-drill", kind, index, attempt)
 
 
 def _ranked(results: Sequence[Sequence[float]]) -> list[int]:
