@@ -26,7 +26,8 @@ from typing import Any
 
 from kwx.bots.registry import policy_factory
 from kwx.drills.recheck import choices_of, play_out
-from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, decide, rating_of, refuses, select, sharp, stored_dangerous
+from kwx.drills.record import answer_of
+from kwx.drills.table_drills import RULE, MarginRule, clearly_worse, decide, rating_of, refuses, select, sharp, stored_dangerous
 from kwx.numbers import seed_of
 from kwx.table.advice import mean_se, paired
 

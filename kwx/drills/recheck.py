@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from kwx.bots.strong import StrongBot
-from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, stored_choices, stored_dangerous
+from kwx.drills.record import answer_of
+from kwx.drills.table_drills import RULE, MarginRule, clearly_worse, stored_choices, stored_dangerous
 from kwx.numbers import seed_of
 from kwx.table.advice import mean_se, paired, played_worlds
 from kwx.table.selfplay import Policy

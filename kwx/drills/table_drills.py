@@ -24,6 +24,7 @@ from typing import Any
 
 from kwx.bots.registry import policy_factory
 from kwx.bots.strong import StrongBot, danger
+from kwx.drills.record import answer_of, choice_from, choice_json
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.notation import format_counts
@@ -33,7 +34,6 @@ from kwx.hand.shapes import shanten
 from kwx.hand.tiles import TILE_IDS, Hand, Meld, add
 from kwx.numbers import seed_of
 from kwx.table.advice import CONFIRM, HOPELESS, PASS, Margin, mean_se, paired, played_worlds, sample_world
-from kwx.table.record import parse_action
 from kwx.table.selfplay import Waiting, advance, seeded_deal
 from kwx.table.table import Action, apply, deal
 from kwx.table.view import SeatView, view_for
@@ -248,16 +248,6 @@ def candidate_options(view: SeatView, kind: str) -> tuple[Action | None, ...] | 
     raise ValueError(f"unknown drill kind {kind!r}")
 
 
-def choice_json(choice: Action | None) -> dict[str, Any]:
-    """A drill's choice as its record stores it: the record form of ``kwx-hand/1`` (``{"pass": true}`` for 过)."""
-    return {"pass": True} if choice is None else choice.as_dict()
-
-
-def choice_from(data: dict[str, Any]) -> Action | None:
-    """A stored choice back (None: 过)."""
-    return None if data.get("pass") else parse_action(data, 0)
-
-
 def stored_choices(record: dict[str, Any]) -> tuple[Action | None, ...]:
     """The choices a bank record's drill played, in the order it played them."""
     return tuple(choice_from(c) for c in record["choices"])
@@ -394,19 +384,6 @@ def find_drill(kind: str, index: int, rule: MarginRule = RULE, rules: str = "sta
 
 
 # ---------------------------------------------------------------- the record a drill page shows
-
-
-def answer_of(choice: Action | None, kind: str) -> str:
-    """A choice as the answer the page posts: pong, kong, pass, declare, hidden, or a tile id (defence)."""
-    if choice is None:
-        return "pass"
-    if kind == "declare":
-        return "declare" if choice.liang_dao else "hidden"
-    if kind == "defence":
-        return choice.tile
-    if choice.verb in ("pong", "kong"):
-        return choice.verb
-    return "pass"  # 杠不杠 on one's own turn: not konging is the strong bot's discard
 
 
 def kong_type(view: SeatView, kind: int) -> str:

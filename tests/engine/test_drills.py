@@ -10,7 +10,8 @@ import pytest
 
 from kwx.drills import confirm as confirming
 from kwx.drills import table_drills as drills
-from kwx.drills.table_drills import KINDS, RULE, MarginRule, Verdict, answer_of, candidate_options, clearly_worse, drill_seed, stored_choices
+from kwx.drills.record import answer_of
+from kwx.drills.table_drills import KINDS, RULE, MarginRule, Verdict, candidate_options, clearly_worse, drill_seed, stored_choices
 from kwx.table.advice import Margin, paired
 from puzzles.generation.bank import read_bank, read_meta
 from puzzles.generation.table_bank import TABLE_BANK_PATH

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kwx.drills.recheck import choices_of, recheck, world_seed
-from kwx.drills.table_drills import answer_of
+from kwx.drills.record import answer_of
 from puzzles.generation.bank import read_bank
 from puzzles.generation.table_bank import TABLE_BANK_PATH
 
