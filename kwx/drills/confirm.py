@@ -22,12 +22,11 @@ come from its key), so the shipped bank can be re-checked at any time.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from kwx.bots.registry import policy_factory
 from kwx.drills.recheck import choices_of, play_out
-from kwx.drills.record import answer_of
-from kwx.drills.table_drills import RULE, MarginRule, clearly_worse, decide, rating_of, refuses, select, sharp, stored_dangerous
+from kwx.drills.record import Figures, TableDrill, answer_of
+from kwx.drills.table_drills import RULE, MarginRule, clearly_worse, decide, rating_of, refuses, select, sharp
 from kwx.numbers import seed_of
 from kwx.table.advice import mean_se, paired
 
@@ -50,7 +49,7 @@ class Confirmed:
 
     key: str
     kind: str
-    record: dict[str, Any] | None
+    record: TableDrill | None
     before: frozenset[str]
     accepted: frozenset[str]
 
@@ -62,50 +61,45 @@ class Confirmed:
         return "holds" if self.accepted == self.before else "re-answered"
 
 
-def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: str = POLICY, rule: MarginRule = RULE) -> Confirmed:
+def confirm(record: TableDrill, worlds: int = CONFIRM_WORLDS, policy: str = POLICY, rule: MarginRule = RULE) -> Confirmed:
     """The drill with every figure from ``policy``'s confirming worlds (its position, choices and explanations unchanged), or retired when they keep no clear answer."""
     view, choices = choices_of(record)
-    kind, key = record["kind"], record["key"]
-    selection = record.get("selection") or {
-        "accepted": record["accepted"],
-        "diff": record["margin"]["diff"],
-        "se": record["margin"]["se"],
-        "worlds": record["margin"]["worlds"],
-        "rollouts": record["margin"]["rollouts"],
-    }
+    kind, key = record.kind, record.key
+    margin = record.margin
+    selection = record.selection or Figures(margin.diff, margin.se, margin.worlds, margin.rollouts, accepted=record.accepted)
     results = play_out(view, choices, worlds, confirm_seed(key, policy), policy_factory(policy))
     means = [mean_se(r) for r in results]
     order = sorted(range(len(choices)), key=lambda i: (-means[i][0], i))
     worse = clearly_worse(results, rule)
-    dangerous = stored_dangerous(record) if kind == "defence" else frozenset()
+    dangerous = record.dangerous() if kind == "defence" else frozenset()
     answers = [answer_of(c, kind) for c in choices]
     right = [i for i in order if i not in worse and i not in dangerous]
     accepted = frozenset(answers[i] for i in right)
-    index = record["source"]["index"]
+    index = record.source.index
     top = choices[order[0]]
     refused = refuses(kind, index) and top is not None and top.verb == "kong"  # a refusal drill whose best is the kong
     one_look = replace(rule, min_worlds=worlds, max_worlds=worlds)  # the selection's rule, at a single look at the end
     if refused or decide([list(r) for r in results], dangerous, one_look, sharp(kind, index)) is not True:
-        return Confirmed(key, kind, None, frozenset(record["accepted"]), accepted)
-    rows = {o["answer"]: o for o in record["options"]}
+        return Confirmed(key, kind, None, frozenset(record.accepted), accepted)
+    rows = {o.answer: o for o in record.options}
     options = []
     for i in order:
         mean, se = means[i]
-        options.append({**rows[answers[i]], "mean": round(mean, 3), "se": round(se, 3), "right": i in right})
+        options.append(replace(rows[answers[i]], mean=round(mean, 3), se=round(se, 3), right=i in right))
     second = next(i for i in order if i in worse)
     diff, diff_se = paired(results[order[0]], results[second])
-    confirmed = {
-        **record,
-        "accepted": [answers[i] for i in right],
-        "options": options,
-        "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": worlds, "rollouts": worlds * len(choices), "sigmas": rule.sigmas, "money": rule.money, "policy": policy},
-        "selection": selection,
-        "rating": rating_of(diff, diff_se, len(record["melds"])),
-    }
-    return Confirmed(key, kind, confirmed, frozenset(record["accepted"]), accepted)
+    confirmed = replace(
+        record,
+        accepted=tuple(answers[i] for i in right),
+        options=tuple(options),
+        margin=Figures(round(diff, 3), round(diff_se, 3), worlds, worlds * len(choices), rule.sigmas, rule.money, policy),
+        selection=selection,
+        rating=rating_of(diff, diff_se, len(record.melds)),
+    )
+    return Confirmed(key, kind, confirmed, frozenset(record.accepted), accepted)
 
 
-def build(kind: str, index: int, rule: MarginRule = RULE) -> dict[str, Any] | None:
+def build(kind: str, index: int, rule: MarginRule = RULE) -> TableDrill | None:
     """The bank record of drill ``index`` of ``kind``: selected on one set of worlds, then confirmed by each policy of CHAIN on its own (None: no drill at this index)."""
     record = select(kind, index, rule)
     for policy in CHAIN:

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from kwx.bots.strong import StrongBot
-from kwx.drills.record import answer_of
-from kwx.drills.table_drills import RULE, MarginRule, clearly_worse, stored_choices, stored_dangerous
+from kwx.drills.record import TableDrill, answer_of
+from kwx.drills.table_drills import RULE, MarginRule, clearly_worse
 from kwx.numbers import seed_of
 from kwx.table.advice import mean_se, paired, played_worlds
 from kwx.table.selfplay import Policy
@@ -62,13 +61,12 @@ def world_seed(key: str, seed: int) -> int:
     return seed_of("kwx-recheck", seed, key)
 
 
-def choices_of(record: dict[str, Any]) -> tuple[SeatView, tuple[Action | None, ...]]:
+def choices_of(record: TableDrill) -> tuple[SeatView, tuple[Action | None, ...]]:
     """The stored view of a bank record and the choices its drill played out, in the order it played them."""
-    view = SeatView.from_json(record["table"])
-    choices = stored_choices(record)
+    view, choices = record.table, record.choices
     legal = view.decision.choices
     if any(c not in legal for c in choices):
-        raise ValueError(f"{record['key']}: its view no longer offers the choices it stores")
+        raise ValueError(f"{record.key}: its view no longer offers the choices it stores")
     return view, choices
 
 
@@ -84,16 +82,16 @@ def play_out(view: SeatView, choices: Sequence[Action | None], worlds: int, seed
     return tuple(tuple(r) for r in results)
 
 
-def recheck(record: dict[str, Any], worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot, rule: MarginRule = RULE) -> Recheck:
+def recheck(record: TableDrill, worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot, rule: MarginRule = RULE) -> Recheck:
     """Play the drill's choices out on ``worlds`` fresh worlds (the same worlds for every choice) and compare the answers accepted there with the bank's."""
     view, choices = choices_of(record)
-    kind = record["kind"]
-    frozen = play_out(view, choices, worlds, world_seed(record["key"], seed), policy)
+    kind = record.kind
+    frozen = play_out(view, choices, worlds, world_seed(record.key, seed), policy)
     worse = clearly_worse(frozen, rule)
-    dangerous = stored_dangerous(record) if kind == "defence" else frozenset()
+    dangerous = record.dangerous() if kind == "defence" else frozenset()
     answers = tuple(answer_of(c, kind) for c in choices)
     accepted = frozenset(answers[i] for i in range(len(choices)) if i not in worse and i not in dangerous)
-    return Recheck(record["key"], kind, choices, answers, frozen, accepted, frozenset(record["accepted"]), float(record["margin"]["diff"]))
+    return Recheck(record.key, kind, choices, answers, frozen, accepted, frozenset(record.accepted), float(record.margin.diff))
 
 
 def summary_lines(checks: Sequence[Recheck]) -> list[str]:
