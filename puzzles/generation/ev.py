@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from kwx.bots.registry import policy_factory
-from kwx.drills.recheck import play_out
+from kwx.drills.confirm import play_out
 from kwx.drills.simulate import Candidate, play_deal
 from kwx.drills.table_drills import RULE, clearly_worse
 from kwx.hand.ev import RankingComparison, compare_rankings

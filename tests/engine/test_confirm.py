@@ -1,4 +1,4 @@
-"""Confirming table drills on a second set of worlds (kwx/drills/confirm.py): figures from the confirming worlds, the selection's kept apart."""
+"""Confirming table drills on a second set of worlds (kwx/drills/confirm.py): figures from the confirming worlds, the selection's kept apart; a re-check the same on fresh worlds, written nowhere."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from dataclasses import replace
 import pytest
 
 from kwx.drills import confirm as confirming
-from kwx.drills.confirm import Confirmed, confirm, confirm_seed
-from kwx.drills.recheck import world_seed
-from kwx.drills.record import TableDrill
+from kwx.drills.confirm import Confirmed, choices_of, confirm, confirm_seed, recheck, world_seed
+from kwx.drills.record import TableDrill, answer_of
 from puzzles.generation.table_bank import read_table_bank
 
 BANK = read_table_bank()
@@ -153,3 +152,34 @@ def test_a_refusal_drill_whose_best_turns_out_to_be_the_kong_leaves_the_bank(mon
     kong = [i for i, c in enumerate(choices) if c is not None and c.verb == "kong"]
     _with_results(monkeypatch, *([3.0, 2.0] * 20 if i in kong else [0.0, -1.0] * 20 for i in range(len(choices))))
     assert confirm(record, worlds=40).status == "retired"  # 杠不杠 refusals exist to teach not konging
+
+
+# ---------------------------------------------------------------- a re-check: a confirmation that writes nothing
+
+SAMPLE = [r for kind in ("pong", "kong", "declare", "defence") for r in [x for x in BANK if x.kind == kind][::50]]
+
+
+@pytest.mark.parametrize("record", SAMPLE, ids=[r.key for r in SAMPLE])
+def test_the_choices_made_again_from_the_stored_view_are_the_ones_the_drill_played(record):
+    _view, choices = choices_of(record)
+    assert sorted(answer_of(c, record.kind) for c in choices) == sorted(o.answer for o in record.options)
+
+
+def test_a_recheck_plays_every_choice_on_its_own_fresh_worlds():
+    record = next(r for r in BANK if r.kind == "pong")
+    check = recheck(record, worlds=6, seed=3)
+    assert [len(r) for r in check.results] == [6] * len(check.choices)
+    assert check.shown == frozenset(record.accepted) and check.accepted <= frozenset(check.answers)
+    assert world_seed(record.key, 3) not in (world_seed(record.key, 4), record.source.seed)
+    assert recheck(record, worlds=6, seed=3) == check  # a seed fixes the worlds
+    assert recheck(record, worlds=6, seed=4).results != check.results  # another seed, other worlds
+
+
+def test_a_recheck_accepts_what_a_confirmation_on_the_same_results_accepts_and_writes_nothing(monkeypatch):
+    record = next(r for r in BANK if r.kind == "defence" and r.dangerous())
+    _view, choices = choices_of(record)
+    series = [[1.0, 2.0] * 20, [-1.0, 0.0] * 20, *([[1.0, 2.0] * 20] * (len(choices) - 3)), [-5.0, -6.0] * 20]
+    _with_results(monkeypatch, *series)
+    check, done = recheck(record, worlds=40, seed=1), confirm(record, worlds=40)
+    assert check.accepted == done.accepted and check.shown == done.before and check.dangerous == record.dangerous()
+    assert check.holds == (done.status == "holds")

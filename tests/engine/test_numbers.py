@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from kwx.drills.confirm import confirm_seed
-from kwx.drills.recheck import world_seed
+from kwx.drills.confirm import confirm_seed, world_seed
 from kwx.drills.table_drills import drill_seed
 from kwx.numbers import read_whole, seed_of
 from kwx.table.review import second_seed

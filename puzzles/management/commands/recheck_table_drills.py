@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from kwx.bots.registry import UnknownBot, policy_factory
-from kwx.drills.recheck import recheck, summary_lines
+from kwx.drills.confirm import recheck, summary_lines
 from puzzles.generation.table_bank import TABLE_BANK_PATH, read_table_bank
 
 KINDS = ("pong", "kong", "declare", "defence")
