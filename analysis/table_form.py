@@ -101,7 +101,7 @@ class TableForm:
 
     @property
     def seen(self) -> Counts:
-        """Copies of each kind the table shows (rivers, melds, 亮倒 tiles, a tile being added to a pong): its position's without a hand."""
+        """Copies of each kind the table shows: the ``shown`` of its position with no hand."""
         return position_of(Hand(EMPTY), self).shown
 
 

@@ -80,9 +80,9 @@ def play_out(view: SeatView, choices: Sequence[Action | None], worlds: int, seed
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """One drill on a set of worlds: its choices, each choice's results world by world, the answers accepted there and the ones the bank accepts.
+    """One drill on a set of worlds: its choices, their results world by world and the answers accepted there.
 
-    ``worse`` and ``dangerous`` are the indices of the choices clearly worse than the best there and of those that deal in.
+    ``shown`` are the answers the bank accepts, ``margin_shown`` its margin; ``worse`` and ``dangerous`` are the indices of the choices clearly worse than the best there and of those that deal in.
     """
 
     key: str
@@ -116,7 +116,7 @@ class Check:
 
 
 def check(record: TableDrill, worlds: int, seed: int, policy: Callable[[], Policy], rule: MarginRule = RULE) -> Check:
-    """The drill's stored choices played out on ``worlds`` worlds from ``seed`` (the same for every choice) and the answers they accept: what confirming and re-checking share."""
+    """The drill's stored choices played out on worlds from ``seed``, and the answers they accept (confirm and recheck both)."""
     view, choices = choices_of(record)
     kind = record.kind
     results = play_out(view, choices, worlds, seed, policy)

@@ -48,7 +48,7 @@ def answer_of(choice: Action | None, kind: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class AnswerRow:
-    """One answer of a drill as its page shows it: the answer, its mean and standard error, whether it is right, and the hand it leaves.
+    """One answer of a drill as its page shows it: its mean, whether it is right, and the hand it leaves.
 
     ``then`` is the judge's discard after a pong; ``kong_type``, ``discard`` and ``liang_dao`` say
     what the choice does beyond its answer; ``dangerous`` that it deals into a revealed hand.
@@ -103,7 +103,7 @@ class AnswerRow:
 
 @dataclass(frozen=True, slots=True)
 class Figures:
-    """The margin of a set of worlds: the best minus the best clearly worse choice (``diff``, ``se``) on ``worlds`` worlds and ``rollouts`` rollouts.
+    """The margin of a set of worlds: the best minus the best clearly worse choice, and the worlds it was measured on.
 
     The confirming worlds' margin also names the rule (``sigmas``, ``money``) and, once
     confirmed, the ``policy``; the selecting worlds' (``selection``) the answers they accepted.

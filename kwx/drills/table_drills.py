@@ -429,7 +429,7 @@ def danger_record(view: SeatView) -> tuple[tuple[str, float], ...]:
 
 
 def drill_record(drill: Drill, rule: MarginRule = RULE) -> TableDrill:
-    """The bank record of a drill as its selecting worlds found it: the position, the table, each choice's mean and figures, the margin."""
+    """The bank record of a drill as its selecting worlds found it."""
     view, verdict = drill.view, drill.verdict
     accepted = set(verdict.accepted(rule))
     options = []

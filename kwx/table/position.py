@@ -57,13 +57,13 @@ class Position:
 
     @property
     def shown(self) -> Counts:
-        """Copies of each kind the position shows the player, a tile being added to a pong among them (unchecked: may pass four)."""
+        """Copies of each kind the position shows, a tile added to a pong among them (unchecked: may pass four)."""
         shown = _sketch(self).shown
         return with_tile(shown, self.offered[1]) if self.offered is not None and self.offered_as == "kong" else shown
 
     @property
     def left_in_wall(self) -> int:
-        """The tiles the hand and the table leave in the wall: the copies not shown, less the hidden hands (13 − 3 × melds each)."""
+        """The tiles the position leaves in the wall: the copies not shown, less the hidden hands."""
         hidden = sum(seat.tiles for seat in _sketch(self).seats[1:] if not seat.liang_dao)
         return COPIES * NUM_KINDS - sum(self.shown) - hidden
 

@@ -172,7 +172,7 @@ class SeatView:
 
     @cached_property
     def shown(self) -> Counts:
-        """The copies :attr:`seen` counts before it caps each kind at four (more only in a described position that does not fit)."""
+        """The copies :attr:`seen` counts, before the cap at four (passed only by a described position that does not fit)."""
         counts = list(self.concealed)
         for other, s in enumerate(self.seats):
             for kind in s.river:
