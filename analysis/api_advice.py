@@ -21,7 +21,7 @@ from kwx.hand.notation import parse_hand, parse_sequence, parse_tile, parse_tile
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import TILE_IDS, Hand
 from kwx.table.advice import CLEAR, PASS, advise, deal_in_chances
-from kwx.table.position import Opponent, Position, view_of
+from kwx.table.position import Opponent, Position
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import WALL_AFTER_DEAL, Action
 from kwx.table.view import SeatView
@@ -192,7 +192,7 @@ def _action_json(action: Action | None) -> dict[str, Any]:
 def run_advice(request: Request, body: Any) -> dict[str, Any]:
     """The answer of one advice request: checked first, then the rollouts inside an expected-value slot (``ev_limits``)."""
     position, money = read_position(body)
-    view = view_of(position, money["rules"])
+    view = position.view(money["rules"])
     try:
         with ev_slot(request) as run:
             return run(advice_json, view, money, request_budget(request))

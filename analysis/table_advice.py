@@ -21,7 +21,7 @@ from analysis.ev_limits import LONGER, EVRefused, ev_slot, request_budget
 from kwx.hand.rules import Rules
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.advice import CLEAR
-from kwx.table.position import Position, view_of
+from kwx.table.position import Position
 from kwx_site.text import tile_label
 
 VERB_ORDER = {"win": 0, "kong": 1, "pong": 2, "discard": 3, "pass": 4}
@@ -79,7 +79,7 @@ def estimate(request: HttpRequest, position: Position, rules: Rules, base: int, 
 
     ``longer``: ``LONGER`` times the work and CPU, counted as that many EV requests (one bounded step, asked for by the page).
     """
-    view = view_of(position, rules)
+    view = position.view(rules)
     scale = LONGER if longer else 1
     try:
         with ev_slot(request, weight=scale) as run:

@@ -43,9 +43,9 @@ from django.utils.translation import gettext_noop
 from kwx import EngineError
 from kwx.hand.notation import format_counts, format_hand, format_meld, parse_hand, parse_sequence, parse_tile, parse_tiles
 from kwx.hand.rules import Rules
-from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
+from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, with_tile
 from kwx.numbers import read_whole
-from kwx.table.position import Opponent, Position, view_of
+from kwx.table.position import Opponent, Position
 from kwx.table.table import WALL_AFTER_DEAL
 from kwx_site.drawing import meld_faces
 from kwx_site.text import tile_label
@@ -101,21 +101,8 @@ class TableForm:
 
     @property
     def seen(self) -> Counts:
-        """Copies of each kind the table shows (rivers, melds, 亮倒 tiles, a tile being added to a pong)."""
-        counts = [0] * NUM_KINDS
-        for river in self.rivers:
-            for kind in river:
-                counts[kind] += 1
-        for melds in self.melds:
-            for meld in melds:
-                counts[meld.kind] += meld.type.size
-        seen = tuple(counts)
-        for revealed in self.revealed:
-            if revealed is not None:
-                seen = add(seen, revealed)
-        if self.offer is not None and self.kind == "kong":
-            seen = with_tile(seen, self.offer)
-        return seen
+        """Copies of each kind the table shows: the ``shown`` of its position with no hand."""
+        return position_of(Hand(EMPTY), self).shown
 
 
 def label(key: str) -> str:
@@ -229,24 +216,18 @@ def _opponents(table: TableForm) -> tuple[Opponent, Opponent]:
     )
 
 
-def wall_left(hand: Hand, table: TableForm) -> int:
-    """The tiles the hand and the table leave in the wall (84 in all; a hidden opponent holds 13 − 3 × melds)."""
-    seen = add(hand.held, table.seen)
-    hidden = sum(13 - 3 * len(table.melds[n]) for n in range(2) if table.revealed[n] is None)
-    return 4 * NUM_KINDS - sum(seen) - hidden
-
-
 def position_of(hand: Hand, table: TableForm) -> Position:
     """The engine's position of a hand at this table (the wall the tiles leave when the link gives none)."""
-    return Position(
+    position = Position(
         hand,
         table.rivers[0],
         _opponents(table),
-        table.wall if table.wall is not None else wall_left(hand, table),
+        table.wall or 0,
         (table.by, table.offer) if table.offer is not None else None,
         table.kind,  # type: ignore[arg-type]
         table.drawn,
     )
+    return position if table.wall is not None else replace(position, wall_left=position.left_in_wall)
 
 
 def check_position(hand: Hand, table: TableForm, rules: Rules) -> tuple[Position | None, dict[str, str]]:
@@ -255,7 +236,7 @@ def check_position(hand: Hand, table: TableForm, rules: Rules) -> tuple[Position
         return None, dict(table.errors)
     position = position_of(hand, table)
     try:
-        view_of(position, rules)
+        position.view(rules)
     except EngineError as exc:
         key = POSITION_FIELDS.get(exc.field, "hand" if exc.field == "hand" else "table")
         return None, {key: _message(key, exc)}
@@ -520,7 +501,7 @@ def display(request: TableRequest, hand: Hand | None, seen: Counts, errors: dict
         seats.append(seat)
     wall = None
     if hand is not None and not table.errors:
-        wall = wall_left(hand, table)
+        wall = position_of(hand, table).left_in_wall
     return {
         "table": table,
         "table_seats": seats,

@@ -17,7 +17,6 @@ from analysis.table_form import TableRequest, check_position, display
 from kwx import EngineError
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import Counts, Hand
-from kwx.table.position import view_of
 from kwx_site.table import table_shown
 
 ADVICE_TRIGGER = "advice-load"
@@ -43,7 +42,7 @@ def table_context(treq: TableRequest, hand: Hand | None, seen: Counts, rules_key
             position, errors = check_position(hand, table, rules)
     out = display(treq, hand, seen, errors)
     out |= {
-        "table_view": table_shown(view_of(position, rules), show_dealer=False) if position is not None and rules is not None else None,
+        "table_view": table_shown(position.view(rules), show_dealer=False) if position is not None and rules is not None else None,
         "advice_asked": treq.advice,
         "advice_longer": treq.longer,
         "advice_longer_factor": LONGER,

@@ -20,7 +20,6 @@ gives the same figures on any machine, and the decisions of one hand are indepen
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -32,6 +31,7 @@ from kwx.bots.registry import policy_factory
 from kwx.bots.strong import danger
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import TILE_IDS
+from kwx.numbers import seed_of
 from kwx.processes import as_done
 from kwx.table.advice import COSTLY, sample_world
 from kwx.table.record import Replay
@@ -126,8 +126,7 @@ def decision_points(record: dict[str, Any], seat: int) -> list[DecisionPoint]:
 
 def decision_seed(record: dict[str, Any], seat: int, step: int) -> int:
     """The seed of one decision's worlds: from the record's canonical JSON, the seat and the step."""
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + f"|{seat}|{step}"
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+    return seed_of(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True), seat, step, sep="|", bits=64)
 
 
 def _waits(result: Efficiency) -> list[dict[str, Any]]:

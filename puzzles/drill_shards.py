@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from puzzles.generation.bank import read_bank
-from puzzles.generation.table_bank import TABLE_BANK_PATH, confirm_bank, index_rows
+from puzzles.generation.table_bank import TABLE_BANK_PATH, confirm_bank, index_rows, read_table_bank
 
 from .models import DrillShard
 
@@ -47,7 +46,7 @@ def play_shard(*, job: str, params: str, shard: int, shards: int) -> DrillShard:
     elif job == "confirm":
         if params != bank_digest():
             raise ValueError("the table bank changed since this confirmation was queued: queue it again")
-        rows, _cpu = confirm_bank(read_bank(TABLE_BANK_PATH), shard=(shard, shards))
+        rows, _cpu = confirm_bank(read_table_bank(TABLE_BANK_PATH), shard=(shard, shards))
     else:
         raise ValueError(f"no drill job {job!r} (generate or confirm)")
     stored, _ = DrillShard.objects.update_or_create(job=job, params=params, shards=shards, shard=shard, defaults={"rows": rows, "cpu_seconds": time.process_time() - started})

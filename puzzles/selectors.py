@@ -10,7 +10,6 @@ rating across every town.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from kwx.hand.money import SideMoney, buys_horses, side_money
 from kwx.hand.rules import Rules, check_situation
 from kwx.hand.scoring import score_win
 from kwx.hand.tiles import KIND_OF_ID
+from kwx.numbers import seed_of
 from kwx.rules import LEGACY_PRESETS, OPTION_BY_KEY, RuleSet, preset
 from kwx_site.table import TableShown, table_shown
 from play import selectors as play_selectors
@@ -395,7 +395,7 @@ def _of_daily_kind(kind: str) -> QuerySet[Puzzle]:
 def daily_choice(*, day: date) -> Puzzle | None:
     """The drill the day would get: of the day's kind (else the next kind in turn that has one), never a past day's while any is left,
     picked among them by the date's SHA-256 in the order of their bank keys (the same on every server); None with an empty bank."""
-    digest = int.from_bytes(hashlib.sha256(f"kwx-daily/{day.isoformat()}".encode()).digest()[:8], "big")
+    digest = seed_of("kwx-daily", day.isoformat(), bits=64)
     start = DAILY_ROTATION.index(daily_kind(day))
     used = DailyDrill.objects.filter(day__lt=day).values("puzzle_id")
     for step in range(len(DAILY_ROTATION)):

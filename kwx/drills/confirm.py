@@ -17,18 +17,27 @@ judge's own seed. It stays only when every one keeps it; the figures it shows ar
 
 Confirming a confirmed record gives it back unchanged (its choices are stored in it, its worlds
 come from its key), so the shipped bank can be re-checked at any time.
+
+A re-check (issue 24 item 6; ``manage.py recheck_table_drills``) is a confirmation that writes
+nothing: the same :func:`check` of the stored choices, on fresh worlds of another seed
+(:func:`world_seed`) and by any rollout policy (the fitted strong bot by default); the drill
+*holds* when those worlds accept the answer set the bank accepts.
 """
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from kwx.bots.registry import policy_factory
-from kwx.drills.recheck import choices_of, play_out
-from kwx.drills.table_drills import RULE, MarginRule, answer_of, clearly_worse, decide, rating_of, refuses, select, sharp, stored_dangerous
-from kwx.table.advice import mean_se, paired
+from kwx.bots.strong import StrongBot
+from kwx.drills.record import Figures, TableDrill, answer_of
+from kwx.drills.table_drills import RULE, MarginRule, clearly_worse, decide, rating_of, refuses, select, sharp
+from kwx.numbers import seed_of
+from kwx.table.advice import mean_se, paired, played_worlds
+from kwx.table.selfplay import Policy
+from kwx.table.table import Action
+from kwx.table.view import SeatView
 
 CONFIRM_WORLDS = 256
 """Worlds of the confirming set, every choice played on each."""
@@ -40,8 +49,101 @@ POLICY = CHAIN[-1]
 
 def confirm_seed(key: str, policy: str = "strong") -> int:
     """The seed of drill ``key``'s confirming worlds for ``policy`` (a hash of the key and the policy: independent of the deal seed that selected it)."""
-    text = f"kwx-confirm/{key}" if policy == "strong" else f"kwx-confirm/{policy}/{key}"
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+    return seed_of("kwx-confirm", key) if policy == "strong" else seed_of("kwx-confirm", policy, key)
+
+
+def world_seed(key: str, seed: int) -> int:
+    """The fresh worlds' seed of drill ``key`` in a re-check seeded ``seed`` (never the drill's own: another hash)."""
+    return seed_of("kwx-recheck", seed, key)
+
+
+def choices_of(record: TableDrill) -> tuple[SeatView, tuple[Action | None, ...]]:
+    """The stored view of a bank record and the choices its drill played out, in the order it played them."""
+    view, choices = record.table, record.choices
+    legal = view.decision.choices
+    if any(c not in legal for c in choices):
+        raise ValueError(f"{record.key}: its view no longer offers the choices it stores")
+    return view, choices
+
+
+def play_out(view: SeatView, choices: Sequence[Action | None], worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot) -> tuple[tuple[float, ...], ...]:
+    """Each choice's net money on ``worlds`` worlds drawn from ``seed`` (the same worlds for every choice), every seat then played by ``policy``."""
+    bots = (policy(), policy(), policy())
+    results: list[list[float]] = [[] for _ in choices]
+    for n, (played, _predicted, _steps) in enumerate(played_worlds(view, choices, seed, lambda: bots), 1):
+        for i, value in enumerate(played):
+            results[i].append(round(value, 6))
+        if n == worlds:
+            break
+    return tuple(tuple(r) for r in results)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One drill on a set of worlds: its choices, their results world by world and the answers accepted there.
+
+    ``shown`` are the answers the bank accepts, ``margin_shown`` its margin; ``worse`` and ``dangerous`` are the indices of the choices clearly worse than the best there and of those that deal in.
+    """
+
+    key: str
+    kind: str
+    choices: tuple[Action | None, ...]
+    answers: tuple[str, ...]
+    results: tuple[tuple[float, ...], ...]
+    accepted: frozenset[str]
+    shown: frozenset[str]
+    margin_shown: float
+    worse: frozenset[int] = frozenset()
+    dangerous: frozenset[int] = frozenset()
+
+    @property
+    def holds(self) -> bool:
+        """Whether the worlds accept exactly the answers the bank accepts."""
+        return self.accepted == self.shown
+
+    @property
+    def hidden_declaration(self) -> bool:
+        """Whether a choice the page names as a plain call or "no kong" also declares 亮倒 (a 杠不杠 drill's discard that declares)."""
+        return self.kind == "kong" and any(c is not None and c.verb == "discard" and c.liang_dao for c in self.choices)
+
+    def margin(self) -> tuple[float, float]:
+        """The best choice minus the best clearly worse one (else the second best) on these worlds: mean and paired standard error."""
+        means = [mean_se(r)[0] for r in self.results]
+        order = sorted(range(len(means)), key=lambda i: (-means[i], i))
+        worse = clearly_worse(self.results)
+        second = next((i for i in order if i in worse), order[1])
+        return paired(self.results[order[0]], self.results[second])
+
+
+def check(record: TableDrill, worlds: int, seed: int, policy: Callable[[], Policy], rule: MarginRule = RULE) -> Check:
+    """The drill's stored choices played out on worlds from ``seed``, and the answers they accept (confirm and recheck both)."""
+    view, choices = choices_of(record)
+    kind = record.kind
+    results = play_out(view, choices, worlds, seed, policy)
+    worse = clearly_worse(results, rule)
+    dangerous = record.dangerous() if kind == "defence" else frozenset()
+    answers = tuple(answer_of(c, kind) for c in choices)
+    accepted = frozenset(answers[i] for i in range(len(choices)) if i not in worse and i not in dangerous)
+    return Check(record.key, kind, choices, answers, results, accepted, frozenset(record.accepted), float(record.margin.diff), worse, dangerous)
+
+
+def recheck(record: TableDrill, worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot, rule: MarginRule = RULE) -> Check:
+    """The drill checked on ``worlds`` fresh worlds of re-check seed ``seed``: a confirmation that writes nothing."""
+    return check(record, worlds, world_seed(record.key, seed), policy, rule)
+
+
+def summary_lines(checks: Sequence[Check]) -> list[str]:
+    """Per kind: drills re-checked, how many hold, the mean margin shown against the mean on fresh worlds, and the 杠不杠 drills whose "no kong" declares 亮倒."""
+    lines = []
+    for kind in sorted({c.kind for c in checks}):
+        mine = [c for c in checks if c.kind == kind]
+        fresh = [c.margin()[0] for c in mine]
+        lines.append(
+            f"{kind}: {len(mine)} drills, {sum(c.holds for c in mine)} keep their answer set on fresh worlds; "
+            f"margin shown {sum(c.margin_shown for c in mine) / len(mine):.2f} on average, fresh {sum(fresh) / len(fresh):.2f}"
+            + (f"; {sum(c.hidden_declaration for c in mine)} whose no-kong discard declares 亮倒" if kind == "kong" else "")
+        )
+    return lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +152,7 @@ class Confirmed:
 
     key: str
     kind: str
-    record: dict[str, Any] | None
+    record: TableDrill | None
     before: frozenset[str]
     accepted: frozenset[str]
 
@@ -62,50 +164,41 @@ class Confirmed:
         return "holds" if self.accepted == self.before else "re-answered"
 
 
-def confirm(record: dict[str, Any], worlds: int = CONFIRM_WORLDS, policy: str = POLICY, rule: MarginRule = RULE) -> Confirmed:
+def confirm(record: TableDrill, worlds: int = CONFIRM_WORLDS, policy: str = POLICY, rule: MarginRule = RULE) -> Confirmed:
     """The drill with every figure from ``policy``'s confirming worlds (its position, choices and explanations unchanged), or retired when they keep no clear answer."""
-    view, choices = choices_of(record)
-    kind, key = record["kind"], record["key"]
-    selection = record.get("selection") or {
-        "accepted": record["accepted"],
-        "diff": record["margin"]["diff"],
-        "se": record["margin"]["se"],
-        "worlds": record["margin"]["worlds"],
-        "rollouts": record["margin"]["rollouts"],
-    }
-    results = play_out(view, choices, worlds, confirm_seed(key, policy), policy_factory(policy))
+    kind, key = record.kind, record.key
+    margin = record.margin
+    selection = record.selection or Figures(margin.diff, margin.se, margin.worlds, margin.rollouts, accepted=record.accepted)
+    checked = check(record, worlds, confirm_seed(key, policy), policy_factory(policy), rule)
+    choices, answers, results, worse, dangerous, accepted = checked.choices, checked.answers, checked.results, checked.worse, checked.dangerous, checked.accepted
     means = [mean_se(r) for r in results]
     order = sorted(range(len(choices)), key=lambda i: (-means[i][0], i))
-    worse = clearly_worse(results, rule)
-    dangerous = stored_dangerous(record) if kind == "defence" else frozenset()
-    answers = [answer_of(c, kind) for c in choices]
     right = [i for i in order if i not in worse and i not in dangerous]
-    accepted = frozenset(answers[i] for i in right)
-    index = record["source"]["index"]
+    index = record.source.index
     top = choices[order[0]]
     refused = refuses(kind, index) and top is not None and top.verb == "kong"  # a refusal drill whose best is the kong
     one_look = replace(rule, min_worlds=worlds, max_worlds=worlds)  # the selection's rule, at a single look at the end
     if refused or decide([list(r) for r in results], dangerous, one_look, sharp(kind, index)) is not True:
-        return Confirmed(key, kind, None, frozenset(record["accepted"]), accepted)
-    rows = {o["answer"]: o for o in record["options"]}
+        return Confirmed(key, kind, None, checked.shown, accepted)
+    rows = {o.answer: o for o in record.options}
     options = []
     for i in order:
         mean, se = means[i]
-        options.append({**rows[answers[i]], "mean": round(mean, 3), "se": round(se, 3), "right": i in right})
+        options.append(replace(rows[answers[i]], mean=round(mean, 3), se=round(se, 3), right=i in right))
     second = next(i for i in order if i in worse)
     diff, diff_se = paired(results[order[0]], results[second])
-    confirmed = {
-        **record,
-        "accepted": [answers[i] for i in right],
-        "options": options,
-        "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": worlds, "rollouts": worlds * len(choices), "sigmas": rule.sigmas, "money": rule.money, "policy": policy},
-        "selection": selection,
-        "rating": rating_of(diff, diff_se, len(record["melds"])),
-    }
-    return Confirmed(key, kind, confirmed, frozenset(record["accepted"]), accepted)
+    confirmed = replace(
+        record,
+        accepted=tuple(answers[i] for i in right),
+        options=tuple(options),
+        margin=Figures(round(diff, 3), round(diff_se, 3), worlds, worlds * len(choices), rule.sigmas, rule.money, policy),
+        selection=selection,
+        rating=rating_of(diff, diff_se, len(record.melds)),
+    )
+    return Confirmed(key, kind, confirmed, checked.shown, accepted)
 
 
-def build(kind: str, index: int, rule: MarginRule = RULE) -> dict[str, Any] | None:
+def build(kind: str, index: int, rule: MarginRule = RULE) -> TableDrill | None:
     """The bank record of drill ``index`` of ``kind``: selected on one set of worlds, then confirmed by each policy of CHAIN on its own (None: no drill at this index)."""
     record = select(kind, index, rule)
     for policy in CHAIN:

@@ -17,7 +17,6 @@ record form of ``kwx-hand/1``), so reading, confirming or re-checking a drill ne
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -25,15 +24,16 @@ from typing import Any
 
 from kwx.bots.registry import policy_factory
 from kwx.bots.strong import StrongBot, danger
+from kwx.drills.record import AnswerRow, Figures, Source, TableDrill, answer_of
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.notation import format_counts
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
-from kwx.hand.tiles import TILE_IDS, Hand, Meld, add
+from kwx.hand.tiles import TILE_IDS, Hand, add
+from kwx.numbers import seed_of
 from kwx.table.advice import CONFIRM, HOPELESS, PASS, Margin, mean_se, paired, played_worlds, sample_world
-from kwx.table.record import parse_action
 from kwx.table.selfplay import Waiting, advance, seeded_deal
 from kwx.table.table import Action, apply, deal
 from kwx.table.view import SeatView, view_for
@@ -93,8 +93,7 @@ RULE = MarginRule()
 
 def drill_seed(kind: str, index: int, attempt: int) -> int:
     """The deal seed of attempt ``attempt`` of drill ``index`` of ``kind`` (a stable 63-bit number)."""
-    digest = hashlib.sha256(f"kwx-drill/{kind}/{index}/{attempt}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return seed_of("kwx-drill", kind, index, attempt)
 
 
 def _ranked(results: Sequence[Sequence[float]]) -> list[int]:
@@ -249,27 +248,6 @@ def candidate_options(view: SeatView, kind: str) -> tuple[Action | None, ...] | 
     raise ValueError(f"unknown drill kind {kind!r}")
 
 
-def choice_json(choice: Action | None) -> dict[str, Any]:
-    """A drill's choice as its record stores it: the record form of ``kwx-hand/1`` (``{"pass": true}`` for 过)."""
-    return {"pass": True} if choice is None else choice.as_dict()
-
-
-def choice_from(data: dict[str, Any]) -> Action | None:
-    """A stored choice back (None: 过)."""
-    return None if data.get("pass") else parse_action(data, 0)
-
-
-def stored_choices(record: dict[str, Any]) -> tuple[Action | None, ...]:
-    """The choices a bank record's drill played, in the order it played them."""
-    return tuple(choice_from(c) for c in record["choices"])
-
-
-def stored_dangerous(record: dict[str, Any]) -> frozenset[int]:
-    """The indices (in the played order) of the record's choices that deal into a revealed hand, as its rows say."""
-    rows = {o["answer"]: o for o in record["options"]}
-    return frozenset(i for i, c in enumerate(stored_choices(record)) if rows[answer_of(c, record["kind"])].get("dangerous"))
-
-
 JUDGE = "judge"
 """The bot whose play a drill's explanation shows (the policy of its figures' deals)."""
 
@@ -397,28 +375,11 @@ def find_drill(kind: str, index: int, rule: MarginRule = RULE, rules: str = "sta
 # ---------------------------------------------------------------- the record a drill page shows
 
 
-def answer_of(choice: Action | None, kind: str) -> str:
-    """A choice as the answer the page posts: pong, kong, pass, declare, hidden, or a tile id (defence)."""
-    if choice is None:
-        return "pass"
-    if kind == "declare":
-        return "declare" if choice.liang_dao else "hidden"
-    if kind == "defence":
-        return choice.tile
-    if choice.verb in ("pong", "kong"):
-        return choice.verb
-    return "pass"  # 杠不杠 on one's own turn: not konging is the strong bot's discard
-
-
 def kong_type(view: SeatView, kind: int) -> str:
     """Which kong the seat would make of ``kind`` now: 直杠 on a discard, 暗杠 of four held, else 蓄杠."""
     if view.phase == "claim":
         return "zhi_gang"
     return "an_gang" if view.concealed[kind] == 4 else "ming_gang"
-
-
-def _meld(meld: Meld) -> dict[str, str]:
-    return meld.as_dict()
 
 
 def _shape(eff: Efficiency, rules: Rules, hand: Hand, liang: bool) -> dict[str, Any]:
@@ -461,14 +422,14 @@ def figures(view: SeatView, choice: Action | None) -> dict[str, Any]:
     return out
 
 
-def danger_record(view: SeatView) -> list[list[Any]]:
+def danger_record(view: SeatView) -> tuple[tuple[str, float], ...]:
     """Each tile the seat holds that a revealed (亮倒) hand wins on, with what dealing it in costs (包胡)."""
     costs, bao = danger(view)
-    return [[TILE_IDS[k], round(costs[k], 3)] for k in sorted(bao) if view.concealed[k]]
+    return tuple((TILE_IDS[k], round(costs[k], 3)) for k in sorted(bao) if view.concealed[k])
 
 
-def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
-    """The bank record of a drill (JSON): the position, the table, each choice's mean and figures, the margin."""
+def drill_record(drill: Drill, rule: MarginRule = RULE) -> TableDrill:
+    """The bank record of a drill as its selecting worlds found it."""
     view, verdict = drill.view, drill.verdict
     accepted = set(verdict.accepted(rule))
     options = []
@@ -490,28 +451,29 @@ def drill_record(drill: Drill, rule: MarginRule = RULE) -> dict[str, Any]:
             row["discard"] = choice.tile
         if choice is not None and choice.liang_dao and drill.kind != "declare":
             row["liang_dao"] = True  # the choice declares too (杠不杠's "no kong" is the bot's discard, 亮倒 or not): the page says so
-        options.append(row)
+        options.append(AnswerRow.from_json(row))
     diff, diff_se = verdict.margin(rule)
     melds = view.me.melds
-    return {
-        "kind": drill.kind,
-        "hand": format_counts(view.concealed),
-        "melds": [_meld(m) for m in melds],
-        "visible": format_counts(view.visible),
-        "rules": view.rules.preset.key,
-        "situation": [],
-        "turn": len(view.me.river) + len(melds),
-        "wall_left": view.wall_left,
-        "table": view.to_json(),
-        "choices": [choice_json(c) for c in verdict.choices],
-        "accepted": [o["answer"] for o in options if o["right"]],
-        "options": options,
-        "danger": danger_record(view),
-        "margin": {"diff": round(diff, 3), "se": round(diff_se, 3), "worlds": verdict.worlds, "rollouts": verdict.rollouts, "sigmas": rule.sigmas, "money": rule.money},
-        "source": {"index": drill.index, "attempt": drill.attempt, "seed": drill.seed},
-        "themes": [drill.kind],
-        "rating": rating_of(diff, diff_se, len(melds)),
-    }
+    return TableDrill(
+        key=f"{PREFIX[drill.kind]}{drill.index + 1:05d}",
+        kind=drill.kind,
+        hand=format_counts(view.concealed),
+        melds=melds,
+        visible=format_counts(view.visible),
+        rules=view.rules.preset.key,
+        situation=(),
+        turn=len(view.me.river) + len(melds),
+        wall_left=view.wall_left,
+        table=SeatView.from_json(view.to_json()),  # the view as the bank stores it, what confirming it plays from
+        choices=verdict.choices,
+        accepted=tuple(o.answer for o in options if o.right),
+        options=tuple(options),
+        danger=danger_record(view),
+        margin=Figures(round(diff, 3), round(diff_se, 3), verdict.worlds, verdict.rollouts, rule.sigmas, rule.money),
+        source=Source(drill.index, drill.attempt, drill.seed),
+        themes=(drill.kind,),
+        rating=rating_of(diff, diff_se, len(melds)),
+    )
 
 
 def rating_of(diff: float, se: float, melds: int) -> int:
@@ -520,11 +482,11 @@ def rating_of(diff: float, se: float, melds: int) -> int:
     return max(800, min(2400, rating))
 
 
-def select(kind: str, index: int, rule: MarginRule = RULE) -> dict[str, Any] | None:
+def select(kind: str, index: int, rule: MarginRule = RULE) -> TableDrill | None:
     """The record of drill ``index`` of ``kind`` as its selecting worlds found it (its key included), or None when its deals give none.
 
     The bank's records are these confirmed on a second set of worlds (``kwx.drills.confirm.build``)."""
     drill = find_drill(kind, index, rule)
     if drill is None:
         return None
-    return {"key": f"{PREFIX[kind]}{index + 1:05d}", **drill_record(drill, rule)}
+    return drill_record(drill, rule)

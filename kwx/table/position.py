@@ -17,10 +17,10 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from kwx.errors import EngineError, gettext_noop
-from kwx.hand.rules import Rules
-from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Counts, Hand, Meld, add, with_tile
+from kwx.hand.rules import Rules, make_rules
+from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, TILE_NAMES_ZH, Counts, Hand, Meld, with_tile
 from kwx.table.table import WALL_AFTER_DEAL, Phase, SeatState, Table
-from kwx.table.view import SeatView, view_for
+from kwx.table.view import PublicSeat, SeatView, view_for
 
 OPPONENT_SEATS = (1, 2)
 
@@ -51,39 +51,38 @@ class Position:
     offered_as: Literal["discard", "kong"] = "discard"
     drawn: int | None = None
 
+    def view(self, rules: Rules) -> SeatView:
+        """The player's (seat 0's) view of the position, with its decision (raises EngineError naming what does not fit)."""
+        return view_for(_table_of(self, rules), 0)
+
+    @property
+    def shown(self) -> Counts:
+        """Copies of each kind the position shows, a tile added to a pong among them (unchecked: may pass four)."""
+        shown = _sketch(self).shown
+        return with_tile(shown, self.offered[1]) if self.offered is not None and self.offered_as == "kong" else shown
+
+    @property
+    def left_in_wall(self) -> int:
+        """The tiles the position leaves in the wall: the copies not shown, less the hidden hands."""
+        hidden = sum(seat.tiles for seat in _sketch(self).seats[1:] if not seat.liang_dao)
+        return COPIES * NUM_KINDS - sum(self.shown) - hidden
+
 
 def _error(template: str, field: str, **params: object) -> EngineError:
     return EngineError(template, field, **params)
 
 
-def _seen(position: Position) -> tuple[list[int], dict[int, str]]:
-    """Every kind's count on the table, and for each kind seen more than four times the field whose tiles first took it past four."""
-    counts = list(position.hand.held)
-    over: dict[int, str] = {}
-
-    def check(field: str) -> None:
-        for kind, n in enumerate(counts):
-            if n > COPIES:
-                over.setdefault(kind, field)
-
-    check("hand")
-    for kind in position.river:
-        counts[kind] += 1
-    check("river")
-    for opp in position.opponents:
-        for kind in opp.river:
-            counts[kind] += 1
-        for meld in opp.melds:
-            counts[meld.kind] += meld.type.size
-        if opp.revealed is not None:
-            counts = list(add(tuple(counts), opp.revealed))
-    check("opponents")
-    return counts, over
+_STAND_IN = make_rules("standard")
+"""The rules of a sketch: what the table shows does not depend on them."""
+_NOBODY = PublicSeat(tiles=0)
+"""A seat that shows nothing: the player's own side of a sketch is counted against two of them."""
 
 
-def view_of(position: Position, rules: Rules) -> SeatView:
-    """The player's (seat 0's) view of a described position, with its decision (raises EngineError naming what does not fit)."""
-    return view_for(_table_of(position, rules), 0)
+def _sketch(position: Position) -> SeatView:
+    """Seat 0's view of the table as described, unchecked and undecided, before the offered tile is in play (nothing drawn)."""
+    seats = [PublicSeat(position.river, position.hand.melds, sum(position.hand.concealed))]
+    seats += [PublicSeat(opp.river, opp.melds, 13 - 3 * len(opp.melds), opp.revealed is not None, opp.revealed) for opp in position.opponents]
+    return SeatView(seat=0, rules=_STAND_IN, dealer=0, phase="act", turn=0, kind=None, drawn=0, seats=(seats[0], seats[1], seats[2]), concealed=position.hand.concealed)
 
 
 def _table_of(position: Position, rules: Rules) -> Table:
@@ -96,17 +95,20 @@ def _table_of(position: Position, rules: Rules) -> Table:
         raise _error(gettext_noop("A tile to claim goes with a 13-tile hand; with 14 tiles it is your turn to discard."), "offered")
     if tiles == 13 and position.offered is None:
         raise _error(gettext_noop("With 13 tiles, say which tile is offered to you (an opponent's discard or added kong)."), "offered")
-    seen, over = _seen(position)
+    sketch = _sketch(position)
+    seen = sketch.shown
+    over = [kind for kind, n in enumerate(seen) if n > COPIES]
     if over:
-        kind = min(over)
+        kind = over[0]
+        own = replace(sketch, seats=(sketch.seats[0], _NOBODY, _NOBODY)).shown
+        field = next(name for name, counts in (("hand", hand.held), ("river", own), ("opponents", seen)) if counts[kind] > COPIES)
         raise _error(
             gettext_noop("%(tile)s (%(name)s) is seen %(count)d times between the hands, rivers and melds; there are only 4."),
-            over[kind],
+            field,
             tile=TILE_IDS[kind],
             name=TILE_NAMES_ZH[kind],
             count=seen[kind],
         )
-    hidden = 0
     for number, opp in enumerate(position.opponents, start=1):
         size = 13 - 3 * len(opp.melds)
         if size < 1:
@@ -120,10 +122,7 @@ def _table_of(position: Position, rules: Rules) -> Table:
                 melds=len(opp.melds),
                 size=size,
             )
-        if opp.revealed is None:
-            hidden += size
-    adding = position.offered is not None and position.offered_as == "kong"
-    expected = 4 * NUM_KINDS - sum(seen) - hidden - adding  # a tile being added to a pong is in no river
+    expected = position.left_in_wall
     if position.wall_left != expected:
         raise _error(
             gettext_noop("With these tiles on the table the wall must hold %(expected)d tiles, not %(count)d."),
@@ -148,7 +147,7 @@ def _table_of(position: Position, rules: Rules) -> Table:
             turn,
             tile,
             drawn=WALL_AFTER_DEAL - expected,
-            dealt=tuple(min(n, COPIES) for n in seen),
+            dealt=sketch.seen,
         )
 
     if position.offered is None:

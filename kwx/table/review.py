@@ -24,11 +24,11 @@ and applied to the second, so the second set's figures stay unbiased.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from kwx.numbers import seed_of
 from kwx.table.advice import CLEAR, Margin, control_beta, mean_se, played_worlds, predicted_means
 from kwx.table.selfplay import Policy
 from kwx.table.table import Action, Table
@@ -117,11 +117,11 @@ class DecisionReviewed:
 
 def second_seed(seed: int) -> int:
     """The confirming set's seed: a hash of the first set's, so the two sets of worlds are independent."""
-    return int.from_bytes(hashlib.sha256(f"kwx-review-confirm/{seed}".encode()).digest()[:8], "big")
+    return seed_of("kwx-review-confirm", seed, bits=64)
 
 
 def _control_seed(seed: int) -> int:
-    return int.from_bytes(hashlib.sha256(f"kwx-review-control/{seed}".encode()).digest()[:8], "big")
+    return seed_of("kwx-review-control", seed, bits=64)
 
 
 @dataclass

@@ -168,6 +168,11 @@ class SeatView:
     @cached_property
     def seen(self) -> Counts:
         """Tiles the seat has seen: its own, every river and meld, the hands revealed by 亮倒 and a tile being added to a pong."""
+        return tuple(min(n, COPIES) for n in self.shown)
+
+    @cached_property
+    def shown(self) -> Counts:
+        """The copies :attr:`seen` counts, before the cap at four (passed only by a described position that does not fit)."""
         counts = list(self.concealed)
         for other, s in enumerate(self.seats):
             for kind in s.river:
@@ -179,7 +184,7 @@ class SeatView:
                     counts[kind] += s.revealed[kind]
         if self.phase == "rob" and self.kind is not None and self.turn != self.seat and not self.seats[self.turn].liang_dao:
             counts[self.kind] += 1  # the tile being added is shown
-        return tuple(min(n, COPIES) for n in counts)
+        return tuple(counts)
 
     @cached_property
     def visible(self) -> Counts:

@@ -23,7 +23,6 @@ the table's figures beside the model's.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections.abc import Callable
@@ -32,13 +31,14 @@ from pathlib import Path
 from typing import Any
 
 from kwx.bots.registry import policy_factory
-from kwx.drills.recheck import play_out
+from kwx.drills.confirm import play_out
 from kwx.drills.simulate import Candidate, play_deal
 from kwx.drills.table_drills import RULE, clearly_worse
 from kwx.hand.ev import RankingComparison, compare_rankings
 from kwx.hand.rules import make_rules
 from kwx.hand.serial import estimate_row, option_row
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
+from kwx.numbers import seed_of
 from kwx.table.advice import mean_se, paired
 from kwx.table.table import Action
 from kwx.table.view import SeatView
@@ -181,7 +181,7 @@ TABLE_POLICY = "judge"
 
 def table_seed(key: str) -> int:
     """The seed of drill ``key``'s worlds at the table (a hash of its key)."""
-    return int.from_bytes(hashlib.sha256(f"kwx-ev-table/{key}".encode()).digest()[:8], "big") >> 1
+    return seed_of("kwx-ev-table", key)
 
 
 def judge_at_table(record: dict[str, Any], worlds: int = TABLE_WORLDS, policy: str = TABLE_POLICY) -> dict[str, Any] | None:

@@ -18,15 +18,22 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from kwx.drills.confirm import build, confirm
+from kwx.drills.record import TableDrill
 from kwx.drills.table_drills import KINDS
 from kwx.processes import in_processes
+from puzzles.generation.bank import read_bank
 
 TABLE_BANK_PATH = Path(__file__).resolve().parent.parent / "data" / "table_bank.json.gz"
 SPARE = 1.0
 """Indices tried per wanted drill in a round (a few give none: the next round tries more)."""
 
 
-def _build(job: tuple[str, int]) -> tuple[str, int, dict[str, Any] | None, float]:
+def read_table_bank(path: Path = TABLE_BANK_PATH) -> list[TableDrill]:
+    """The drills of a table bank file."""
+    return [TableDrill.from_json(record) for record in read_bank(path)]
+
+
+def _build(job: tuple[str, int]) -> tuple[str, int, TableDrill | None, float]:
     started = time.process_time()
     record = build(*job)
     return job[0], job[1], record, time.process_time() - started
@@ -42,13 +49,13 @@ class TableStats:
     seconds: float = 0.0
 
 
-def _read_cache(cache: Path | None, stats: TableStats) -> dict[tuple[str, int], dict[str, Any] | None]:
-    done: dict[tuple[str, int], dict[str, Any] | None] = {}
+def _read_cache(cache: Path | None, stats: TableStats) -> dict[tuple[str, int], TableDrill | None]:
+    done: dict[tuple[str, int], TableDrill | None] = {}
     if cache is not None and cache.exists():
         for line in cache.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             if row["kind"] in stats.cpu:
-                done[(row["kind"], row["index"])] = row["record"]
+                done[(row["kind"], row["index"])] = _drill(row["record"])
                 stats.cpu[row["kind"]] += row.get("cpu", 0.0)
     return done
 
@@ -59,7 +66,7 @@ def generate_table_drills(
     jobs: int = 1,
     cache: Path | None = None,
     progress: Callable[[int], None] | None = None,
-) -> tuple[list[dict[str, Any]], TableStats]:
+) -> tuple[list[TableDrill], TableStats]:
     """``count`` drills of each kind (or ``count[kind]``), the records of the lowest indices that give one (deterministic)."""
     kinds = tuple(kinds)
     wanted_of = dict(count) if isinstance(count, Mapping) else dict.fromkeys(kinds, count)
@@ -89,14 +96,14 @@ def generate_table_drills(
     return assemble(done, wanted_of, kinds, stats), stats
 
 
-def assemble(done: Mapping[tuple[str, int], dict[str, Any] | None], wanted_of: Mapping[str, int], kinds: Iterable[str], stats: TableStats) -> list[dict[str, Any]]:
-    """The bank from the indices tried (``done``: kind and index to record, None when the index gave none): per kind the ``wanted_of[kind]`` lowest kept."""
-    records: list[dict[str, Any]] = []
+def assemble(done: Mapping[tuple[str, int], TableDrill | None], wanted_of: Mapping[str, int], kinds: Iterable[str], stats: TableStats) -> list[TableDrill]:
+    """The bank from the indices tried (``done``: kind and index to drill, None when the index gave none): per kind the ``wanted_of[kind]`` lowest kept."""
+    records: list[TableDrill] = []
     for kind in kinds:
         indices = sorted(i for (k, i) in done if k == kind)
         kept = [r for r in (done[(kind, i)] for i in indices) if r is not None][: wanted_of[kind]]
         stats.kept[kind] = len(kept)
-        last = kept[-1]["source"]["index"] if kept else -1
+        last = kept[-1].source.index if kept else -1
         stats.empty[kind] = sum(1 for i in indices if i <= last and done[(kind, i)] is None)
         records += kept
     return records
@@ -112,10 +119,20 @@ def index_rows(kinds: Iterable[str], indices: int, shard: tuple[int, int]) -> li
     return rows
 
 
-def _index_row(result: tuple[str, int, dict[str, Any] | None, float]) -> dict[str, Any]:
+def _index_row(result: tuple[str, int, TableDrill | None, float]) -> dict[str, Any]:
     """A made drill index as the generation cache stores it."""
     kind, index, record, cpu = result
-    return {"kind": kind, "index": index, "cpu": round(cpu, 3), "record": record}
+    return {"kind": kind, "index": index, "cpu": round(cpu, 3), "record": None if record is None else record.to_json()}
+
+
+def _drill(record: dict[str, Any] | None) -> TableDrill | None:
+    """A drill from a cache row's record (None: the index gave none)."""
+    return None if record is None else TableDrill.from_json(record)
+
+
+def drills_of(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, int], TableDrill | None]:
+    """The drills of generation rows (as ``index_rows`` makes them), by kind and index."""
+    return {(row["kind"], row["index"]): _drill(row["record"]) for row in rows}
 
 
 def _pooled(fn: Callable[[Any], Any], items: list[Any], jobs: int, out: TextIO | None, row_of: Callable[[Any], dict[str, Any]], progress: Callable[[int], None] | None) -> Iterator[Any]:
@@ -129,15 +146,16 @@ def _pooled(fn: Callable[[Any], Any], items: list[Any], jobs: int, out: TextIO |
         yield result
 
 
-def _confirm(record: dict[str, Any]) -> tuple[dict[str, Any], float]:
+def _confirm(record: TableDrill) -> tuple[dict[str, Any], float]:
     started = time.process_time()
     done = confirm(record)
-    row = {"key": done.key, "kind": done.kind, "status": done.status, "before": sorted(done.before), "accepted": sorted(done.accepted), "record": done.record}
+    confirmed = None if done.record is None else done.record.to_json()
+    row = {"key": done.key, "kind": done.kind, "status": done.status, "before": sorted(done.before), "accepted": sorted(done.accepted), "record": confirmed}
     return row, time.process_time() - started
 
 
 def confirm_bank(
-    records: list[dict[str, Any]],
+    records: list[TableDrill],
     jobs: int = 1,
     cache: Path | None = None,
     shard: tuple[int, int] = (0, 1),
@@ -155,7 +173,7 @@ def confirm_bank(
                 row = json.loads(line)
                 done[row["key"]] = row
     mine = [r for i, r in enumerate(records) if i % n == k]
-    todo = [r for r in mine if r["key"] not in done]
+    todo = [r for r in mine if r.key not in done]
     cpu = 0.0
     out = (cache / f"shard-{k}-of-{n}.jsonl").open("a", encoding="utf-8") if cache is not None else None
     try:
@@ -165,4 +183,4 @@ def confirm_bank(
     finally:
         if out is not None:
             out.close()
-    return [done[r["key"]] for r in mine], cpu
+    return [done[r.key] for r in mine], cpu

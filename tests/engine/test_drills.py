@@ -10,7 +10,8 @@ import pytest
 
 from kwx.drills import confirm as confirming
 from kwx.drills import table_drills as drills
-from kwx.drills.table_drills import KINDS, RULE, MarginRule, Verdict, answer_of, candidate_options, clearly_worse, drill_seed, stored_choices
+from kwx.drills.record import TableDrill, answer_of
+from kwx.drills.table_drills import KINDS, RULE, MarginRule, Verdict, candidate_options, clearly_worse, drill_seed
 from kwx.table.advice import Margin, paired
 from puzzles.generation.bank import read_bank, read_meta
 from puzzles.generation.table_bank import TABLE_BANK_PATH
@@ -130,7 +131,7 @@ def test_every_record_stores_the_choices_it_played_one_per_answer_and_all_legal(
 
     for r in BANK:
         view = SeatView.from_json(r["table"])
-        choices = stored_choices(r)
+        choices = TableDrill.from_json(r).choices
         assert all(c in view.decision.choices for c in choices), r["key"]
         assert sorted(answer_of(c, r["kind"]) for c in choices) == sorted(o["answer"] for o in r["options"]), r["key"]
 
@@ -142,11 +143,11 @@ def test_a_pong_drill_shows_the_line_the_judge_plays_after_the_pong():
 
     p32 = next(r for r in BANK if r["key"] == "p00032")
     pong = next(o for o in p32["options"] if o["answer"] == "pong")
-    assert pong["then"] == drills.judge_line(SeatView.from_json(p32["table"]), stored_choices(p32)[0]).tile != "Z"
+    assert pong["then"] == drills.judge_line(SeatView.from_json(p32["table"]), TableDrill.from_json(p32).choices[0]).tile != "Z"
     checked = 0
     for r in [r for r in BANK if r["kind"] == "pong"][::7]:
         view = SeatView.from_json(r["table"])
-        pong_choice = next(c for c in stored_choices(r) if c is not None)
+        pong_choice = next(c for c in TableDrill.from_json(r).choices if c is not None)
         assert next(o for o in r["options"] if o["answer"] == "pong")["then"] == drills.judge_line(view, pong_choice).tile, r["key"]
         checked += 1
     assert checked > 10 and JudgeBot.name == drills.JUDGE
@@ -162,9 +163,9 @@ def test_a_new_drill_is_selected_from_its_seeds_and_stores_the_choices_it_played
         record = drills.select("pong", index)
         if record is not None:
             break
-    assert record is not None and drills.select("pong", record["source"]["index"]) == record
-    view = SeatView.from_json(record["table"])
-    assert stored_choices(record) == candidate_options(view, "pong")
+    assert record is not None and drills.select("pong", record.source.index) == record
+    assert record.table == SeatView.from_json(record.table.to_json())  # the view as the bank stores it
+    assert record.choices == candidate_options(record.table, "pong")
     played = []
 
     def play_out(v, choices, worlds, seed, policy):
@@ -174,14 +175,14 @@ def test_a_new_drill_is_selected_from_its_seeds_and_stores_the_choices_it_played
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(confirming, "play_out", play_out)
         done = confirming.confirm(record, worlds=16)
-    assert played == [stored_choices(record)] and done.record is not None and done.record["choices"] == record["choices"]
+    assert played == [record.choices] and done.record is not None and done.record.choices == record.choices
 
 
 def test_a_no_kong_choice_that_also_declares_says_so_in_the_bank():
     """杠不杠 on one's own turn: "no kong" is the strong bot's discard, and when that discard declares 亮倒 the drill records it (83 of 400 do)."""
     declaring = 0
     for r in (r for r in BANK if r["kind"] == "kong"):
-        choices = stored_choices(r)
+        choices = TableDrill.from_json(r).choices
         discards = {c.tile: c.liang_dao for c in choices if c is not None and c.verb == "discard"}
         for o in r["options"]:
             if o["answer"] == "pass" and "discard" in o:

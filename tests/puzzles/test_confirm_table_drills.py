@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from kwx.drills.confirm import Confirmed
+from kwx.drills.record import Figures
 from puzzles.generation import table_bank
 from puzzles.generation.bank import read_bank, read_meta, write_bank
 from puzzles.generation.table_bank import TABLE_BANK_PATH
@@ -29,18 +31,19 @@ def fake_confirm(calls: list[str]):
     """Stand-in for the rollouts: pong holds, kong is re-answered, declare leaves the bank, defence holds."""
 
     def confirm(record):
-        calls.append(record["key"])
-        selected = frozenset(record["accepted"])
-        if record["kind"] == "declare":
-            return Confirmed(record["key"], record["kind"], None, selected, frozenset({"declare", "hidden"}))
-        accepted = selected if record["kind"] != "kong" else frozenset({"pass", "kong"} - selected)
-        new = {
-            **record,
-            "accepted": sorted(accepted),
-            "margin": {**record["margin"], "worlds": 256, "policy": "strong"},
-            "selection": {"accepted": record["accepted"], "diff": record["margin"]["diff"]},
-        }
-        return Confirmed(record["key"], record["kind"], new, selected, accepted)
+        calls.append(record.key)
+        selected = frozenset(record.accepted)
+        if record.kind == "declare":
+            return Confirmed(record.key, record.kind, None, selected, frozenset({"declare", "hidden"}))
+        accepted = selected if record.kind != "kong" else frozenset({"pass", "kong"} - selected)
+        margin = record.margin
+        new = replace(
+            record,
+            accepted=tuple(sorted(accepted)),
+            margin=replace(margin, worlds=256, policy="strong"),
+            selection=Figures(margin.diff, margin.se, margin.worlds, margin.rollouts, accepted=record.accepted),
+        )
+        return Confirmed(record.key, record.kind, new, selected, accepted)
 
     return confirm
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from django.core.management import CommandError, call_command
 from django_tasks_db.models import DBTaskResult
 
+from kwx.drills.record import Source
 from puzzles import drill_shards
 from puzzles.generation.bank import read_bank, read_meta
 from puzzles.generation.table_bank import TABLE_BANK_PATH
@@ -22,11 +24,16 @@ def command(name: str, *args: str) -> str:
     return out.getvalue()
 
 
+SHIPPED = read_bank(TABLE_BANK_PATH)
+
+
 def fake_index_rows(kinds, indices, shard):
     """Drill index 1 of each kind gives no drill; the others a record of their own index."""
     k, n = shard
     return [
-        {"kind": kind, "index": i, "cpu": 6.0, "record": None if i == 1 else {"key": f"{kind[0]}{i + 1:05d}", "kind": kind, "source": {"index": i}}} for kind in kinds for i in range(k, indices, n)
+        {"kind": kind, "index": i, "cpu": 6.0, "record": None if i == 1 else {**SHIPPED[0], "key": f"{kind[0]}{i + 1:05d}", "kind": kind, "source": {"index": i, "attempt": 0, "seed": 0}}}
+        for kind in kinds
+        for i in range(k, indices, n)
     ]
 
 
@@ -59,7 +66,10 @@ def test_the_shipped_bank_is_confirmed_by_shards_tied_to_its_digest(monkeypatch)
 
     def fake_confirm_bank(bank, shard):
         k, n = shard
-        return [{"key": r["key"], "kind": r["kind"], "status": "holds", "selected": r["accepted"], "accepted": r["accepted"], "record": {**r, "selection": r["margin"]}} for r in bank[k::n]], 1.0
+        return [
+            {"key": r.key, "kind": r.kind, "status": "holds", "selected": list(r.accepted), "accepted": list(r.accepted), "record": {**r.to_json(), "selection": r.margin.to_json()}}
+            for r in bank[k::n]
+        ], 1.0
 
     monkeypatch.setattr(drill_shards, "confirm_bank", fake_confirm_bank)
     assert command("confirm_table_drills", "--tasks", "3").startswith("queued 3 of 3 shards")
@@ -108,17 +118,18 @@ def test_a_review_queued_after_offline_shards_is_claimed_first():
 def test_a_straight_run_keeps_the_lowest_indices_and_goes_on_from_its_cache(monkeypatch, tmp_path):
     from puzzles.generation import table_bank
 
+    drill = table_bank.read_table_bank()[0]
     made: list[tuple[str, int]] = []
 
     def fake_build(job):
         made.append(job)
         kind, index = job
-        return kind, index, None if index % 3 == 1 else {"key": f"{kind[0]}{index + 1:05d}", "kind": kind, "source": {"index": index}}, 0.25
+        return kind, index, None if index % 3 == 1 else replace(drill, key=f"{kind[0]}{index + 1:05d}", kind=kind, source=Source(index, 0, 0)), 0.25
 
     monkeypatch.setattr(table_bank, "_build", fake_build)
     cache = tmp_path / "cache.jsonl"
     records, stats = table_bank.generate_table_drills({"pong": 3, "kong": 2}, ("pong", "kong"), cache=cache)
-    assert [r["key"] for r in records] == ["p00001", "p00003", "p00004", "k00001", "k00003"]
+    assert [r.key for r in records] == ["p00001", "p00003", "p00004", "k00001", "k00003"]
     assert stats.kept == {"pong": 3, "kong": 2} and stats.empty == {"pong": 1, "kong": 1}
     first = len(made)
     again, _ = table_bank.generate_table_drills({"pong": 3, "kong": 2}, ("pong", "kong"), cache=cache)

@@ -13,7 +13,6 @@ from kwx.hand.ev import Budget
 from kwx.hand.notation import parse_hand
 from kwx.hand.rules import make_rules
 from kwx.table.advice import CLEAR
-from kwx.table.position import view_of
 from tests.ev_limits import low_ev_limits
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +35,7 @@ def test_the_page_shows_the_apis_figures_for_the_same_position():
     shown = estimate(request(), position_of(hand, table), RULES, 1, 0, 7)["advice"]
     body = api_body(hand, table, {"seed": 7})
     checked, money = read_position(body)
-    answer = advice_json(view_of(checked, money["rules"]), money, Budget(seconds=None))
+    answer = advice_json(checked.view(money["rules"]), money, Budget(seconds=None))
     figures = sorted((str(r["action"]), r["mean"], r["stderr"], r["rollouts"]) for r in shown["rows"])
     assert figures == sorted((str(c["action"]), c["mean"], c["stderr"], c["rollouts"]) for c in answer["choices"])
     # 4 deals are fewer than a clear call needs: the page keeps the decision's order (tiles in hand order) and marks no row
@@ -48,7 +47,7 @@ def test_ranked_rows_keep_the_apis_order_and_the_badge_only_when_clear():
     hand, table = position(DEFEND)
     body = api_body(hand, table, {"seed": 7})
     checked, money = read_position(body)
-    answer = advice_json(view_of(checked, money["rules"]), money, Budget(seconds=None))
+    answer = advice_json(checked.view(money["rules"]), money, Budget(seconds=None))
     rows = shaped({**answer, "worlds": CLEAR.deals})["rows"]
     assert [r["action"] for r in rows] == [c["action"] for c in answer["choices"]]
     assert rows[0]["top"] and rows[0]["best"] == answer["clear"] and not any(r["best"] for r in rows[1:])

@@ -21,7 +21,6 @@ from analysis.table_form import (
     read_request,
     read_table,
     table_pairs,
-    wall_left,
 )
 from kwx.hand.notation import parse_hand
 from kwx.hand.rules import make_rules
@@ -97,7 +96,7 @@ def test_a_bad_seed_is_named():
 def test_the_wall_follows_from_the_tiles_when_not_given():
     hand = parse_hand(PONG_HAND)
     t = table(PONG)
-    assert wall_left(hand, t) == 37  # 84 − 13 held − 8 in rivers − 26 hidden in the opponents' hands
+    assert position_of(hand, t).left_in_wall == 37  # 84 − 13 held − 8 in rivers − 26 hidden in the opponents' hands
     position, errors = check_position(hand, t, RULES)
     assert errors == {} and position.wall_left == 37
 

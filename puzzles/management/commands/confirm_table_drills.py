@@ -10,10 +10,11 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from kwx.drills.confirm import CHAIN, CONFIRM_WORLDS, POLICY
+from kwx.drills.record import TableDrill
 from kwx.drills.table_drills import KINDS
 from puzzles import drill_shards
-from puzzles.generation.bank import read_bank, read_meta, write_bank
-from puzzles.generation.table_bank import TABLE_BANK_PATH, confirm_bank
+from puzzles.generation.bank import read_meta, write_bank
+from puzzles.generation.table_bank import TABLE_BANK_PATH, confirm_bank, read_table_bank
 
 
 class Command(BaseCommand):
@@ -41,7 +42,7 @@ class Command(BaseCommand):
             raise CommandError("--write rewrites the whole bank: run it without --shard (with the --cache of the shards)")
         if not 1 <= opts["jobs"] <= 64:
             raise CommandError("--jobs must be from 1 to 64")
-        records = read_bank(opts["bank"])
+        records = read_table_bank(opts["bank"])
         if opts["tasks"] is not None:
             rows, cpu = self._tasks(records, opts)
             if not rows:
@@ -70,7 +71,7 @@ class Command(BaseCommand):
             write_bank(kept, opts["bank"], meta)
             self.stdout.write(f"{len(kept)} drills written to {opts['bank']} ({len(rows) - len(kept)} left the bank); run `manage.py load_banks` to bring a database up to it")
 
-    def _tasks(self, records: list[dict[str, Any]], opts: dict[str, Any]) -> tuple[list[dict[str, Any]], float]:
+    def _tasks(self, records: list[TableDrill], opts: dict[str, Any]) -> tuple[list[dict[str, Any]], float]:
         """Queue the shards not stored yet (nothing to report: empty rows), or (``--report``) the stored shards' rows in bank order."""
         shards = opts["tasks"]
         if not 1 <= shards <= len(records):
@@ -88,5 +89,5 @@ class Command(BaseCommand):
         if stored is None:
             raise CommandError(f"shards {drill_shards.missing_shards(**key)} of {shards} are not stored yet (are workers running?)")
         rows, cpu = stored
-        order = {r["key"]: i for i, r in enumerate(records)}
+        order = {r.key: i for i, r in enumerate(records)}
         return sorted(rows, key=lambda r: order[r["key"]]), cpu

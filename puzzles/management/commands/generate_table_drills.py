@@ -12,7 +12,7 @@ from kwx.drills.confirm import CHAIN, CONFIRM_WORLDS, POLICY
 from kwx.drills.table_drills import KINDS, MAX_ATTEMPTS, REFUSAL_ATTEMPTS, REFUSALS_FROM, RULE, SHARP_DEFENCE_FROM, SHARP_SAFE
 from puzzles import drill_shards
 from puzzles.generation.bank import write_bank
-from puzzles.generation.table_bank import TABLE_BANK_PATH, TableStats, assemble, generate_table_drills
+from puzzles.generation.table_bank import TABLE_BANK_PATH, TableStats, assemble, drills_of, generate_table_drills
 
 DEFAULT_COUNT = 300
 
@@ -50,7 +50,7 @@ class Command(BaseCommand):
             stats = TableStats(kept=dict.fromkeys(chosen, 0), empty=dict.fromkeys(chosen, 0), cpu=dict.fromkeys(chosen, 0.0))
             for row in done:
                 stats.cpu[row["kind"]] += row["cpu"]
-            records = assemble({(r["kind"], r["index"]): r["record"] for r in done}, wanted, chosen, stats)
+            records = assemble(drills_of(done), wanted, chosen, stats)
             if short := [k for k in chosen if stats.kept[k] < wanted[k]]:
                 raise CommandError(f"{', '.join(f'{k}: {stats.kept[k]} of {wanted[k]}' for k in short)} drills in {options['indices']} indices: queue more --indices")
         elif options["report"] or options["indices"] is not None:
@@ -67,7 +67,7 @@ class Command(BaseCommand):
             "sharp_defence": {"from": SHARP_DEFENCE_FROM, "safe": SHARP_SAFE},
             "confirm": {"worlds": CONFIRM_WORLDS, "policy": POLICY, "chain": list(CHAIN)},
         }
-        write_bank(records, output, meta)
+        write_bank([r.to_json() for r in records], output, meta)
         for kind in chosen:
             self.stdout.write(f"{kind}: {stats.kept[kind]} drills ({stats.empty[kind]} indices gave none), {stats.cpu[kind] / 60:.1f} CPU-minutes")
         wall = "played by the task workers" if options["tasks"] is not None else f"in {stats.seconds / 60:.1f} minutes of wall time"

@@ -8,9 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from kwx.bots.registry import UnknownBot, policy_factory
-from kwx.drills.recheck import recheck, summary_lines
-from puzzles.generation.bank import read_bank
-from puzzles.generation.table_bank import TABLE_BANK_PATH
+from kwx.drills.confirm import recheck, summary_lines
+from puzzles.generation.table_bank import TABLE_BANK_PATH, read_table_bank
 
 KINDS = ("pong", "kong", "declare", "defence")
 
@@ -35,11 +34,11 @@ class Command(BaseCommand):
             policy = policy_factory(opts["policy"])
         except UnknownBot as exc:
             raise CommandError(f"--policy: {exc}") from exc
-        records = read_bank(TABLE_BANK_PATH)
+        records = read_table_bank(TABLE_BANK_PATH)
         checks = []
         start = time.process_time()
         for kind in kinds:
-            mine = [r for r in records if r["kind"] == kind]
+            mine = [r for r in records if r.kind == kind]
             step = max(1, len(mine) // opts["per_kind"])
             for record in mine[::step][: opts["per_kind"]]:
                 check = recheck(record, opts["worlds"], opts["seed"], policy)
