@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from analysis import tournaments
+from analysis import tasks, tournaments
 from kwx.bots.registry import BOTS, UnknownBot, policy_factory
 from kwx.bots.tournament import BotFailed, Paired, paired_lines, paired_run, report, run, summarise
 from kwx.rules import PRESETS
@@ -97,7 +97,7 @@ class Command(BaseCommand):
         key = {"seed": opts["seed"], "hands": hands, "rules": opts["rules"], "shards": shards}
         if not opts["report"]:
             for lineup in lineups:
-                queued = tournaments.enqueue_shards(lineup=lineup, **key)
+                queued = tasks.enqueue_shards(lineup=lineup, **key)
                 self.stdout.write(f"seats {','.join(lineup)}: queued {len(queued)} of {shards} shards ({shards - len(queued)} already stored)")
             self.stdout.write("run manage.py db_worker (any number, on any machine sharing the database), then this command with --report")
             return
