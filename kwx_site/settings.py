@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "template_partials",
     "kwx_site",
     "analysis",
+    "tournaments",
     "learn",
     "settlement",
     "puzzles",

@@ -26,13 +26,13 @@ from django_tasks_db.compat import TASK_MAX_PRIORITY
 
 from accounts.models import Player
 from analysis import records
-from analysis.tasks import OFFLINE_PRIORITY
 from kwx.bots.registry import policy_factory
 from kwx.rules import PRESETS, OptionValue, RuleSet, record_options
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay, finish
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
+from kwx_site.priorities import OFFLINE_PRIORITY
 from puzzles.review import review as fsrs_review
 
 from . import review, seats, selectors

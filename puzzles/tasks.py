@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django_tasks import task
 
-from analysis.tasks import OFFLINE_PRIORITY
+from kwx_site.priorities import OFFLINE_PRIORITY
 
 from . import drill_shards
 

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import ROOT
 
 KWX = ROOT / "kwx"
-APPS = ("accounts", "analysis", "kwx_site", "learn", "play", "puzzles", "settlement")
+APPS = ("accounts", "analysis", "kwx_site", "learn", "play", "puzzles", "settlement", "tournaments")
 
 
 def _modules(folder: Path) -> list[Path]:
