@@ -45,7 +45,7 @@ MAX_DRAWS = 30
 MIN_SAMPLES = 20
 """Hands a sampled estimate plays even when the work budget is spent, so it has a standard error."""
 REQUEST_WORK = 30_000
-"""Work units one web or API request may spend (calibrated by ``analysis.bench_ev --budget``)."""
+"""Work units one web or API request may spend (calibrated by ``bench.ev --budget``)."""
 REQUEST_SECONDS = 0.35
 """CPU seconds after which a request stops computing whatever the work count (a backstop); a request that
 computes expected values and a table estimate shares one budget between them."""
