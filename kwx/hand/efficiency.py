@@ -11,17 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from kwx.hand.estimate import Estimate
 from kwx.hand.money import has_flat_extras, side_amounts
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import WinValue, score_wins
 from kwx.hand.shapes import pairs_of
 from kwx.hand.tables import DRAGON_IDS, KIND_BLOCK, KIND_STEP, MERGED, SUIT_IDS, VALUES, best_of_ids, block_draws, block_indices
 from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, Hand, Meld, add
-
-if TYPE_CHECKING:
-    from kwx.hand.ev import Estimate
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,15 +22,15 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.efficiency import DiscardOption, best_discards, discard_options, improving_draws, remaining
+from kwx.hand.estimate import Estimate
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
 from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, Hand, add
 
-Method = Literal["exact", "monte_carlo"]
 Outlook = tuple[float, float, float]
 """(ready probability, win probability, expected score) of one state."""
 
@@ -139,21 +139,6 @@ class EVParams:
     samples: int = DEFAULT_SAMPLES
     seed: int = 9
     exact_max_shanten: int = EXACT_MAX_SHANTEN
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """What one 13-tile hand is worth from here: chances, expected score and how they were found."""
-
-    shanten: int
-    ready_probability: float
-    win_probability: float
-    expected_score: float
-    method: Method = "exact"
-    samples: int | None = None
-    ready_stderr: float | None = None
-    win_stderr: float | None = None
-    score_stderr: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

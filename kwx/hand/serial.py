@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kwx.hand.efficiency import DiscardOption, Efficiency, Wait
-from kwx.hand.ev import Estimate
+from kwx.hand.estimate import Estimate
 from kwx.hand.fans import EVENT_KEYS, fan
 from kwx.hand.money import SideMoney, side_money
 from kwx.hand.rules import Rules
