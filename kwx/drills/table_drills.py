@@ -33,7 +33,6 @@ from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import TILE_IDS, Hand, Meld, add
 from kwx.table.advice import CONFIRM, HOPELESS, PASS, Margin, mean_se, paired, played_worlds, sample_world
-from kwx.table.record import parse_action
 from kwx.table.selfplay import Waiting, advance, seeded_deal
 from kwx.table.table import Action, apply, deal
 from kwx.table.view import SeatView, view_for
@@ -256,7 +255,7 @@ def choice_json(choice: Action | None) -> dict[str, Any]:
 
 def choice_from(data: dict[str, Any]) -> Action | None:
     """A stored choice back (None: 过)."""
-    return None if data.get("pass") else parse_action(data, 0)
+    return None if data.get("pass") else Action.from_dict(data)
 
 
 def stored_choices(record: dict[str, Any]) -> tuple[Action | None, ...]:

@@ -27,10 +27,10 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from kwx.errors import EngineError, gettext_noop
+from kwx.errors import EngineError, RecordError, gettext_noop
 from kwx.hand.notation import format_counts, parse_tiles
 from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
-from kwx.table.record import FORMAT, Header, Record, RecordError, Replay, parse_action, parse_header, settle_table
+from kwx.table.record import FORMAT, Header, Record, Replay, parse_header, settle_table
 from kwx.table.settlement import Settlement
 from kwx.table.table import SEATS, Action, IllegalAction, Result, Table, Verb, apply, deal, face_up, horses_pending
 
@@ -85,7 +85,7 @@ def parse_seat_action(raw: Any, index: int, seat: int) -> SeatAction:
         return RecordError(template, "actions", index, **params)
 
     if not isinstance(raw, Mapping):
-        parse_action(raw, index)  # raises the full record's message
+        Action.from_dict(raw, index)  # raises the full record's message
         raise AssertionError("unreachable")
     rest = dict(raw)
     who = rest.get("seat")
@@ -96,7 +96,7 @@ def parse_seat_action(raw: Any, index: int, seat: int) -> SeatAction:
     if not own and rest.get("draw", "") is None:
         if len(rest) != 2:
             raise bad(gettext_noop('Action %(index)d: another seat\'s draw is {"seat": %(seat)d, "draw": null}.'), index=index, seat=who)
-        return SeatAction(parse_action({**rest, "draw": "1p"}, index).seat, "draw")  # the seat checked
+        return SeatAction(Action.from_dict({**rest, "draw": "1p"}, index).seat, "draw")  # the seat checked
     hidden_kou = 0
     if not own and isinstance(rest.get("kou"), list):
         kou = rest.pop("kou")
@@ -105,7 +105,7 @@ def parse_seat_action(raw: Any, index: int, seat: int) -> SeatAction:
         hidden_kou = len(kou)
         if hidden_kou and not rest.get("liang_dao"):
             raise bad(gettext_noop("Action %(index)d: kou lists the triplets kept face down, only beside a discard that declares 亮倒."), index=index)
-    action = parse_action(rest, index)
+    action = Action.from_dict(rest, index)
     declares = not own and action.verb == "discard" and action.liang_dao
     if declares and revealed is None:
         raise bad(gettext_noop("Action %(index)d: seat %(seat)d declares 亮倒: add the tiles it reveals (revealed)."), index=index, seat=action.seat)

@@ -28,12 +28,14 @@ self-draw of at least ×2, a 屁胡 that wins on a declared payer's discard, 海
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
-from kwx.errors import EngineError, gettext_noop
+from kwx.errors import EngineError, RecordError, gettext_noop
 from kwx.hand.money import buys_horses, discard_allowed, horses_due, payer_multiplier
+from kwx.hand.notation import parse_tile
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
@@ -88,6 +90,50 @@ class Action:
         if self.kou:
             out["kou"] = [TILE_IDS[k] for k in sorted(self.kou)]
         return out
+
+    @classmethod
+    def from_dict(cls, raw: Any, index: int = 0) -> Action:
+        """The action of its record form (``as_dict``'s inverse), shape only; a RecordError names ``index``."""
+
+        def bad(template: str, **params: Any) -> RecordError:
+            return RecordError(template, "actions", index, **params)
+
+        if not isinstance(raw, Mapping):
+            raise bad(gettext_noop('Action %(index)d must be an object such as {"seat": 0, "draw": "5p"}.'), index=index)
+        seat = raw.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
+            raise bad(gettext_noop("Action %(index)d: the seat must be 0, 1 or 2."), index=index)
+        verbs = [k for k in raw if k in VERBS]
+        extra = sorted(str(k) for k in raw if k not in VERBS and k not in ("seat", "liang_dao", "kou"))
+        if extra:
+            raise bad(gettext_noop('Action %(index)d: unknown key "%(name)s".'), index=index, name=extra[0][:40])
+        if len(verbs) != 1:
+            raise bad(gettext_noop("Action %(index)d needs exactly one of draw, discard, pong, kong, win, horses."), index=index)
+        verb = verbs[0]
+        if verb == "horses":
+            turned = raw["horses"]
+            if not isinstance(turned, list) or not 1 <= len(turned) <= 6 or not all(isinstance(t, str) and len(t) <= 8 for t in turned):
+                raise bad(gettext_noop("Action %(index)d: horses is a list of one to six tile ids."), index=index)
+            try:
+                kinds = tuple(parse_tile(t, "actions") for t in turned)
+            except EngineError as exc:
+                raise RecordError(exc.template, "actions", index, **exc.params) from exc
+            return cls(seat, "horses", kinds[0], horses=kinds)
+        liang = raw.get("liang_dao", False)
+        if not isinstance(liang, bool) or (liang and verb != "discard"):
+            raise bad(gettext_noop("Action %(index)d: liang_dao is true or false, and only beside a discard."), index=index)
+        kou_raw = raw.get("kou", [])
+        if not isinstance(kou_raw, list) or len(kou_raw) > 4 or not all(isinstance(t, str) and len(t) <= 8 for t in kou_raw) or (kou_raw and not liang):
+            raise bad(gettext_noop("Action %(index)d: kou lists the triplets kept face down, only beside a discard that declares 亮倒."), index=index)
+        tile = raw[verb]
+        if not isinstance(tile, str) or len(tile) > 8:
+            raise bad(gettext_noop("Action %(index)d: the tile must be one tile id such as 5p."), index=index)
+        try:
+            kind = parse_tile(tile, "actions")
+            kou = frozenset(parse_tile(t, "actions") for t in kou_raw)
+        except EngineError as exc:
+            raise RecordError(exc.template, "actions", index, **exc.params) from exc
+        return cls(seat, verb, kind, liang, kou)
 
 
 @dataclass(frozen=True, slots=True)

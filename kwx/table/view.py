@@ -34,7 +34,6 @@ from kwx.errors import EngineError, gettext_noop
 from kwx.hand.notation import format_counts, parse_tile, parse_tiles
 from kwx.hand.rules import Rules, stored_rules
 from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType
-from kwx.table.record import parse_action
 from kwx.table.settlement import Kong, Win
 from kwx.table.table import (
     SEATS,
@@ -311,7 +310,7 @@ def _view_from_json(data: Any) -> SeatView:
         )
     kongs = tuple(Kong(k["seat"], k["type"], parse_tile(k["tile"], "kongs"), k["fed_by"], k["chain"]) for k in data.get("kongs", []))
     decision = data.get("decision") or {}
-    options = tuple(parse_action(a, i) for i, a in enumerate(decision.get("options", [])))
+    options = tuple(Action.from_dict(a, i) for i, a in enumerate(decision.get("options", [])))
     tile = data.get("tile")
     return SeatView(
         seat=int(data["seat"]),
