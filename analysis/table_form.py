@@ -48,6 +48,7 @@ from kwx.numbers import read_whole
 from kwx.table.position import Opponent, Position, view_of
 from kwx.table.table import WALL_AFTER_DEAL
 from kwx_site.drawing import meld_faces
+from kwx_site.flags import read_flag
 from kwx_site.text import tile_label
 
 RIVER_KEYS = ("r0", "r1", "r2")
@@ -439,8 +440,8 @@ def read_request(query: QueryDict) -> TableRequest:
             seed = int(seed_text)
         else:
             table = replace(table, errors={**table.errors, "seed": _("Seed of the sampled worlds: must be a whole number from 0 to %(high)d.") % {"high": MAX_SEED}})
-    advice = query.get("advice", "") in ("1", "true", "on", "yes")
-    longer = advice and query.get("longer", "") in ("1", "true", "on", "yes")
+    advice = read_flag(query.get("advice", "")) is True
+    longer = advice and read_flag(query.get("longer", "")) is True
     return TableRequest(table, target if target in ("hand", *TARGETS) else DEFAULT_TARGET, seed, advice, longer=longer)
 
 
