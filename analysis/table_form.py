@@ -49,6 +49,7 @@ from kwx.table.position import Opponent, Position, view_of
 from kwx.table.table import WALL_AFTER_DEAL
 from kwx_site.drawing import meld_faces
 from kwx_site.flags import read_flag
+from kwx_site.table import seat_name
 from kwx_site.text import tile_label
 
 RIVER_KEYS = ("r0", "r1", "r2")
@@ -467,7 +468,6 @@ def edit_table(request: TableRequest, query: QueryDict, seen: Counts) -> TableRe
     return request
 
 
-SEAT_NAMES = (gettext_noop("You (自己)"), gettext_noop("下家 (next seat)"), gettext_noop("上家 (seat before)"))
 TARGET_NAMES: dict[str, str] = {
     "hand": gettext_noop("Your hand"),
     "r1": gettext_noop("下家 river"),
@@ -494,7 +494,7 @@ def display(request: TableRequest, hand: Hand | None, seen: Counts, errors: dict
         river_key = RIVER_KEYS[number]
         seat: dict[str, Any] = {
             "number": number,
-            "name": _(SEAT_NAMES[number]),
+            "name": seat_name(number, 0),
             "river_key": river_key,
             "river_text": table.texts.get(river_key, ""),
             "river_label": label(river_key),
