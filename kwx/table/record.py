@@ -19,7 +19,7 @@ from kwx.hand.notation import format_counts, parse_tiles
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.tiles import COPIES, EMPTY, TILE_IDS, Counts, add
 from kwx.rules import OptionValue
-from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Settlement, Winner, next_dealer, settle
+from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Settlement, next_dealer, settle
 from kwx.table.table import SEATS, Action, IllegalAction, Result, Table, apply, deal
 
 FORMAT = "kwx-hand/1"
@@ -278,6 +278,6 @@ def settle_table(
     if result == "draw":
         hands = tuple(s.hand for s in state.seats) if state.rules.options.cha_da_jiao else ()
         return settle(replace(inp, liang_dao=state.declaration_order, hands=hands))
-    winners = tuple(Winner(w.seat, w.hand, w.kind, w.situation - {"liang_dao", "qiang_gang_hu"}) for w in state.wins)
+    winners = tuple(w.winner for w in state.wins)
     discarder = None if result == "self_draw" else state.turn
-    return settle(replace(inp, liang_dao=state.declaration_order, result=result, discarder=discarder, winners=winners, wall_left=state.wall_left, horses=state.horses))
+    return settle(replace(inp, liang_dao=state.declaration_order, result=result, discarder=discarder, winners=winners, wall_left=state.wall_left, horses=state.horses), state.wins)

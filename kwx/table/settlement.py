@@ -165,6 +165,11 @@ class Win:
         """V, the win value in money (towards a payer who did not declare, no 上楼)."""
         return base * self.value.total
 
+    @property
+    def winner(self) -> Winner:
+        """The win as the calculator is told of it: the fans a user sets, without 亮倒 and 抢杠胡 (the result and the 亮倒 list say those)."""
+        return Winner(self.seat, self.hand, self.kind, self.situation - {"liang_dao", "qiang_gang_hu"})
+
 
 @dataclass(frozen=True, slots=True)
 class Ready:
@@ -581,15 +586,19 @@ def _draw_payments(inp: HandInput, rules: Rules) -> tuple[list[Payment], tuple[R
     return out, ready
 
 
-def settle(inp: HandInput) -> Settlement:
-    """Check one hand and compute its payments and nets by town-rules.md §2 (raises EngineError)."""
+def settle(inp: HandInput, wins: tuple[Win, ...] | None = None) -> Settlement:
+    """Check one hand and compute its payments and nets by town-rules.md §2 (raises EngineError).
+
+    ``wins``: the input's winners already valued at the table (``Win.winner`` of each is ``inp.winners``), not scored again.
+    """
     _check_basics(inp)
     rules = make_rules(inp.rules, (), dict(inp.options))
     options = rules.options
     _check_stakes_and_table(inp, options)
     _check_kongs(inp)
     _check_tiles(inp)
-    wins = tuple(_value(inp, rules, w) for w in inp.winners)
+    if wins is None:
+        wins = tuple(_value(inp, rules, w) for w in inp.winners)
     extras = tuple(_extras_of(inp, options, win) for win in wins)
     payments: list[Payment] = []
     for win, extra in zip(wins, extras, strict=True):
