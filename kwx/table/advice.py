@@ -2,8 +2,8 @@
 
 For a position (a :class:`~kwx.table.view.SeatView`: what the seat to advise may know) the
 hidden tiles — the opponents' concealed tiles that no 亮倒 has shown, and the wall's order —
-are dealt from the tiles the seat has not seen (:func:`sample_world`, the rollout sampler:
-with :func:`~kwx.table.view.view_for`, the only code that makes or reads hidden tiles), so
+are dealt from the tiles the seat has not seen (:func:`sample_world`, the rollout sampler; the
+bots never see a world, only the seat's view that :func:`~kwx.table.view.view_for` makes of it), so
 every world is consistent with what the seat can see: its own tiles, the rivers, the melds,
 the revealed hands and the wall count. In each world every choice is played out (the choice first, then
 a rollout policy for all three seats) and scored by the seat's net money for the hand: wins,
