@@ -24,7 +24,10 @@ def revealed_rules(rules: Rules) -> Rules:
 
 
 def check_revealed(revealed_hand: Hand) -> frozenset[int]:
-    """Refuse a revealed hand that is not 13 ready tiles (EngineError, field ``revealed``); else the kinds it waits on by shape."""
+    """The kinds a revealed hand waits on by shape; EngineError unless it is 13 ready tiles.
+
+    The error's field is ``revealed``.
+    """
     if revealed_hand.tile_count != 13:
         raise EngineError(
             gettext_noop("A revealed (亮倒) hand has 13 tiles (each meld counts 3); this one has %(count)d."),

@@ -54,7 +54,10 @@ class Header:
 
 @dataclass(frozen=True, slots=True)
 class SeatFacts:
-    """What a finished (or unfinished) hand did for one seat: won, dealt in (fed the winning discard or robbed kong), declared 亮倒, its net."""
+    """What a finished (or unfinished) hand did for one seat.
+
+    Won, dealt in (fed the winning discard or robbed kong), declared 亮倒, its net.
+    """
 
     won: bool
     dealt_in: bool
@@ -64,7 +67,10 @@ class SeatFacts:
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """A legal record played out: every table state (after the deal and after each action), the settlement, the result and the next dealer."""
+    """A legal record played out.
+
+    Every table state (after the deal and after each action), the settlement, the result and the next dealer.
+    """
 
     record: Record
     states: tuple[Table, ...]
@@ -103,7 +109,10 @@ def _whole(value: Any) -> bool:
 
 
 def parse_header(data: Any, *, one_seat: bool = False) -> tuple[Header, list[Any]]:
-    """Check a record's header; return it with the raw actions (not yet checked). ``one_seat``: a record of one seat's view (``"seat"``, the other hands ``null``)."""
+    """Check a record's header; return it with the raw actions (not yet checked).
+
+    ``one_seat``: a record of one seat's view (``"seat"``, the other hands ``null``).
+    """
     if not isinstance(data, Mapping):
         raise _header_error(gettext_noop("The record must be a JSON object."), "body")
     unknown = sorted(str(k) for k in data if k not in HEADER_KEYS and not (one_seat and k == "seat"))
@@ -168,7 +177,10 @@ def parse_header(data: Any, *, one_seat: bool = False) -> tuple[Header, list[Any
 
 
 def _hands(value: Any, known: int | None = None) -> tuple[Counts, Counts, Counts]:
-    """The three dealt hands: 13 tiles each, no kind more than four times in all (``known``: only that seat's, the others ``null`` and read as empty)."""
+    """The three dealt hands: 13 tiles each, no kind more than four times in all.
+
+    ``known``: only that seat's, the others ``null`` and read as empty.
+    """
     if not isinstance(value, list) or len(value) != 3:
         raise _header_error(gettext_noop("The hands must be a list of three hands of 13 tiles."), "hands")
     hands = []
@@ -196,7 +208,10 @@ def _hands(value: Any, known: int | None = None) -> tuple[Counts, Counts, Counts
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One whole hand as ``kwx-hand/1`` holds it: the header and the actions, shape-checked (legality is the table's: :meth:`replay`)."""
+    """One whole hand as ``kwx-hand/1`` holds it: the header and the actions, shape-checked.
+
+    Legality is the table's: :meth:`replay`.
+    """
 
     header: Header
     actions: tuple[Action, ...] = ()

@@ -77,8 +77,11 @@ NO_DECISION = Decision()
 
 @dataclass(frozen=True, slots=True)
 class PublicSeat:
-    """What every chair sees of one seat: its river in order, its melds, how many tiles it holds concealed, and after 亮倒 its revealed
-    tiles (the face-up ones), how many triplets it keeps face down (半亮) and its locked waits."""
+    """What every chair sees of one seat.
+
+    Its river in order, its melds, how many tiles it holds concealed, and after 亮倒 its revealed tiles (the face-up
+    ones), how many triplets it keeps face down (半亮) and its locked waits.
+    """
 
     river: tuple[int, ...] = ()
     melds: tuple[Meld, ...] = ()
@@ -186,7 +189,10 @@ class SeatView:
         return self.visible_beside(self.hand)
 
     def visible_beside(self, hand: Hand) -> Counts:
-        """The tiles seen outside ``hand``, a hand one of the seat's choices leaves: what was seen stays seen (a discard goes to the river, a claimed tile from a river into a meld, counted once)."""
+        """The tiles seen outside ``hand``, a hand one of the seat's choices leaves: what was seen stays seen.
+
+        A discard goes to the river, a claimed tile from a river into a meld, counted once.
+        """
         held = hand.held
         return tuple(max(0, n - h) for n, h in zip(self.seen, held))
 
@@ -217,7 +223,10 @@ class SeatView:
         return Hand(tuple(counts), s.melds)
 
     def win(self) -> Win | None:
-        """The win the seat's tiles make on the tile in play now (its draw, the discard or the robbed tile), legal or not; None if they do not win."""
+        """The win the seat's tiles make on the tile in play now (its draw, the discard or the robbed tile), legal or not.
+
+        None if they do not win.
+        """
         kind = self.kind
         if kind is None:
             return None
@@ -344,7 +353,10 @@ def _three(values: Any) -> tuple[int, int, int]:
 
 
 def decision_for(state: Table, seat: int, legal: tuple[Action, ...] | None = None) -> Decision:
-    """What ``seat`` may choose in ``state``: its own turn's actions, or its claims on another seat's tile and passing (none once the hand is over)."""
+    """What ``seat`` may choose in ``state``: its own turn's actions, or its claims on another seat's tile and passing.
+
+    No choices once the hand is over.
+    """
     phase = state.phase
     if phase in ("act", "pong"):
         if state.turn != seat or (state.wins and state.wins[0].side == "self_draw"):
