@@ -53,7 +53,7 @@ test-postgres: $(DEV)
 	scripts/with-postgres.sh $(PY) -m pytest $$(scripts/test-workers) $(PG_TESTS)
 
 bench: $(DEV)  ## engine vs the mahjong-package peer, figures printed
-	$(PY) -m analysis.bench
+	$(PY) -m bench.engine
 
 serve-prod: setup  ## gunicorn + whitenoise, production settings (see docs/deploy.md)
 	scripts/serve-prod.sh

@@ -23,6 +23,7 @@ from kwx.numbers import read_whole
 from kwx.rules import OPTIONS
 from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 from kwx_site.api_rules import OptionsField, query_options, rules_field
+from kwx_site.flags import read_flag
 
 from .ev_limits import EVRefused, ev_slot, request_budget
 from .renderers import ORJSONRenderer
@@ -172,16 +173,12 @@ class AnalyzeResponseSerializer(EVFieldsMixin):
     deals_in = serializers.ListField(child=serializers.CharField(), required=False, help_text="13 tiles with revealed: held tiles that deal in.")
 
 
-TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
-FALSE_WORDS = frozenset({"0", "false", "off", "no"})
-
-
 def query_flag(query: Any, key: str) -> bool:
     """A true/false query parameter: 1/true/on/yes or 0/false/off/no, anything else a 400 naming it."""
     raw = query.get(key)
-    word = raw.strip().lower()
-    if word in TRUE_WORDS or word in FALSE_WORDS:
-        return word in TRUE_WORDS
+    flag = read_flag(raw)
+    if flag is not None:
+        return flag
     raise EngineError(gettext_noop('%(name)s must be true or false, not "%(value)s".'), key, name=key, value=raw[:20])
 
 

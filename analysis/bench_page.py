@@ -4,7 +4,7 @@ The same hands (random 14-tile deals and 13-tile ready hands from a fixed seed) 
 through ``analyze()`` (the API body) and through the analyzer page's work short of
 rendering: reading the query into a board and building the page's context. CPU time
 by ``time.process_time``, whole-hand caches cleared before each call as in
-``analysis.bench``; the median per hand is printed.
+``bench.engine``; the median per hand is printed.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def _setup() -> None:
 
 def _median_us(calls: list[Callable[[], object]], rounds: int) -> float:
     """Median over the calls of each call's median CPU time (µs) over ``rounds`` rounds."""
-    from analysis.bench import clear_result_caches
+    from bench.engine import clear_result_caches
 
     times: list[list[float]] = [[] for _ in calls]
     for _ in range(rounds):
@@ -50,9 +50,9 @@ def main(argv: list[str] | None = None) -> None:
     from django.http import QueryDict
     from django.utils import translation
 
-    from analysis.bench import random_hand, ready_hand
     from analysis.board import read_board
     from analysis.presenter import page_context
+    from bench.engine import random_hand, ready_hand
     from kwx import analyze
     from kwx.hand.notation import format_counts
 

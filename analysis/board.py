@@ -42,6 +42,7 @@ from kwx.hand.tiles import COPIES, EMPTY, TILE_IDS, Counts, Hand, Meld, MeldType
 from kwx.numbers import read_whole
 from kwx.rules import OPTION_KEYS, PRESETS, OptionValue, RuleSet, read_option_text, resolve
 from kwx.table.settlement import check_stakes
+from kwx_site.flags import read_flag
 from kwx_site.text import tile_label
 
 DEFAULT_DRAWS = 12
@@ -50,7 +51,6 @@ REVEALED_KEYS = tuple(f"rev{n}" for n in range(1, MAX_REVEALED + 1))
 """Query keys of the opponents' revealed (亮倒) hands."""
 MODES: tuple[str, ...] = ("hand",) + tuple(t.value for t in MeldType)
 """What a palette tap adds: a concealed tile, or a meld of that tile."""
-TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
 SITUATION_ORDER: tuple[str, ...] = tuple(f.key for f in SITUATIONAL_FANS)
 EDIT_KEYS = ("add", "remove_tile", "remove_meld", "add_visible", "remove_visible", "clear", "random", *TABLE_EDIT_KEYS)
 
@@ -176,7 +176,7 @@ def read_board(query: QueryDict, town: tuple[str, dict[str, OptionValue]] = ("st
     if "shown" in query:
         options = _form_options(query, rules, options, errors)
     mode = query.get("to", "hand")
-    ev = query.get("ev", "") in TRUE_WORDS
+    ev = read_flag(query.get("ev", "")) is True
     draws_text = query.get("draws", "").strip()[:10] or str(DEFAULT_DRAWS)
     draws = DEFAULT_DRAWS
     try:
@@ -206,7 +206,7 @@ def read_board(query: QueryDict, town: tuple[str, dict[str, OptionValue]] = ("st
         ev=ev,
         draws_text=draws_text,
         draws=draws,
-        liang_dao_when_ready=query.get("ldwr", "") in TRUE_WORDS,
+        liang_dao_when_ready=read_flag(query.get("ldwr", "")) is True,
         revealed_texts=revealed_texts,
         revealed=revealed,
         base_text=base_text,

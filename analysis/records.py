@@ -13,7 +13,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from kwx.table.record import RecordError, Replay, replay
+from kwx.errors import RecordError
+from kwx.table.record import Replay, replay
 from kwx_site.json_text import JSONTextError, load_json
 
 MAX_RECORD = 60_000

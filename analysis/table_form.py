@@ -48,6 +48,8 @@ from kwx.numbers import read_whole
 from kwx.table.position import Opponent, Position
 from kwx.table.table import WALL_AFTER_DEAL
 from kwx_site.drawing import meld_faces
+from kwx_site.flags import read_flag
+from kwx_site.table import seat_name
 from kwx_site.text import tile_label
 
 RIVER_KEYS = ("r0", "r1", "r2")
@@ -420,8 +422,8 @@ def read_request(query: QueryDict) -> TableRequest:
             seed = int(seed_text)
         else:
             table = replace(table, errors={**table.errors, "seed": _("Seed of the sampled worlds: must be a whole number from 0 to %(high)d.") % {"high": MAX_SEED}})
-    advice = query.get("advice", "") in ("1", "true", "on", "yes")
-    longer = advice and query.get("longer", "") in ("1", "true", "on", "yes")
+    advice = read_flag(query.get("advice", "")) is True
+    longer = advice and read_flag(query.get("longer", "")) is True
     return TableRequest(table, target if target in ("hand", *TARGETS) else DEFAULT_TARGET, seed, advice, longer=longer)
 
 
@@ -447,7 +449,6 @@ def edit_table(request: TableRequest, query: QueryDict, seen: Counts) -> TableRe
     return request
 
 
-SEAT_NAMES = (gettext_noop("You (自己)"), gettext_noop("下家 (next seat)"), gettext_noop("上家 (seat before)"))
 TARGET_NAMES: dict[str, str] = {
     "hand": gettext_noop("Your hand"),
     "r1": gettext_noop("下家 river"),
@@ -474,7 +475,7 @@ def display(request: TableRequest, hand: Hand | None, seen: Counts, errors: dict
         river_key = RIVER_KEYS[number]
         seat: dict[str, Any] = {
             "number": number,
-            "name": _(SEAT_NAMES[number]),
+            "name": seat_name(number, 0),
             "river_key": river_key,
             "river_text": table.texts.get(river_key, ""),
             "river_label": label(river_key),

@@ -44,3 +44,11 @@ class EngineError(ValueError):
 
 class NotationError(EngineError):
     """Text that is not valid tile notation; ``params`` name the character and position."""
+
+
+class RecordError(EngineError):
+    """A record that is not legal: ``field`` names the header key, ``action`` the 0-based index of the first illegal action."""
+
+    def __init__(self, template: str, field: str, action: int | None = None, **params: Any) -> None:
+        self.action = action
+        super().__init__(template, field, **params)

@@ -39,7 +39,11 @@ def _end_with(parent: int) -> None:
 
 
 def in_processes(work: Callable[[T], U], items: Sequence[T], jobs: int) -> Iterator[U]:
-    """``work`` of each item, in order, each result as it comes: in ``jobs`` spawned processes, or in this one when ``jobs`` or the items are at most one (``work`` and the items must pickle)."""
+    """``work`` of each item, in order, each result as it comes.
+
+    In ``jobs`` spawned processes, or in this one when ``jobs`` or the items are at most one (``work`` and the
+    items must pickle).
+    """
     if jobs <= 1 or len(items) <= 1:
         yield from map(work, items)
         return
@@ -52,7 +56,9 @@ BEAT = 10.0
 
 
 def as_done(work: Callable[[T], U], items: Sequence[T], jobs: int, beat: Callable[[], object] | None = None) -> Iterator[U]:
-    """``work`` of each item, each result as soon as it is done (in any order; the items are started in their order, so put the longest first), in ``jobs`` spawned processes or in this one.
+    """``work`` of each item, each result as soon as it is done, in ``jobs`` spawned processes or in this one.
+
+    Results come in any order; the items are started in their order, so put the longest first.
 
     ``beat`` is called every ``BEAT`` seconds while the processes work and no result comes (in this process's own thread:
     it may write to the caller's database connection); working in this one process, nothing beats between results."""

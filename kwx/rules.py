@@ -511,7 +511,9 @@ OPTION_BY_KEY: Mapping[str, Option] = MappingProxyType({o.key: o for o in OPTION
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Preset:
-    """A named rule set: its values, whether it is a frozen legacy preset, the options a room may switch, and the source of each value.
+    """A named rule set: its values, whether it is a frozen legacy preset.
+
+    The options a room may switch, and the source of each value.
 
     A preset is known by its key: two presets are equal when their keys are, and one pickles as its key.
     """
@@ -539,14 +541,20 @@ class Preset:
         return self.room_values.get(key, OPTION_BY_KEY[key].values)
 
     def switch(self, current: RuleSet, key: str, value: OptionValue) -> RuleSet:
-        """``current`` with a room switch turned (and what it is coupled to); raises EngineError for a value the option does not take."""
+        """``current`` with a room switch turned (and what it is coupled to).
+
+        Raises EngineError for a value the option does not take.
+        """
         check_option(key, value)
         changes: dict[str, OptionValue] = {key: value}
         changes.update(self.couplings.get(key, {}).get(value, {}))
         return _changed(current, changes)
 
     def switched(self, switches: Mapping[str, Any]) -> RuleSet:
-        """The preset's values with a room's switches turned, each with its couplings (§3.3), in the preset's room order; raises EngineError for an option that is not one of its room switches or a value it does not take."""
+        """The preset's values with a room's switches turned, each with its couplings (§3.3), in the preset's room order.
+
+        Raises EngineError for an option that is not one of its room switches or a value it does not take.
+        """
         current = self.values
         for key in switches:
             if key not in self.room:
@@ -868,14 +876,20 @@ def checked_options(options: Any) -> dict[str, OptionValue]:
 
 
 def resolve(rules: Any = "standard", options: Any = None) -> RuleSet:
-    """A request's rules (§3.1): each option as the request gives it, else the preset's value (which is the legacy default where the preset is silent)."""
+    """A request's rules (§3.1): each option as the request gives it, else the preset's value.
+
+    Where the preset is silent, its value is the legacy default.
+    """
     chosen = preset(rules)
     given = checked_options(options)
     return _changed(chosen.values, given) if given else chosen.values
 
 
 def stored(rules: Any = "standard", options: Any = None) -> RuleSet:
-    """A stored record's rules (§3.1): each option as stored, else the legacy preset's value, else the legacy default (never a town's current value)."""
+    """A stored record's rules (§3.1): each option as stored, else the legacy preset's value, else the legacy default.
+
+    Never a town's current value.
+    """
     chosen = preset(rules)
     given = checked_options(options)
     start = chosen.values if chosen.legacy else LEGACY
@@ -883,7 +897,10 @@ def stored(rules: Any = "standard", options: Any = None) -> RuleSet:
 
 
 def record_options(rules: str, values: RuleSet) -> dict[str, OptionValue]:
-    """The ``options`` a record stores: every option under a town preset; under a legacy preset its three historic switches and any option that differs."""
+    """The ``options`` a record stores: every option under a town preset.
+
+    Under a legacy preset its three historic switches and any option that differs.
+    """
     chosen = preset(rules)
     if not chosen.legacy:
         return values.as_dict()

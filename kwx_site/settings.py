@@ -16,11 +16,10 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from kwx_site.csp import static_headers
+from kwx_site.flags import read_flag
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEV_SECRET_KEY = "kwx-development-only-key-never-use-in-production-0123456789abcdef"
-
-TRUE_WORDS, FALSE_WORDS = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -28,10 +27,10 @@ def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None:
         return default
-    word = value.strip().lower()
-    if word not in TRUE_WORDS | FALSE_WORDS:
+    flag = read_flag(value) if value.strip() else False
+    if flag is None:
         raise ImproperlyConfigured(f"{name}={value!r}: use 1/true/yes/on or 0/false/no/off")
-    return word in TRUE_WORDS
+    return flag
 
 
 def env_list(name: str, default: str) -> list[str]:
@@ -93,6 +92,7 @@ INSTALLED_APPS = [
     "template_partials",
     "kwx_site",
     "analysis",
+    "tournaments",
     "learn",
     "settlement",
     "puzzles",

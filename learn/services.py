@@ -10,15 +10,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from django.db import transaction
-from fsrs import Card, Rating, Scheduler, State
+from fsrs import Card, Rating, State
 
 from accounts.models import Player
+from kwx_site.scheduler import SCHEDULER
 
 from .content import couplet
 from .models import VerseCard
 
-SCHEDULER = Scheduler(enable_fuzzing=False)
-"""One scheduler for everyone: the package's default parameters, no random fuzz (repeatable)."""
 RATINGS: dict[str, Rating] = {"again": Rating.Again, "hard": Rating.Hard, "good": Rating.Good, "easy": Rating.Easy}
 
 

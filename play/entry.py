@@ -26,10 +26,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from kwx.errors import EngineError, gettext_noop
+from kwx.errors import EngineError, RecordError, gettext_noop
 from kwx.hand.notation import format_counts, parse_tile, parse_tiles, scan_notation
 from kwx.hand.tiles import TILE_IDS, Counts, counts_of
-from kwx.table.record import Header, RecordError
+from kwx.table.record import Header
 from kwx.table.seat_record import SeatAction, SeatRecord, SeatReplay, replay_seat, step_seat, world_at_deal
 from kwx.table.table import Table, Verb
 

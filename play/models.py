@@ -14,7 +14,7 @@ class Game(models.Model):
     """A session of hands at one table: the bots' level, the rules (a preset and every option resolved) and base, and whose it is."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="games")
-    level = models.CharField(max_length=12, help_text="The bots' level, a key of tournament.BOTS.")
+    level = models.CharField(max_length=12, help_text="The bots' level, a key of kwx.bots.registry.BOTS (play.services.LEVELS).")
     rules = models.CharField(max_length=40, default="standard", help_text="A preset key of kwx.rules.PRESETS.")
     options = models.JSONField(
         default=dict, blank=True, help_text="Every rule option as resolved when the game began (kwx.rules.stored reads it; empty: a game made before towns, the preset's legacy values)."

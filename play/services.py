@@ -11,28 +11,27 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import random
 import secrets
-import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_tasks_db.compat import TASK_MAX_PRIORITY
 
 from accounts.models import Player
 from analysis import records
-from analysis.tasks import OFFLINE_PRIORITY
 from kwx.bots.registry import policy_factory
 from kwx.rules import PRESETS, OptionValue, RuleSet, record_options
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay, finish
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
+from kwx_site.priorities import OFFLINE_PRIORITY
+from kwx_site.retry import retrying
 from puzzles.review import review as fsrs_review
 
 from . import review, seats, selectors
@@ -48,10 +47,8 @@ SEAT_BOT = "strong"
 """The bot replayed in the person's seat on each played hand's wall (``Hand.bot_result``), the yardstick /progress/
 shows beside the person's play (the review's bot is ``settings.REVIEW_POLICY``)."""
 PLAYERS = DEFAULT_PLAYERS
-SQLITE_RETRIES = 40
 MAX_UPLOAD = records.MAX_RECORD
 """Characters of a pasted or uploaded record (a whole hand is about 3,000)."""
-T = TypeVar("T")
 
 
 class PlayError(ValueError):
@@ -62,18 +59,6 @@ class PlayError(ValueError):
         self.field = field
         self.message = message
         self.action = action
-
-
-def _retrying(job: Callable[[], T]) -> T:
-    """Run a transaction, trying again when SQLite reports the database busy."""
-    for tries in range(SQLITE_RETRIES):
-        try:
-            return job()
-        except OperationalError as exc:
-            if connection.vendor != "sqlite" or "locked" not in str(exc) or tries == SQLITE_RETRIES - 1:
-                raise
-            time.sleep(0.005 * (1 + tries) * (1 + random.random()))
-    raise AssertionError("unreachable")
 
 
 def start_game(*, player: Player, level: str, rules: str, base: int, piao: int, options: Mapping[str, OptionValue] | None = None, client: str = "") -> Game:
@@ -91,7 +76,7 @@ def start_game(*, player: Player, level: str, rules: str, base: int, piao: int, 
             _new_hand(game, 1, secrets.randbelow(3), hand_piao(values, piao), client)
             return game
 
-    return _retrying(job)
+    return retrying(job)
 
 
 def hand_piao(values: RuleSet, asked: int, first: int | None = None) -> int:
@@ -185,7 +170,7 @@ def act(*, player: Player, game_id: int, seen: int | None, choice: Choice, hand_
             hand.save()
             return hand, True, done
 
-    return _retrying(job)
+    return retrying(job)
 
 
 def set_auto(*, player: Player, game_id: int, win: bool, passes: bool, client: str = "") -> Hand:
@@ -212,7 +197,7 @@ def set_auto(*, player: Player, game_id: int, win: bool, passes: bool, client: s
                 hand.save()
             return hand
 
-    return _retrying(job)
+    return retrying(job)
 
 
 def next_hand(*, player: Player, game_id: int, number: int | None, piao: int, client: str = "") -> Hand:
@@ -232,7 +217,7 @@ def next_hand(*, player: Player, game_id: int, number: int | None, piao: int, cl
             return _new_hand(hand.game, hand.number + 1, dealer, kept, client)
 
     try:
-        return _retrying(job)
+        return retrying(job)
     except IntegrityError:  # another request dealt it first
         return Hand.objects.filter(game_id=game_id, game__player=player).order_by("-number").first()
 
@@ -282,7 +267,7 @@ def branch(*, player: Player, hand_id: int, step: int | None, choice: Choice) ->
             hand.save()
             return hand
 
-    return _retrying(job)
+    return retrying(job)
 
 
 def act_branch(*, player: Player, hand_id: int, seen: int | None, choice: Choice | None) -> tuple[Hand, Replay | None]:
@@ -309,7 +294,7 @@ def act_branch(*, player: Player, hand_id: int, seen: int | None, choice: Choice
             hand.save()
             return hand, done
 
-    return _retrying(job)
+    return retrying(job)
 
 
 def json_dealer(hand: Hand) -> int:
@@ -430,7 +415,7 @@ def request_review(*, player: Player | None, hand_id: int, client: str = "") -> 
                 hand.save(update_fields=REVIEW_FIELDS)
             return hand
 
-    return _retrying(job)
+    return retrying(job)
 
 
 def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: int | None = None, jobs: int = 1, give_way: Callable[[], object] | None = None) -> str:

@@ -1,4 +1,4 @@
-"""Table-drill work as background tasks, sharded like tournaments (docs/drills.md): the services that do and store a shard, the selectors that read a finished job.
+"""Table-drill work as background tasks, sharded like tournaments (docs/drills.md): the service that does and stores a shard, the selectors that read a finished job (``tasks.py`` queues them).
 
 Two jobs: ``generate`` makes drill indices ``0 … indices − 1`` of some kinds (shard ``k`` of ``n``: the indices ``i mod n = k``),
 and ``confirm`` confirms the shipped table bank (shard ``k``: its drills at positions ``k, k + n, …``), tied to the bank file's digest so
@@ -57,16 +57,6 @@ def missing_shards(*, job: str, params: str, shards: int) -> list[int]:
     """The shards of a job not stored yet."""
     done = set(DrillShard.objects.filter(job=job, params=params, shards=shards).values_list("shard", flat=True))
     return [k for k in range(shards) if k not in done]
-
-
-def enqueue_shards(*, job: str, params: str, shards: int) -> list[int]:
-    """Queue a task for each shard not stored yet; the shards queued."""
-    from .tasks import play_drill_shard
-
-    missing = missing_shards(job=job, params=params, shards=shards)
-    for k in missing:
-        play_drill_shard.enqueue(job=job, params=params, shard=k, shards=shards)
-    return missing
 
 
 def stored_rows(*, job: str, params: str, shards: int) -> tuple[list[dict[str, Any]], float] | None:

@@ -10,10 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from fsrs import Card, Rating, Scheduler
+from fsrs import Card, Rating
 
-SCHEDULER = Scheduler(enable_fuzzing=False)
-"""No fuzzing, so schedules are reproducible and testable."""
+from kwx_site.scheduler import SCHEDULER
 
 
 def review(card: dict[str, Any] | None, correct: bool, now: datetime) -> tuple[dict[str, Any], datetime]:

@@ -8,18 +8,17 @@ twice count once.
 
 from __future__ import annotations
 
-import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
+from kwx_site.retry import SQLITE_RETRIES, back_off
 
 from . import rating as glicko
 from . import selectors
@@ -101,14 +100,6 @@ def _existing(player: Player, attempt_id: str, puzzle: Puzzle) -> AnswerResult |
     return AnswerResult(earlier, earlier.puzzle, Player.objects.get(pk=player.pk), replay=True)
 
 
-SQLITE_RETRIES = 40
-"""SQLite reports a busy database instead of waiting when two transactions collide; try again."""
-
-
-def _locked(exc: OperationalError) -> bool:
-    return connection.vendor == "sqlite" and "locked" in str(exc)
-
-
 def answer_puzzle(*, player: Player | Callable[[], Player], puzzle: Puzzle, answer: str, attempt_id: str, mode: str = "rated") -> AnswerResult:
     """Record one answer (as ``forms.AnswerForm`` cleaned it) in one transaction: the attempt, both ratings (first try only), the streak, the review card.
 
@@ -130,9 +121,7 @@ def answer_puzzle(*, player: Player | Callable[[], Player], puzzle: Puzzle, answ
                 raise
             return earlier
         except OperationalError as exc:
-            if not _locked(exc) or tries == SQLITE_RETRIES - 1:
-                raise
-            time.sleep(0.005 * (1 + tries) * (1 + random.random()))
+            back_off(exc, tries)
     raise AssertionError("unreachable")
 
 

@@ -222,7 +222,7 @@ SLICES=1
 [ "${WORKLOAD:=mixed}" = ev ] && SLICES=$(( 2 * ${ROUNDS:=3} ))
 .venv/bin/python - "$WORK/hands.lua" "$WORKLOAD" "$(( DURATION * SLICES ))" <<'PY'
 import random, sys
-from analysis.bench import random_hand, ready_hand
+from bench.engine import random_hand, ready_hand
 from kwx.hand.deal import practice_hand
 from kwx.hand.notation import format_counts
 rng = random.Random(7)

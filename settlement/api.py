@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from kwx import EngineError
+from kwx.table.record import DEFAULT_PLAYERS
 from kwx.table.settlement import KONG_TYPES, PIAO_CHOICES, RESULTS, USER_SITUATION_KEYS, Kong, next_dealer, parse_input, settle
 from kwx_site.api_errors import ErrorSerializer, refuse_nulls
 from kwx_site.api_rules import OptionsField, rules_field
@@ -176,7 +177,7 @@ def run_settlement(body: Any) -> dict[str, Any]:
 _EXAMPLE = OpenApiExample(
     "自摸 with 漂 and a 暗杠",
     value={
-        "players": ["甲", "乙", "丙"],
+        "players": list(DEFAULT_PLAYERS),
         "base": 1,
         "piao": [1, 2, 0],
         "rules": "standard",

@@ -18,6 +18,7 @@ from kwx import EngineError
 from kwx.hand.money import buys_horses
 from kwx.hand.scoring import situation_counts
 from kwx.rules import LEGACY, OPTIONS, PRESETS, Option, OptionValue, RuleSet, label, read_option_text, resolve
+from kwx.table.record import DEFAULT_PLAYERS
 from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, USER_SITUATION_KEYS, USER_SITUATIONS, WALL_TILES, double_win_partner, first_declarer_counts
 from kwx_site.text import english, preset_label, preset_note
 
@@ -383,7 +384,7 @@ def _hand_text(item: Mapping[str, Any]) -> str:
     return str(item["hand"]) + "".join(_meld_text(m) for m in item.get("melds") or ())
 
 
-def calculator_fields(hand: Mapping[str, Any], names: tuple[str, ...] | list[str] = ("甲", "乙", "丙")) -> dict[str, Any]:
+def calculator_fields(hand: Mapping[str, Any], names: tuple[str, ...] | list[str] = DEFAULT_PLAYERS) -> dict[str, Any]:
     """A hand in the vectors' form (town-rules.md §6: seats by number, melds as objects) as the calculator's fields, every one as a player fills it in.
 
     ``reverse("settle") + "?" + urlencode(calculator_fields(hand), doseq=True)`` opens the hand in the calculator, settled.

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-SEAT_NAMES: tuple[str, str, str] = ("甲", "乙", "丙")
-"""The players' names a converted request uses unless told others."""
+from kwx.table.record import DEFAULT_PLAYERS
 
 
-def api_request(request: Mapping[str, Any], names: Sequence[str] = SEAT_NAMES) -> dict[str, Any]:
+def api_request(request: Mapping[str, Any], names: Sequence[str] = DEFAULT_PLAYERS) -> dict[str, Any]:
     """A vector's request in the shape of ``POST /api/v1/settle/``: players by name, a drawn hand's tiles under ``hands``."""
     body: dict[str, Any] = {"players": list(names)}
     for key in ("rules", "options", "base", "piao", "result", "horses", "wall_left", "dice"):

@@ -13,7 +13,7 @@ COPIES = [
     (VECTORS / "hands.json", SHARED / "vectors" / "hands.json"),
     (VECTORS / "towns.json", SHARED / "vectors" / "towns.json"),
     (ROOT / "learn" / "data" / "kouque.txt", SHARED / "kouque.txt"),
-    (ROOT / "analysis" / "peer_mahjong.py", SHARED / "bench" / "peer_mahjong.py"),
+    (ROOT / "bench" / "peer_mahjong.py", SHARED / "bench" / "peer_mahjong.py"),
     (ROOT / "learn" / "data" / "towns.json", SHARED / "vectors" / "towns.json"),
 ]
 

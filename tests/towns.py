@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from settlement.vectors import SEAT_NAMES as NAMES
+from kwx.table.record import DEFAULT_PLAYERS as NAMES
 from settlement.vectors import api_request
 from tests.conftest import VECTORS
 

@@ -1,1 +1,1 @@
-"""Policies that play whole hands (``selfplay.Policy``): ``basic`` and ``strong`` (docs/bots.md)."""
+"""Policies that play whole hands (``selfplay.Policy``), their registry, tournaments and fits (docs/bots.md)."""

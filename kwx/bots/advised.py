@@ -1,4 +1,6 @@
-"""The rollout bot: an evaluator's choice, unless playing the hand out says another is clearly better — the advice bot and the judge are two settings of it.
+"""The rollout bot: an evaluator's choice, unless playing the hand out says another is clearly better.
+
+The advice bot and the judge are two settings of it.
 
 An :class:`AdvisedBot` takes its evaluator's choice (the strong bot for the advice bot, the
 learned evaluator for the judge, :mod:`kwx.bots.judge`). On each contested decision of the kinds
@@ -34,7 +36,11 @@ from kwx.table.view import SeatView
 
 @dataclass(frozen=True, slots=True)
 class DecisionCost:
-    """One decision of a rollout bot: its kind (``plain`` when no rollouts ran), CPU seconds, rollout actions, worlds and whether it left the evaluator's choice."""
+    """One decision of a rollout bot.
+
+    Its kind (``plain`` when no rollouts ran), CPU seconds, rollout actions, worlds and whether it left the
+    evaluator's choice.
+    """
 
     kind: str
     cpu_seconds: float
@@ -55,7 +61,10 @@ def view_seed(view: SeatView) -> int:
 
 
 class AdvisedBot:
-    """An evaluator + rollouts on its contested decisions of ``kinds`` (see the module docstring); as it stands, the advice bot."""
+    """An evaluator + rollouts on its contested decisions of ``kinds`` (see the module docstring).
+
+    As it stands, the advice bot.
+    """
 
     name = "advice"
     default_kinds: frozenset[str] = DEFAULT_KINDS

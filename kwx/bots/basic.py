@@ -16,7 +16,10 @@ from kwx.table.view import SeatView
 
 
 def best_discard(view: SeatView, hand: Hand, allowed: set[int]) -> tuple[int, int]:
-    """The §4 best discard of a 14-tile hand among ``allowed`` kinds (what the seat has seen counted), and the shanten it leaves."""
+    """The §4 best discard of a 14-tile hand among ``allowed`` kinds, and the shanten it leaves.
+
+    What the seat has seen is counted.
+    """
     options = discard_options(hand, view.visible, view.rules)
     for option in options:
         if option.discard in allowed:

@@ -52,7 +52,10 @@ def discard_key(hand: Hand, option: DiscardOption, drawn: int | None) -> tuple[i
 
 
 def choose_discard(hand: Hand, allowed: frozenset[int] | None = None, drawn: int | None = None) -> tuple[int, bool, int]:
-    """The companion's discard of a 14-tile hand among ``allowed`` kinds: (kind, whether it leaves the hand ready, the shanten it leaves)."""
+    """The companion's discard of a 14-tile hand among ``allowed`` kinds.
+
+    Kind, whether it leaves the hand ready, the shanten it leaves.
+    """
     options = [o for o in discard_options(hand, EMPTY, _RULES) if allowed is None or o.discard in allowed]
     best = min(options, key=lambda o: discard_key(hand, o, drawn))
     return best.discard, best.result.shanten == 0 and bool(best.result.kinds), best.result.shanten
@@ -71,7 +74,10 @@ def safe_discards(view: SeatView) -> frozenset[int]:
 
 
 class CompanionBot:
-    """The public basic companion's rules (see the module docstring): shanten first, 亮倒 whenever ready, no reading of anyone's hand."""
+    """The public basic companion's rules (see the module docstring).
+
+    Shanten first, 亮倒 whenever ready, no reading of anyone's hand.
+    """
 
     name = "companion"
 

@@ -17,7 +17,10 @@ from kwx.table.view import view_for
 
 
 def world_control(seat: int, evaluator: StrongBot | None = None) -> Callable[[Table, Action | None], float]:
-    """The judge's own value of ``seat``'s choice in one world, for a review's control variate: its worth with the world's ready hidden hands in view, as if they had declared."""
+    """The judge's own value of ``seat``'s choice in one world, for a review's control variate.
+
+    Its worth with the world's ready hidden hands in view, as if they had declared.
+    """
     judge = evaluator or Learned()
 
     def predict(world: Table, choice: Action | None) -> float:

@@ -96,7 +96,10 @@ class Tally:
 
 
 def _hit(tally: Tally, state: Table, x: int) -> None:
-    """The hit table: for each observer and each kind it has not seen all of, whether it is an allowed discard win for hidden ready ``x``."""
+    """The hit table: whether a discard is an allowed win for hidden ready ``x``.
+
+    For each observer and each kind it has not seen all of.
+    """
     s = state.seats[x]
     allowed = set()
     for kind in s.ready_on:
@@ -186,7 +189,10 @@ def _hand_events(tally: Tally, states: Sequence[Table]) -> None:
 
 
 def _draw_events(tally: Tally, state: Table) -> bool:
-    """A seat has drawn: whether a ready hand drew one of its waits (the self-draw table); True when a hidden ready hand drew another hand's revealed winning tile."""
+    """A seat has drawn: whether a ready hand drew one of its waits (the self-draw table).
+
+    True when a hidden ready hand drew another hand's revealed winning tile.
+    """
     x = state.turn
     s = state.seats[x]
     assert state.tile is not None
@@ -230,7 +236,10 @@ def _revealed_stats(tally: Tally, state: Table, x: int, y: int) -> None:
 
 
 def _hidden_stats(tally: Tally, state: Table, x: int) -> None:
-    """A hidden ready hand from its own seat: its live copies and what its wins pay (self-draw each; a discard win when allowed)."""
+    """A hidden ready hand from its own seat: its live copies and what its wins pay.
+
+    Self-draw each; a discard win when allowed.
+    """
     s = state.seats[x]
     view = view_for(state, x)
     seen = view.seen
@@ -249,7 +258,10 @@ def _hidden_stats(tally: Tally, state: Table, x: int) -> None:
 
 
 class Recorder(StrongBot):
-    """The strong bot, noting for each of its discards the kind of hand it keeps and the model's money for it (the calibration's samples)."""
+    """The strong bot, noting for each of its discards the kind of hand it keeps and the model's money for it.
+
+    Its notes are the calibration's samples.
+    """
 
     def __init__(self, figures: Figures) -> None:
         super().__init__(figures=figures)
@@ -272,7 +284,10 @@ class Recorder(StrongBot):
 
 
 def made_from(done: Replay) -> Callable[[int, int], int]:
-    """What seat ``seat`` made in the hand from the first state with ``drawn`` tiles drawn on (kong money made before left out)."""
+    """What seat ``seat`` made in the hand from the first state with ``drawn`` tiles drawn on.
+
+    Kong money made before left out.
+    """
     nets = done.settlement.nets
     by_drawn: dict[int, Table] = {}
     for state in done.states:
@@ -287,7 +302,11 @@ def made_from(done: Replay) -> Callable[[int, int], int]:
 
 
 def _samples(tally: Tally, done: Replay, notes: list[tuple[int, int, str, float]]) -> None:
-    """The calibration's samples of one hand: per noted discard, the model's money against the money the seat made from then on (kong money made before left out; a discard won on at once left out)."""
+    """The calibration's samples of one hand.
+
+    Per noted discard, the model's money against the money the seat made from then on (kong money made before left
+    out; a discard won on at once left out).
+    """
     final = done.final
     made = made_from(done)
     for seat, drawn, cell, money in notes:
@@ -302,7 +321,10 @@ def _samples(tally: Tally, done: Replay, notes: list[tuple[int, int, str, float]
 
 
 def _chunk(args: tuple[int, int, int, tuple[str, ...], Figures | None]) -> Tally:
-    """Play hands ``start`` … ``stop − 1`` of a round of the fit and count their events (and, with figures, the strong bot's calibration samples)."""
+    """Play hands ``start`` … ``stop − 1`` of a round of the fit and count their events.
+
+    With figures, the strong bot's calibration samples too.
+    """
     start, stop, seed, pool, figures = args
     from kwx.bots.registry import policy_factory
 
@@ -325,7 +347,10 @@ CHUNK = 250
 
 
 def count(hands: int, seed: int, pool: Sequence[str] = POOL, jobs: int = 1, figures: Figures | None = None) -> Tally:
-    """Play ``hands`` hands of the pool (the strong bot with ``figures``, noting its calibration samples) and count their events."""
+    """Play ``hands`` hands of the pool and count their events.
+
+    The strong bot plays with ``figures``, noting its calibration samples.
+    """
     parts = in_processes(_chunk, [(i, min(hands, i + CHUNK), seed, tuple(pool), figures) for i in range(0, hands, CHUNK)], jobs)
     tally = Tally()
     for part in parts:
@@ -435,7 +460,9 @@ def calibration(tally: Tally) -> dict[str, list[float]]:
 
 
 def fit(hands: int, seed: int, rounds: int = 2, pool: Sequence[str] = POOL, jobs: int = 1, log: Any = None) -> dict[str, Any]:
-    """The figures and calibration, from ``rounds`` + 1 rounds of ``hands`` hands each (round ``r`` on walls of seed ``seed + r``).
+    """The figures and calibration, from ``rounds`` + 1 rounds of ``hands`` hands each.
+
+    Round ``r`` on walls of seed ``seed + r``.
 
     Round 0 plays the companion alone and counts the first figures; each later round plays
     the pool with the strong bot using the figures and calibration of the round before,

@@ -1,4 +1,6 @@
-"""``python -m kwx.bots.fit_judge``: fit the judge's learned evaluator (:mod:`kwx.bots.learned`) on self-play of a pool of bots.
+"""``python -m kwx.bots.fit_judge``: fit the judge's learned evaluator on self-play of a pool of bots.
+
+The evaluator is :mod:`kwx.bots.learned`.
 
 Each round plays hands of the pool with the strong bot's seats taken by the evaluator (round 0:
 no correction, the strong bot's own play; round ``r``: the model of round ``r − 1`` on its
@@ -33,7 +35,10 @@ RIDGE = 50.0
 
 
 class _Recorder(Learned):
-    """The bot being fitted (the strong bot, or the judge's evaluator with the model of the round before), noting the features of each discard it makes with an unlocked hand and the strong bot's worth of it."""
+    """The bot being fitted (the strong bot, or the judge's evaluator with the model of the round before).
+
+    Noting the features of each discard it makes with an unlocked hand and the strong bot's worth of it.
+    """
 
     def __init__(self, model: Model) -> None:
         super().__init__(model)
@@ -55,7 +60,10 @@ class _Recorder(Learned):
 
 
 def _targets(done: Replay, notes: list[tuple[int, int, tuple[float, ...], float]]) -> list[tuple[tuple[float, ...], float]]:
-    """Per noted discard, its features and the money the seat made from then on less the strong bot's worth (kong money made before left out)."""
+    """Per noted discard, its features and the money the seat made from then on less the strong bot's worth.
+
+    Kong money made before left out.
+    """
     made = made_from(done)
     return [(x, made(seat, drawn) - worth) for seat, drawn, x, worth in notes]
 
@@ -104,7 +112,10 @@ def solve(xx: list[list[float]], xy: list[float], ridge: float = RIDGE) -> list[
 
 
 def fit_round(hands: int, seed: int, model: Model, pool: Sequence[str] = POOL, jobs: int = 1) -> tuple[Model, int]:
-    """The coefficients fitted on ``hands`` hands of the pool on walls of ``seed``, the strong bot's seats played by the evaluator with ``model``; and the samples."""
+    """The coefficients fitted on ``hands`` hands of the pool on walls of ``seed``.
+
+    The strong bot's seats played by the evaluator with ``model``; and the samples.
+    """
     parts = list(in_processes(_chunk, [(i, min(hands, i + CHUNK), seed, tuple(pool), model) for i in range(0, hands, CHUNK)], jobs))
     k = len(NAMES)
     xx = [[sum(p[0][i][j] for p in parts) for j in range(k)] for i in range(k)]
@@ -113,7 +124,11 @@ def fit_round(hands: int, seed: int, model: Model, pool: Sequence[str] = POOL, j
 
 
 def fit(hands: int, seed: int, rounds: int = 3, pool: Sequence[str] = POOL, jobs: int = 1, log: Any = None) -> dict[str, Any]:
-    """The model after ``rounds`` rounds of ``hands`` hands: round 0 on walls of ``seed`` played by the strong bot, round ``r`` on walls of ``seed + r`` by the evaluator with round ``r − 1``'s model."""
+    """The model after ``rounds`` rounds of ``hands`` hands.
+
+    Round 0 on walls of ``seed`` played by the strong bot, round ``r`` on walls of ``seed + r`` by the evaluator
+    with round ``r − 1``'s model.
+    """
     model, samples = ZERO, 0
     for r in range(rounds):
         model, samples = fit_round(hands, seed + r, model, pool, jobs)

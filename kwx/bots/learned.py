@@ -146,7 +146,10 @@ class Learned(StrongBot):
         return out
 
     def act(self, view: SeatView) -> Action:
-        """The strong bot's action (a win, a kong, or which way to discard); a discard of an unlocked hand chosen by the corrected worth."""
+        """The strong bot's action (a win, a kong, or which way to discard).
+
+        A discard of an unlocked hand chosen by the corrected worth.
+        """
         action = super().act(view)
         if action.verb != "discard" or view.me.liang_dao or not any(self.model.coefficients):
             return action
@@ -158,7 +161,10 @@ class Learned(StrongBot):
         return Action(view.seat, "discard", best.kind, best.liang_dao)
 
     def passing(self, view: SeatView) -> float:
-        """The corrected worth of the seat's 13 tiles as they stand (passing a claim): hidden, or 亮倒 with the next discard when that is worth more."""
+        """The corrected worth of the seat's 13 tiles as they stand (passing a claim).
+
+        Hidden, or 亮倒 with the next discard when that is worth more.
+        """
         look = self.outlook(view)
         hand = view.hand
         eff = efficiency(hand, view.seen, view.rules)
@@ -169,7 +175,10 @@ class Learned(StrongBot):
         return best
 
     def claim(self, view: SeatView) -> Action | None:
-        """The strong bot's claim (a win, a kong); 碰 or 过 chosen by the corrected worths of the best discard after the pong and of the hand as it stands."""
+        """The strong bot's claim (a win, a kong).
+
+        碰 or 过 chosen by the corrected worths of the best discard after the pong and of the hand as it stands.
+        """
         prior = super().claim(view)
         pongs = [a for a in view.options if a.verb == "pong"]
         if (prior is not None and prior.verb != "pong") or not pongs or view.me.liang_dao or not any(self.model.coefficients):

@@ -29,7 +29,10 @@ def _amount(
     piao: tuple[int, int, int],
     dice: tuple[int, int] | None,
 ) -> tuple[int, bool]:
-    """The whole-number part of one payment (no horses) and whether it buys horses; ``flags``: winner, payer and third declared."""
+    """The whole-number part of one payment (no horses) and whether it buys horses.
+
+    ``flags``: winner, payer and third declared.
+    """
     winner_declared, payer_declared, third_declared = flags
     extras = win_extras(value, hand, kind, rules, self_draw=self_draw, winner_declared=winner_declared, discarder_declared=payer_declared)
     parts = win_parts(
@@ -53,7 +56,9 @@ def unseen_counts(view: SeatView) -> tuple[int, ...]:
 
 
 def pay(view: SeatView, value: WinValue, hand: Hand, kind: int, *, self_draw: bool, winner: int, payer: int, winner_declared: bool | None = None) -> float:
-    """What ``payer`` pays ``winner`` when ``hand`` (13 tiles) wins on ``kind`` (``value``: that side's value); 0 when the rules refuse that win from that payer.
+    """What ``payer`` pays ``winner`` when ``hand`` (13 tiles) wins on ``kind`` (``value``: that side's value).
+
+    0 when the rules refuse that win from that payer.
 
     ``winner_declared`` overrides the view (a seat weighing its own 亮倒); the others' 亮倒, the
     dice and the 漂 are the view's.

@@ -194,7 +194,10 @@ def _row(table: tuple[tuple[float, ...], ...], river: int, melds: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Rival:
-    """One opponent as the seat sees it: revealed with its live waits, 包胡 cost and self-draw pay per live copy, or hidden with its river and melds."""
+    """One opponent as the seat sees it.
+
+    Revealed with its live waits, 包胡 cost and self-draw pay per live copy, or hidden with its river and melds.
+    """
 
     revealed: bool
     live: float
@@ -228,7 +231,12 @@ def _rival(view: SeatView, other: int, figures: Figures) -> Rival:
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """What one round of the rest of the hand holds, before the seat's own choice: the weight of the round (a last partial one), how often the opponents throw the seat's waits (hidden, revealed), the seat's forced deal-in chance and cost when locked, the opponents' wins that end the hand (all, and what the seat pays on them), a hidden seat's chance of drawing a revealed wait that breaks it."""
+    """What one round of the rest of the hand holds, before the seat's own choice.
+
+    The weight of the round (a last partial one), how often the opponents throw the seat's waits (hidden,
+    revealed), the seat's forced deal-in chance and cost when locked, the opponents' wins that end the hand (all,
+    and what the seat pays on them), a hidden seat's chance of drawing a revealed wait that breaks it.
+    """
 
     weight: float
     throw_hidden: float
@@ -242,7 +250,10 @@ class Round:
 
 @dataclass
 class Outlook:
-    """The model of the rest of the hand for one view (see the module docstring); worths are relative to the seat never winning."""
+    """The model of the rest of the hand for one view (see the module docstring).
+
+    Worths are relative to the seat never winning.
+    """
 
     view: SeatView
     weights: Weights
@@ -266,7 +277,11 @@ class Outlook:
         return self._never(0)
 
     def path(self, self_rate: float, own_pay: float, disc_rate: float, disc_pay: float, declared: bool, start: int = 0) -> float:
-        """Expected money from round ``start`` on of a ready hand: per round a self-draw chance ``self_rate`` paying ``own_pay`` from each opponent, discards onto it at ``disc_rate`` × the opponents' throw factor paying ``disc_pay``; less the baseline of never winning."""
+        """Expected money from round ``start`` on of a ready hand.
+
+        Per round a self-draw chance ``self_rate`` paying ``own_pay`` from each opponent, discards onto it at
+        ``disc_rate`` × the opponents' throw factor paying ``disc_pay``; less the baseline of never winning.
+        """
         gain = self_rate * 2 * own_pay
         alive = 1.0
         money = 0.0
@@ -279,7 +294,10 @@ class Outlook:
         return money - self._never(start)
 
     def _steps(self, declared: bool) -> list[tuple[float, float, float, float, float, float, float]]:
-        """Per round, what :meth:`path` reads of it for a hidden or a declared hand: weight, throw factor, forced deal-in chance and cost, breaking chance, end chance and payment."""
+        """Per round, what :meth:`path` reads of it for a hidden or a declared hand.
+
+        Weight, throw factor, forced deal-in chance and cost, breaking chance, end chance and payment.
+        """
         key = "declared" if declared else "hidden"
         if key not in self._cache_steps:
             self._cache_steps[key] = [
@@ -337,7 +355,10 @@ class Outlook:
         return self.path(self_rate, own / live, disc_live / u, disc / disc_live if disc_live else 0.0, declared, start)
 
     def typical_worth(self, total: float, start: int) -> float:
-        """The worth of a typical hand that gets ready at round ``start``: the measured live copies, ×``total``; hidden or declared, the better."""
+        """The worth of a typical hand that gets ready at round ``start``: the measured live copies, ×``total``.
+
+        Hidden or declared, the better.
+        """
         key = ("typical", total, start)
         if key not in self._cache:
             f = self.figures
@@ -373,7 +394,11 @@ class Outlook:
         return chance, max(0, min(len(self.rounds) - 1, int(len(self.rounds) - ceil(left))))
 
     def drawn_worth(self, hand: Hand, eff: Efficiency, start: int) -> float:
-        """The worth at round ``start`` of the ready hands a hand one tile from ready makes: each live effective draw's best ready discard (hidden or 亮倒), weighted by its live copies (the judge's evaluator reads it)."""
+        """The worth at round ``start`` of the ready hands a hand one tile from ready makes.
+
+        Each live effective draw's best ready discard (hidden or 亮倒), weighted by its live copies (the judge's
+        evaluator reads it).
+        """
         key = ("drawn", hand.concealed, hand.melds, eff.left, start)
         if key not in self._cache:
             visible = tuple(COPIES - h - n for h, n in zip(hand.held, eff.left))
@@ -393,7 +418,10 @@ class Outlook:
         return self._cache[key]
 
     def _best_ready(self, hand: Hand, eff: Efficiency, start: int) -> float:
-        """The better of a ready hand's worths at round ``start``, hidden and declared (kept per hand and live copies of its waits: the draws of several discards reach the same hands)."""
+        """The better of a ready hand's worths at round ``start``, hidden and declared.
+
+        Kept per hand and live copies of its waits: the draws of several discards reach the same hands.
+        """
         key = ("ready", hand.concealed, tuple(w.remaining for w in eff.waits), start)
         if key not in self._cache:
             worth = self.ready_worth(hand, eff, False, start)
@@ -403,7 +431,10 @@ class Outlook:
         return self._cache[key]
 
     def raw_worth(self, hand: Hand, eff: Efficiency) -> tuple[str, float, float | None]:
-        """The model's money for a 13-tile hand (the seat's whole expected money from now), kept hidden and declared 亮倒 (None: not ready), with the kind of hand it is (``far1`` … ``far3``, ``ready``)."""
+        """The model's money for a 13-tile hand (the seat's whole expected money from now).
+
+        Kept hidden and declared 亮倒 (None: not ready), with the kind of hand it is (``far1`` … ``far3``, ``ready``).
+        """
         base = self.baseline()
         if eff.shanten > 0:
             return f"far{min(eff.shanten, 3)}", self.far_worth(hand, eff) + base, None
@@ -476,7 +507,10 @@ class Outlook:
 
 
 def far_total(hand: Hand, weights: Weights) -> float:
-    """The multiplier a hand not yet ready can expect: ×``flush_total`` when all its tiles are of one suit (清一色), a quarter of that more when all but one are."""
+    """The multiplier a hand not yet ready can expect.
+
+    ×``flush_total`` when all its tiles are of one suit (清一色), a quarter of that more when all but one are.
+    """
     held = hand.held
     if any(held[18:21]):
         return 1.0
@@ -543,7 +577,9 @@ def outlook(view: SeatView, weights: Weights = DEFAULT, figures: Figures | None 
 
 
 def drawn_money(view: SeatView, rivals: tuple[Rival, Rival], declared: tuple[float, float], hidden_ready: tuple[float, float], f: Figures) -> tuple[float, tuple[float, float], tuple[float, float]]:
-    """What a drawn hand pays the seat by the rules' 流局 rule (town-rules.md §1.7), given each rival's chance to have declared and to be hidden and ready at the end.
+    """What a drawn hand pays the seat by the rules' 流局 rule (town-rules.md §1.7).
+
+    Given each rival's chance to have declared and to be hidden and ready at the end.
 
     Returns (not ready, hidden ready, declared ready), the last two as ``(a, b)``: ``a + b × own pay``.
     """
@@ -609,7 +645,10 @@ def danger(view: SeatView, weights: Weights = DEFAULT) -> tuple[tuple[float, ...
 
 
 def kong_money(view: SeatView, kind: int) -> int:
-    """The kong money a kong of ``kind`` now earns the seat in all (kwx-rules §6; before any 杠上杠 doubling): 暗杠 and 蓄杠 from both others, 直杠 from the discarder."""
+    """The kong money a kong of ``kind`` now earns the seat in all (kwx-rules §6; before any 杠上杠 doubling).
+
+    暗杠 and 蓄杠 from both others, 直杠 from the discarder.
+    """
     if view.phase == "claim":
         return KONG_MONEY["zhi_gang"]
     if view.concealed[kind] == 4:
@@ -627,7 +666,10 @@ class Choice:
 
 
 class StrongBot:
-    """Plays for money: each choice priced by a round-by-round model of the hand with measured figures (see the module docstring)."""
+    """Plays for money: each choice priced by a round-by-round model of the hand with measured figures.
+
+    See the module docstring.
+    """
 
     name = "strong"
 
@@ -670,7 +712,10 @@ class StrongBot:
         return pool
 
     def _worth13(self, view: SeatView, hand: Hand) -> float:
-        """The worth of a 13-tile-equivalent hand waiting for its next draw (the better of hidden and 亮倒; a locked hand's as declared)."""
+        """The worth of a 13-tile-equivalent hand waiting for its next draw.
+
+        The better of hidden and 亮倒; a locked hand's as declared.
+        """
         look = self.outlook(view)
         eff = efficiency(hand, view.seen, view.rules)  # what the seat has seen stays seen, whatever it chose
         if view.me.liang_dao:

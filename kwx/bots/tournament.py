@@ -67,7 +67,10 @@ def schedule(hands: int, seed: int) -> Iterator[Game]:
 
 
 class BotFailed(Exception):
-    """A bot of the line-up chose what its decision does not allow, or raised: the message names the hand, the bot and its seat."""
+    """A bot of the line-up chose what its decision does not allow, or raised.
+
+    The message names the hand, the bot and its seat.
+    """
 
 
 class Guarded:
@@ -155,7 +158,10 @@ class Run:
 
 
 def run(hands: int, seed: int, lineup: Sequence[str], rules: str = "standard", jobs: int = 1, keep_records: bool = False, shard: tuple[int, int] = (0, 1)) -> Run:
-    """Play a tournament of ``hands`` hands (``jobs`` processes), or of shard ``k`` of ``n`` only (the wall groups ``g`` with ``g mod n = k``); the outcomes in hand order."""
+    """Play a tournament of ``hands`` hands in ``jobs`` processes; the outcomes in hand order.
+
+    With ``shard`` = (``k``, ``n``), only shard ``k`` of ``n``: the wall groups ``g`` with ``g mod n = k``.
+    """
     names = tuple(lineup)
     if len(names) != 3:
         raise ValueError(f"a line-up is three bots, not {list(names)}")
@@ -207,7 +213,10 @@ def decisions_json(run_: Run) -> dict[str, list[list[Any]]]:
 
 
 def merged(parts: Sequence[Run]) -> Run:
-    """One run from the shards of a tournament (played apart, on other workers): outcomes in hand order, CPU summed, wall time the longest shard's."""
+    """One run from the shards of a tournament (played apart, on other workers).
+
+    Outcomes in hand order, CPU summed, wall time the longest shard's.
+    """
     first = parts[0]
     if any((p.lineup, p.seed, p.rules) != (first.lineup, first.seed, first.rules) for p in parts):
         raise ValueError("the shards are of different tournaments")
@@ -292,7 +301,10 @@ def entry_group_means(run_: Run, entry: int) -> dict[int, float]:
 
 @dataclass(frozen=True, slots=True)
 class Paired:
-    """Two runs on the same walls that differ only in line-up entry 0 (``first`` has the bot measured, ``second`` the bot it is compared with)."""
+    """Two runs on the same walls that differ only in line-up entry 0.
+
+    ``first`` has the bot measured, ``second`` the bot it is compared with.
+    """
 
     first: Run
     second: Run
@@ -305,7 +317,10 @@ class Paired:
 
 
 def paired_run(hands: int, seed: int, lineup: Sequence[str], other: str, rules: str = "standard", jobs: int = 1) -> Paired:
-    """The line-up, and the same line-up with ``other`` in entry 0's place, on the same walls and seats (each wall from every seat)."""
+    """The line-up, and the same line-up with ``other`` in entry 0's place, on the same walls and seats.
+
+    Each wall from every seat.
+    """
     first = run(hands, seed, lineup, rules, jobs)
     second = run(hands, seed, [other, *lineup[1:]], rules, jobs)
     return Paired(first, second)
@@ -394,7 +409,10 @@ def _quantile(values: Sequence[float], q: float) -> float:
 
 
 def decision_lines(run_: Run) -> list[str]:
-    """Per bot that records its decisions: how many, of which kind, how many switched, and their CPU time (median, p95, p99, max)."""
+    """Per bot that records its decisions: how many, of which kind, how many switched, and their CPU time.
+
+    The CPU time as median, p95, p99 and max.
+    """
     lines = []
     for name, made in run_.decisions:
         rolled = [d for d in made if d.kind != "plain"]

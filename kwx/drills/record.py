@@ -15,7 +15,6 @@ from typing import Any
 
 from kwx.hand.notation import parse_tile
 from kwx.hand.tiles import Meld, MeldType
-from kwx.table.record import parse_action
 from kwx.table.table import Action
 from kwx.table.view import SeatView
 
@@ -30,7 +29,7 @@ def choice_json(choice: Action | None) -> dict[str, Any]:
 
 def choice_from(data: dict[str, Any]) -> Action | None:
     """A stored choice back (None: 过)."""
-    return None if data.get("pass") else parse_action(data, 0)
+    return None if data.get("pass") else Action.from_dict(data)
 
 
 def answer_of(choice: Action | None, kind: str) -> str:

@@ -9,7 +9,8 @@ deal a hand (:func:`~kwx.table.selfplay.seeded_deal`) that three strong bots pla
 decision of the kind met on the way is a candidate, verified by :func:`verify` — the choices
 played out on the same sampled worlds (:func:`~kwx.table.advice.sample_world`, common
 random numbers) with the strong bot for every seat afterwards — and the first candidate that
-passes the :class:`MarginRule` is the drill. So any drill can be rebuilt alone from its index.
+passes the :class:`MarginRule` is the drill. So a new drill is found from its index alone (a
+shipped one, selected by an earlier strong bot, is not rebuilt from its seeds: docs/drills.md).
 
 A record stores the choices its drill played, in the order played (``choices``: each in the
 record form of ``kwx-hand/1``), so reading, confirming or re-checking a drill needs no bot.

@@ -9,7 +9,8 @@ from typing import Any, NamedTuple
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand import ev_analysis
 from kwx.hand.efficiency import DiscardOption, Efficiency, best_discards, discard_options, efficiency
-from kwx.hand.ev import Budget, DiscardEV, Estimate, ev_best
+from kwx.hand.estimate import Estimate
+from kwx.hand.ev import Budget, DiscardEV, ev_best
 from kwx.hand.notation import format_counts, format_hand, parse_hand, parse_tile, parse_tiles
 from kwx.hand.rules import MAX_MELDS, OPTION_KEYS, Rules, make_rules, validate_hand
 from kwx.hand.serial import estimate_json, option_json, remaining_entries, ukeire_json, wait_json

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kwx.errors import EngineError, gettext_noop
-from kwx.hand.efficiency import improving_draws
 from kwx.hand.notation import format_hand
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
-from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
+from kwx.hand.shapes import shanten
+from kwx.hand.tiles import Hand
 
 
 def revealed_rules(rules: Rules) -> Rules:
@@ -23,24 +23,24 @@ def revealed_rules(rules: Rules) -> Rules:
     return replace(rules, situation=frozenset({"liang_dao"}))
 
 
-def check_revealed(revealed_hand: Hand) -> tuple[int, ...]:
-    """Refuse a revealed hand that is not 13 ready tiles (EngineError, field ``revealed``); else the kinds it waits on by shape."""
+def check_revealed(revealed_hand: Hand) -> frozenset[int]:
+    """The kinds a revealed hand waits on by shape; EngineError unless it is 13 ready tiles.
+
+    The error's field is ``revealed``.
+    """
     if revealed_hand.tile_count != 13:
         raise EngineError(
             gettext_noop("A revealed (亮倒) hand has 13 tiles (each meld counts 3); this one has %(count)d."),
             "revealed",
             count=revealed_hand.tile_count,
         )
-    held = revealed_hand.held
-    full = tuple(k for k in range(NUM_KINDS) if held[k] >= COPIES)
-    shanten, kinds = improving_draws(revealed_hand.concealed, len(revealed_hand.melds), full)
-    if shanten != 0:
+    if shanten(revealed_hand.concealed, len(revealed_hand.melds)) != 0:
         raise EngineError(
             gettext_noop("The revealed hand %(hand)s is not ready (听牌); a 亮倒 hand always is."),
             "revealed",
             hand=format_hand(revealed_hand),
         )
-    return kinds
+    return revealed_hand.winning_kinds()
 
 
 def dealing_in(revealed_hand: Hand, rules: Rules) -> frozenset[int]:
@@ -48,7 +48,7 @@ def dealing_in(revealed_hand: Hand, rules: Rules) -> frozenset[int]:
     kinds = check_revealed(revealed_hand)
     situation = revealed_rules(rules)
     found = set()
-    for kind in kinds:
+    for kind in sorted(kinds):
         values = score_win(revealed_hand, kind, situation)
         if values is not None and values[1].allowed:
             found.add(kind)

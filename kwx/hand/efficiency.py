@@ -11,17 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from kwx.hand.estimate import Estimate
 from kwx.hand.money import has_flat_extras, side_amounts
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import WinValue, score_wins
 from kwx.hand.shapes import pairs_of
 from kwx.hand.tables import DRAGON_IDS, KIND_BLOCK, KIND_STEP, MERGED, SUIT_IDS, VALUES, best_of_ids, block_draws, block_indices
 from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, Hand, Meld, add
-
-if TYPE_CHECKING:
-    from kwx.hand.ev import Estimate
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +189,10 @@ def _waiting(hand: Hand, kinds: tuple[int, ...], left: Counts, scored: Sequence[
 
 
 def _discards(hand: Hand) -> Iterator[tuple[int, tuple[int, int, int], int]]:
-    """Each distinct discard of a 14-tile hand with the block indices and pair count it leaves (found from the 14-tile hand's once)."""
+    """Each distinct discard of a 14-tile hand with the block indices and pair count it leaves.
+
+    Found from the 14-tile hand's block indices and pairs, worked out once.
+    """
     counts = hand.concealed
     indices = block_indices(counts)
     pairs = pairs_of(counts)
@@ -210,7 +211,10 @@ def _option(hand: Hand, kind: int, indices: tuple[int, int, int], pairs: int, le
 
 
 def _left_by(hand: Hand, kind: int, indices: tuple[int, int, int], pairs: int) -> tuple[Counts, int, tuple[int, ...]]:
-    """The concealed counts the discard of ``kind`` leaves, with their shanten and effective kinds (block indices and pairs known)."""
+    """The concealed counts the discard of ``kind`` leaves, with their shanten and effective kinds.
+
+    Block indices and pairs known.
+    """
     counts = hand.concealed
     full = full_kinds(hand.held)
     after = counts[:kind] + (counts[kind] - 1,) + counts[kind + 1 :]
@@ -221,7 +225,9 @@ def _left_by(hand: Hand, kind: int, indices: tuple[int, int, int], pairs: int) -
 
 @lru_cache(maxsize=2048)
 def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
-    """Every distinct discard of a 14-tile hand with its result, best first (§4; remembered for the last hands asked, as the bots ask twice).
+    """Every distinct discard of a 14-tile hand with its result, best first.
+
+    §4; remembered for the last hands asked, as the bots ask twice.
 
     The 14-tile hand's block indices, pairs and four-held kinds are found once; each
     discard only moves its own block's index and the counts it touches.
@@ -234,7 +240,10 @@ def discard_options(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardO
 
 @lru_cache(maxsize=1 << 16)
 def _ready_shapes(hand: Hand, rules: Rules) -> tuple[tuple[int, Hand, tuple[int, ...], tuple[tuple[int, WinValue, WinValue], ...]], ...]:
-    """Per discard of a 14-tile hand that leaves it ready: the discard, the effective kinds and the scored waits (all independent of what is seen)."""
+    """Per discard of a 14-tile hand that leaves it ready: the discard, the effective kinds and the scored waits.
+
+    All independent of what is seen.
+    """
     melds = len(hand.melds)
     budget = 4 - melds
     target = 8 - 2 * melds
@@ -251,7 +260,11 @@ def _ready_shapes(hand: Hand, rules: Rules) -> tuple[tuple[int, Hand, tuple[int,
 
 
 def ready_discards(hand: Hand, visible: Counts, rules: Rules) -> tuple[DiscardOption, ...]:
-    """The discards of a 14-tile hand that leave it ready (waits and all), in kind order: :func:`discard_options` cut to those, found without working out the others' effective tiles (the shapes remembered per hand, the copies left counted per call)."""
+    """The discards of a 14-tile hand that leave it ready (waits and all), in kind order.
+
+    :func:`discard_options` cut to those, found without working out the others' effective tiles (the shapes
+    remembered per hand, the copies left counted per call).
+    """
     left = remaining(add(hand.held, visible))
     options = []
     for kind, left_hand, kinds, scored in _ready_shapes(hand, rules):

@@ -22,15 +22,15 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.efficiency import DiscardOption, best_discards, discard_options, improving_draws, remaining
+from kwx.hand.estimate import Estimate
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
 from kwx.hand.tiles import COPIES, NUM_KINDS, Counts, Hand, add
 
-Method = Literal["exact", "monte_carlo"]
 Outlook = tuple[float, float, float]
 """(ready probability, win probability, expected score) of one state."""
 
@@ -45,7 +45,7 @@ MAX_DRAWS = 30
 MIN_SAMPLES = 20
 """Hands a sampled estimate plays even when the work budget is spent, so it has a standard error."""
 REQUEST_WORK = 30_000
-"""Work units one web or API request may spend (calibrated by ``analysis.bench_ev --budget``)."""
+"""Work units one web or API request may spend (calibrated by ``bench.ev --budget``)."""
 REQUEST_SECONDS = 0.35
 """CPU seconds after which a request stops computing whatever the work count (a backstop); a request that
 computes expected values and a table estimate shares one budget between them."""
@@ -139,21 +139,6 @@ class EVParams:
     samples: int = DEFAULT_SAMPLES
     seed: int = 9
     exact_max_shanten: int = EXACT_MAX_SHANTEN
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """What one 13-tile hand is worth from here: chances, expected score and how they were found."""
-
-    shanten: int
-    ready_probability: float
-    win_probability: float
-    expected_score: float
-    method: Method = "exact"
-    samples: int | None = None
-    ready_stderr: float | None = None
-    win_stderr: float | None = None
-    score_stderr: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,8 @@ from typing import Any
 
 from kwx.errors import EngineError, gettext_noop
 from kwx.hand.danger import dealing_in
-from kwx.hand.ev import Budget, DiscardEV, Estimate, EVParams, check_draws, evaluate_discards, evaluate_hand
+from kwx.hand.estimate import Estimate
+from kwx.hand.ev import Budget, DiscardEV, EVParams, check_draws, evaluate_discards, evaluate_hand
 from kwx.hand.notation import parse_hand
 from kwx.hand.rules import Rules, validate_hand
 from kwx.hand.tiles import Counts, Hand, add

@@ -1,7 +1,8 @@
-"""THE fan table: every 番 of kwx-rules §3 and town-rules.md §1.2, once, with names, values,
-definitions and example hands. A fan's value is its ``base``, or the rule option named by
-``option`` (town-rules.md §1.2), read from a :class:`kwx.rules.RuleSet`; the scorer, the
-API, the analyzer and the learn pages all read it from here."""
+"""THE fan table: every 番 of kwx-rules §3 and town-rules.md §1.2, once, with names, values, definitions and example hands.
+
+A fan's value is its ``base``, or the rule option named by ``option`` (town-rules.md §1.2), read from a
+:class:`kwx.rules.RuleSet`; the scorer, the API, the analyzer and the learn pages all read it from here.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +32,10 @@ class Example:
 
 @dataclass(frozen=True, slots=True)
 class Fan:
-    """One fan: key, names, value (``base``, or the rule option ``option``; seven pairs: ``tier`` of ``qi_dui_scale``), definition, examples."""
+    """One fan: key, names, value, definition, examples.
+
+    The value is ``base``, or the rule option ``option`` (seven pairs: ``tier`` of ``qi_dui_scale``).
+    """
 
     key: str
     name: str

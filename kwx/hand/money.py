@@ -58,7 +58,10 @@ def bao_hu_applies(rules: RuleSet, winner_declared: bool, discarder_declared: bo
 
 
 def bao_hu_halves(value: WinValue, discarder_declared: bool, third_declared: bool, rules: RuleSet, dice: tuple[int, int] | None = None) -> tuple[int, int, int]:
-    """Step 5 for a declared winner: (the discarder's half, the third's half, M), each half ×上楼 and capped on its own (``on``) or the sum capped (``capped_sum``)."""
+    """Step 5 for a declared winner: (the discarder's half, the third's half, M).
+
+    Each half ×上楼 and capped on its own (``on``) or the sum capped (``capped_sum``).
+    """
     factor = dice_factor(rules, dice)
     to_discarder = factor * pair_multiplier(value.fan_product, True, discarder_declared, rules)
     to_third = factor * pair_multiplier(value.fan_product, True, third_declared, rules)
@@ -69,7 +72,10 @@ def bao_hu_halves(value: WinValue, discarder_declared: bool, third_declared: boo
 
 
 def discard_allowed(value: WinValue, payer_declared: bool, rules: RuleSet) -> bool:
-    """Whether a discard-type win may be taken from this payer (§1.8: 屁胡 wins on a declared payer's discard under ``winner_or_payer``)."""
+    """Whether a discard-type win may be taken from this payer.
+
+    §1.8: 屁胡 wins on a declared payer's discard under ``winner_or_payer``.
+    """
     if value.allowed:
         return True
     return value.reason == "pinghu" and payer_declared and rules.liang_dao_double == "winner_or_payer"
@@ -97,7 +103,11 @@ def pao_qia_mo_ba(value: WinValue, hand: Hand, kind: int, self_draw: bool) -> in
 
 
 def horse_score(horses: tuple[int, ...], win: int, rules: RuleSet) -> int:
-    """马 (§1.6): 独马 scores its number (a dragon 10); 六马 scores its hits (the winning tile's 1-4-7/2-5-8/3-6-9 group, or a dragon; a dragon win: dragons only), 6 when none of six hits."""
+    """马 (§1.6): 独马 scores its number (a dragon 10).
+
+    六马 scores its hits (the winning tile's 1-4-7/2-5-8/3-6-9 group, or a dragon; a dragon win: dragons only), 6
+    when none of six hits.
+    """
     if rules.mai_ma == "one":
         return sum(10 if h in DRAGONS else h % 9 + 1 for h in horses)
     if rules.mai_ma != "six":
@@ -120,7 +130,10 @@ def horses_due(rules: RuleSet, wall_left: int) -> int:
 
 
 def expected_horse_score(win: int, unseen: tuple[int, ...], rules: RuleSet) -> float:
-    """The mean 马 over the unseen tiles, weighted by copies left (the analyzer's estimate for a self-draw; 六马 counts each horse's chance to hit)."""
+    """The mean 马 over the unseen tiles, weighted by copies left.
+
+    The analyzer's estimate for a self-draw; 六马 counts each horse's chance to hit.
+    """
     total = sum(unseen)
     if total == 0 or not rules.buys_horses:
         return 0.0
@@ -204,7 +217,10 @@ def piao_part(winner: int, payer: int, base: int) -> Part:
 
 
 def win_extras(value: WinValue, hand: Hand, kind: int, rules: RuleSet, *, self_draw: bool, winner_declared: bool, discarder_declared: bool = False, horses: tuple[int, ...] = ()) -> WinExtras:
-    """The flat extras one win decides (§1.6): its 坎 (数坎), 跑恰摸八, 马 (the horses turned, when bought) and whether a discard win is 包胡."""
+    """The flat extras one win decides (§1.6).
+
+    Its 坎 (数坎), 跑恰摸八, 马 (the horses turned, when bought) and whether a discard win is 包胡.
+    """
     return WinExtras(
         kan=value.kan if rules.shu_kan else None,
         pao_qia_mo_ba=pao_qia_mo_ba(value, hand, kind, self_draw) if rules.pao_qia_mo_ba else None,
@@ -239,7 +255,10 @@ def win_parts(
     dice: tuple[int, int] | None = None,
     base: int = 1,
 ) -> tuple[Part, ...]:
-    """One payer's payment for one win by §2.1: the capped multiplier (包胡 when it applies), then 漂, 坎, 马, 跑恰摸八; ``piao`` is (winner, payer, third)."""
+    """One payer's payment for one win by §2.1: the capped multiplier (包胡 when it applies), then 漂, 坎, 马, 跑恰摸八.
+
+    ``piao`` is (winner, payer, third).
+    """
     winner, payer, third = piao
     if not self_draw and bao_hu_applies(rules, winner_declared, payer_declared):
         to_d, to_t, m = bao_hu_halves(value, payer_declared, third_declared, rules, dice)
@@ -293,7 +312,9 @@ class SideMoney(NamedTuple):
 
 
 def side_money(value: WinValue, hand: Hand, kind: int, self_draw: bool, rules: Rules, unseen: Counts | None = None) -> SideMoney:
-    """One side of winning the 13-tile ``hand`` on ``kind`` (``value`` from ``score_win`` under ``rules``), priced by §2.1 steps 2–6 (``win_parts``).
+    """One side of winning the 13-tile ``hand`` on ``kind`` (``value`` from ``score_win`` under ``rules``).
+
+    Priced by §2.1 steps 2–6 (``win_parts``).
 
     The seat's own 亮倒 is ``liang_dao`` in the rules' situation; no other seat declared but the
     payer where ``declared_*`` says so. ``unseen`` (the copies left of each kind, the winning
@@ -333,7 +354,10 @@ def side_money(value: WinValue, hand: Hand, kind: int, self_draw: bool, rules: R
 
 
 def side_amounts(hand: Hand, kind: int, self_draw: WinValue, discard: WinValue, rules: Rules, unseen: Counts) -> float:
-    """A wait's worth per copy for the value (town-rules.md §4): self-draw amount + discard amount, each what one undeclared payer pays per base, 漂 0."""
+    """A wait's worth per copy for the value (town-rules.md §4).
+
+    Self-draw amount + discard amount, each what one undeclared payer pays per base, 漂 0.
+    """
     if not has_flat_extras(rules.options):
         return self_draw.total + discard.total
     return side_money(self_draw, hand, kind, True, rules, unseen).amount + side_money(discard, hand, kind, False, rules, unseen).amount

@@ -1,4 +1,7 @@
-"""The rules a hand is scored under (a preset's :class:`kwx.rules.RuleSet` and how it was won) and the checks a hand must pass."""
+"""The rules a hand is scored under and the checks a hand must pass.
+
+The rules are a preset's :class:`kwx.rules.RuleSet` and how the hand was won.
+"""
 
 from __future__ import annotations
 

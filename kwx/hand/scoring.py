@@ -196,7 +196,10 @@ def _reading_facts(w: _Win, rules: Rules) -> _Facts:
 
 
 def kan_count(hand: Hand, win: int) -> int:
-    """坎 of a four-sets win (town-rules.md §1.6): every kong, and every kind the concealed tiles hold three or four of, the winning tile included."""
+    """坎 of a four-sets win (town-rules.md §1.6).
+
+    Every kong, and every kind the concealed tiles hold three or four of, the winning tile included.
+    """
     kongs = sum(1 for m in hand.melds if m.type is not MeldType.PONG)
     return kongs + sum(1 for kind, n in enumerate(hand.concealed) if n + (kind == win) >= 3)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kwx.hand.efficiency import DiscardOption, Efficiency, Wait
-from kwx.hand.ev import Estimate
+from kwx.hand.estimate import Estimate
 from kwx.hand.fans import EVENT_KEYS, fan
 from kwx.hand.money import SideMoney, side_money
 from kwx.hand.rules import Rules
@@ -40,7 +40,9 @@ def _figure(value: float) -> float:
 
 
 def side_json(value: WinValue, money: SideMoney | None = None) -> dict[str, Any]:
-    """One win side (自摸 or 点炮): allowed, total (0 when refused), fans, the reason of a refusal, F; with ``money``, what it pays (town-rules.md §4).
+    """One win side (自摸 or 点炮): allowed, total (0 when refused), fans, the reason of a refusal, F.
+
+    With ``money``, what it pays (town-rules.md §4).
 
     ``amount`` is what one payer who did not declare pays per base stake, 漂 0 (total + 坎 +
     跑恰摸八 + expected 马; 0 when refused); ``declared_payer_total`` the multiplier a payer who
@@ -73,7 +75,10 @@ def side_json(value: WinValue, money: SideMoney | None = None) -> dict[str, Any]
 
 
 def wait_json(wait: Wait, hand: Hand | None = None, rules: Rules | None = None, left: Counts | None = None) -> dict[str, Any]:
-    """A winning tile with its remaining copies and both sides; with the 13-tile ``hand``, ``rules`` and the copies ``left``, each side's money."""
+    """A winning tile with its remaining copies and both sides.
+
+    With the 13-tile ``hand``, ``rules`` and the copies ``left``, each side's money.
+    """
     if hand is None or rules is None:
         own, thrown = side_json(wait.self_draw), side_json(wait.discard)
     else:
@@ -118,7 +123,11 @@ def estimate_json(estimate: Estimate) -> dict[str, Any]:
 
 
 def option_json(option: DiscardOption, entries: list[dict[str, Any]] | None = None, full: Hand | None = None, rules: Rules | None = None) -> dict[str, Any]:
-    """A discard option as the API gives it: discard, shanten, effective tiles, waits (with their money, given the 14-tile ``full`` hand and ``rules``), value, then EV and danger."""
+    """A discard option as the API gives it.
+
+    Discard, shanten, effective tiles, waits (with their money, given the 14-tile ``full`` hand and ``rules``),
+    value, then EV and danger.
+    """
     r = option.result
     left_hand = full.with_tile(option.discard, -1) if full is not None and r.waits else None
     out: dict[str, Any] = {
@@ -136,7 +145,11 @@ def option_json(option: DiscardOption, entries: list[dict[str, Any]] | None = No
 
 
 def wait_row(wait: Wait) -> dict[str, Any]:
-    """A wait as the puzzle banks store it: tile, copies left, both totals, the hand fans, and ``worth`` where the town's flat extras (坎 …) make it more than the two totals."""
+    """A wait as the puzzle banks store it.
+
+    Tile, copies left, both totals, the hand fans, and ``worth`` where the town's flat extras (坎 …) make it more
+    than the two totals.
+    """
     self_draw = wait.self_draw.total if wait.self_draw.allowed else 0
     discard = wait.discard.total if wait.discard.allowed else 0
     row: dict[str, Any] = {
@@ -152,7 +165,9 @@ def wait_row(wait: Wait) -> dict[str, Any]:
 
 
 def option_row(option: DiscardOption) -> dict[str, Any]:
-    """A discard option as the puzzle banks store it: effective tiles as pairs, each wait's totals and hand fans (``wait_row``).
+    """A discard option as the puzzle banks store it: effective tiles as pairs, each wait's totals and hand fans.
+
+    Each wait as ``wait_row`` stores it.
 
     A wait's ``fans`` are its self-draw fans without the event fans (``Fan.event``):
     what the hand is worth, whatever moment the winning tile comes at.

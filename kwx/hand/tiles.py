@@ -134,7 +134,10 @@ class Hand:
         return Hand(with_tile(self.concealed, kind, -2), self.melds + (Meld(MeldType.PONG, kind),))
 
     def after_kong(self, kind: int) -> Hand:
-        """The hand after a kong of ``kind`` (before the replacement draw): 暗杠 of four concealed, 直杠 of three on a discard, else 蓄杠 onto the pong."""
+        """The hand after a kong of ``kind`` (before the replacement draw).
+
+        暗杠 of four concealed, 直杠 of three on a discard, else 蓄杠 onto the pong.
+        """
         n = self.concealed[kind]
         if n == 4:
             return Hand(with_tile(self.concealed, kind, -4), self.melds + (Meld(MeldType.CONCEALED_KONG, kind),))

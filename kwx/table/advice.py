@@ -2,8 +2,8 @@
 
 For a position (a :class:`~kwx.table.view.SeatView`: what the seat to advise may know) the
 hidden tiles — the opponents' concealed tiles that no 亮倒 has shown, and the wall's order —
-are dealt from the tiles the seat has not seen (:func:`sample_world`, the rollout sampler:
-with :func:`~kwx.table.view.view_for`, the only code that makes or reads hidden tiles), so
+are dealt from the tiles the seat has not seen (:func:`sample_world`, the rollout sampler; the
+bots never see a world, only the seat's view that :func:`~kwx.table.view.view_for` makes of it), so
 every world is consistent with what the seat can see: its own tiles, the rivers, the melds,
 the revealed hands and the wall count. In each world every choice is played out (the choice first, then
 a rollout policy for all three seats) and scored by the seat's net money for the hand: wins,
@@ -42,7 +42,11 @@ PASS = None
 
 @dataclass(frozen=True, slots=True)
 class Margin:
-    """When one choice is clearly better than another: ahead by more than ``sigmas`` standard errors of the paired (world-by-world) difference and by at least ``money`` base stakes a hand, over at least ``deals`` worlds."""
+    """When one choice is clearly better than another.
+
+    Ahead by more than ``sigmas`` standard errors of the paired (world-by-world) difference and by at least
+    ``money`` base stakes a hand, over at least ``deals`` worlds.
+    """
 
     sigmas: float
     money: float = 0.0
@@ -140,7 +144,10 @@ def _kept(counts: list[int], melds: int, draws: int, pool: list[int], rng: rando
 
 
 def _with_hidden_triplets(s: PublicSeat, unseen: list[int], rng: random.Random) -> tuple[Counts, frozenset[int]]:
-    """A declared seat's concealed tiles with the triplets it keeps face down (半亮) dealt from the unseen tiles: kinds with three unseen copies that keep its waits where there are such."""
+    """A declared seat's concealed tiles with the triplets it keeps face down (半亮) dealt from the unseen tiles.
+
+    Kinds with three unseen copies that keep its waits where there are such.
+    """
     assert s.revealed is not None
     if not s.kou:
         return s.revealed, frozenset()
@@ -260,7 +267,10 @@ class _Forced:
 
 
 def rollout(world: Table, seat: int, choice: Action | None, policies: Sequence[Policy], base: int, piao: tuple[int, int, int]) -> tuple[float, int]:
-    """``seat``'s net money (in base stakes) when it plays ``choice`` now and everybody plays on by ``policies``, and the actions it took."""
+    """``seat``'s net money (in base stakes) and the actions taken when it plays ``choice`` now.
+
+    Everybody plays on by ``policies``.
+    """
     seats = list(policies)
     seats[seat] = _Forced(choice, policies[seat])
     state, actions, _ = advance(world, seats)
@@ -314,7 +324,9 @@ def played_worlds(
     control: Callable[[Table, Action | None], float] | None = None,
     skip: int = 0,
 ) -> Iterator[tuple[tuple[float, ...], tuple[float, ...], int]]:
-    """Every choice played out on world after world drawn from ``seed``: per world, each choice's result, its ``control`` prediction (empty without one) and the actions played.
+    """Every choice played out on world after world drawn from ``seed``: per world, each choice's result.
+
+    Its ``control`` prediction (empty without one) and the actions played.
 
     ``go_on(worlds, work)`` is asked before every rollout (the worlds complete and the actions
     played so far); once it says no the loop ends, dropping the world cut short, so every choice
@@ -345,7 +357,10 @@ def played_worlds(
 def predicted_means(
     view: SeatView, choices: Sequence[Action | None], seed: int, control: Callable[[Table, Action | None], float], worlds: int, progress: bool = False
 ) -> tuple[tuple[float, ...], ...]:
-    """The ``control`` prediction of each choice on ``worlds`` worlds of ``seed`` that are never played out (its mean, for :func:`controlled`)."""
+    """The ``control`` prediction of each choice on ``worlds`` worlds of ``seed`` that are never played out.
+
+    Its mean, for :func:`controlled`.
+    """
     rng = random.Random(seed)
     out: list[list[float]] = [[] for _ in choices]
     for _ in range(worlds):
@@ -428,13 +443,20 @@ def paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
 
 
 def controlled(results: Sequence[float], predicted: Sequence[float], predicted_mean: float, predicted_se: float = 0.0, beta: float = 1.0) -> tuple[float, float]:
-    """Mean and standard error of results with a control variate: each result less ``beta`` times its prediction from the same world, plus ``beta`` times the prediction's mean (known apart, with its own standard error)."""
+    """Mean and standard error of results with a control variate.
+
+    Each result less ``beta`` times its prediction from the same world, plus ``beta`` times the prediction's mean
+    (known apart, with its own standard error).
+    """
     mean, se = mean_se([r - beta * p for r, p in zip(results, predicted)])
     return mean + beta * predicted_mean, math.sqrt(se**2 + (beta * predicted_se) ** 2)
 
 
 def control_beta(results: Sequence[float], predicted: Sequence[float], low: float = 0.0, high: float = 1.5) -> float:
-    """The coefficient that takes most variance out of ``results`` with ``predicted`` (least squares), kept within [low, high] (0 when it cannot be fitted)."""
+    """The coefficient that takes most variance out of ``results`` with ``predicted`` (least squares).
+
+    Kept within [low, high] (0 when it cannot be fitted).
+    """
     n = len(results)
     if n < 3:
         return 0.0

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kwx.errors import EngineError, gettext_noop
-from kwx.hand.notation import format_counts, parse_tile, parse_tiles
+from kwx.errors import EngineError, RecordError, gettext_noop
+from kwx.hand.notation import format_counts, parse_tiles
 from kwx.hand.rules import Rules, make_rules
 from kwx.hand.tiles import COPIES, EMPTY, TILE_IDS, Counts, add
 from kwx.rules import OptionValue
-from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Settlement, Winner, next_dealer, settle
-from kwx.table.table import SEATS, VERBS, Action, IllegalAction, Result, Table, apply, deal
+from kwx.table.settlement import MAX_BASE, MAX_NAME, PIAO_CHOICES, HandInput, Settlement, next_dealer, settle
+from kwx.table.table import SEATS, Action, IllegalAction, Result, Table, apply, deal
 
 FORMAT = "kwx-hand/1"
 DEFAULT_PLAYERS = ("甲", "乙", "丙")
@@ -29,14 +29,6 @@ MAX_ACTIONS = 1000
 NAME_REFUSED = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 """Unicode categories a player's name may not hold: controls (NUL included), format marks, lone surrogates, line breaks."""
 HEADER_KEYS = ("format", "rules", "options", "base", "piao", "players", "dealer", "hands", "dice", "actions")
-
-
-class RecordError(EngineError):
-    """A record that is not legal: ``field`` names the header key, ``action`` the 0-based index of the first illegal action."""
-
-    def __init__(self, template: str, field: str, action: int | None = None, **params: Any) -> None:
-        self.action = action
-        super().__init__(template, field, **params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +54,10 @@ class Header:
 
 @dataclass(frozen=True, slots=True)
 class SeatFacts:
-    """What a finished (or unfinished) hand did for one seat: won, dealt in (fed the winning discard or robbed kong), declared 亮倒, its net."""
+    """What a finished (or unfinished) hand did for one seat.
+
+    Won, dealt in (fed the winning discard or robbed kong), declared 亮倒, its net.
+    """
 
     won: bool
     dealt_in: bool
@@ -72,7 +67,10 @@ class SeatFacts:
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """A legal record played out: every table state (after the deal and after each action), the settlement, the result and the next dealer."""
+    """A legal record played out.
+
+    Every table state (after the deal and after each action), the settlement, the result and the next dealer.
+    """
 
     record: Record
     states: tuple[Table, ...]
@@ -111,7 +109,10 @@ def _whole(value: Any) -> bool:
 
 
 def parse_header(data: Any, *, one_seat: bool = False) -> tuple[Header, list[Any]]:
-    """Check a record's header; return it with the raw actions (not yet checked). ``one_seat``: a record of one seat's view (``"seat"``, the other hands ``null``)."""
+    """Check a record's header; return it with the raw actions (not yet checked).
+
+    ``one_seat``: a record of one seat's view (``"seat"``, the other hands ``null``).
+    """
     if not isinstance(data, Mapping):
         raise _header_error(gettext_noop("The record must be a JSON object."), "body")
     unknown = sorted(str(k) for k in data if k not in HEADER_KEYS and not (one_seat and k == "seat"))
@@ -176,7 +177,10 @@ def parse_header(data: Any, *, one_seat: bool = False) -> tuple[Header, list[Any
 
 
 def _hands(value: Any, known: int | None = None) -> tuple[Counts, Counts, Counts]:
-    """The three dealt hands: 13 tiles each, no kind more than four times in all (``known``: only that seat's, the others ``null`` and read as empty)."""
+    """The three dealt hands: 13 tiles each, no kind more than four times in all.
+
+    ``known``: only that seat's, the others ``null`` and read as empty.
+    """
     if not isinstance(value, list) or len(value) != 3:
         raise _header_error(gettext_noop("The hands must be a list of three hands of 13 tiles."), "hands")
     hands = []
@@ -202,53 +206,12 @@ def _hands(value: Any, known: int | None = None) -> tuple[Counts, Counts, Counts
     return hands[0], hands[1], hands[2]
 
 
-def parse_action(raw: Any, index: int) -> Action:
-    """One action of the record, shape only (legality is the table's)."""
-
-    def bad(template: str, **params: Any) -> RecordError:
-        return RecordError(template, "actions", index, **params)
-
-    if not isinstance(raw, Mapping):
-        raise bad(gettext_noop('Action %(index)d must be an object such as {"seat": 0, "draw": "5p"}.'), index=index)
-    seat = raw.get("seat")
-    if not _whole(seat) or seat not in SEATS:
-        raise bad(gettext_noop("Action %(index)d: the seat must be 0, 1 or 2."), index=index)
-    verbs = [k for k in raw if k in VERBS]
-    extra = sorted(str(k) for k in raw if k not in VERBS and k not in ("seat", "liang_dao", "kou"))
-    if extra:
-        raise bad(gettext_noop('Action %(index)d: unknown key "%(name)s".'), index=index, name=extra[0][:40])
-    if len(verbs) != 1:
-        raise bad(gettext_noop("Action %(index)d needs exactly one of draw, discard, pong, kong, win, horses."), index=index)
-    verb = verbs[0]
-    if verb == "horses":
-        turned = raw["horses"]
-        if not isinstance(turned, list) or not 1 <= len(turned) <= 6 or not all(isinstance(t, str) and len(t) <= 8 for t in turned):
-            raise bad(gettext_noop("Action %(index)d: horses is a list of one to six tile ids."), index=index)
-        try:
-            kinds = tuple(parse_tile(t, "actions") for t in turned)
-        except EngineError as exc:
-            raise RecordError(exc.template, "actions", index, **exc.params) from exc
-        return Action(seat, "horses", kinds[0], horses=kinds)
-    liang = raw.get("liang_dao", False)
-    if not isinstance(liang, bool) or (liang and verb != "discard"):
-        raise bad(gettext_noop("Action %(index)d: liang_dao is true or false, and only beside a discard."), index=index)
-    kou_raw = raw.get("kou", [])
-    if not isinstance(kou_raw, list) or len(kou_raw) > 4 or not all(isinstance(t, str) and len(t) <= 8 for t in kou_raw) or (kou_raw and not liang):
-        raise bad(gettext_noop("Action %(index)d: kou lists the triplets kept face down, only beside a discard that declares 亮倒."), index=index)
-    tile = raw[verb]
-    if not isinstance(tile, str) or len(tile) > 8:
-        raise bad(gettext_noop("Action %(index)d: the tile must be one tile id such as 5p."), index=index)
-    try:
-        kind = parse_tile(tile, "actions")
-        kou = frozenset(parse_tile(t, "actions") for t in kou_raw)
-    except EngineError as exc:
-        raise RecordError(exc.template, "actions", index, **exc.params) from exc
-    return Action(seat, verb, kind, liang, kou)
-
-
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One whole hand as ``kwx-hand/1`` holds it: the header and the actions, shape-checked (legality is the table's: :meth:`replay`)."""
+    """One whole hand as ``kwx-hand/1`` holds it: the header and the actions, shape-checked.
+
+    Legality is the table's: :meth:`replay`.
+    """
 
     header: Header
     actions: tuple[Action, ...] = ()
@@ -257,7 +220,7 @@ class Record:
     def from_json(cls, data: Any) -> Record:
         """Read a record's JSON (raises RecordError naming the field, and the action's index, at the first fault of shape)."""
         header, raw_actions = parse_header(data)
-        return cls(header, tuple(parse_action(raw, index) for index, raw in enumerate(raw_actions)))
+        return cls(header, tuple(Action.from_dict(raw, index) for index, raw in enumerate(raw_actions)))
 
     def to_json(self) -> dict[str, Any]:
         """The ``kwx-hand/1`` JSON of the record."""
@@ -330,6 +293,6 @@ def settle_table(
     if result == "draw":
         hands = tuple(s.hand for s in state.seats) if state.rules.options.cha_da_jiao else ()
         return settle(replace(inp, liang_dao=state.declaration_order, hands=hands))
-    winners = tuple(Winner(w.seat, w.hand, w.kind, w.situation - {"liang_dao", "qiang_gang_hu"}) for w in state.wins)
+    winners = tuple(w.winner for w in state.wins)
     discarder = None if result == "self_draw" else state.turn
-    return settle(replace(inp, liang_dao=state.declaration_order, result=result, discarder=discarder, winners=winners, wall_left=state.wall_left, horses=state.horses))
+    return settle(replace(inp, liang_dao=state.declaration_order, result=result, discarder=discarder, winners=winners, wall_left=state.wall_left, horses=state.horses), state.wins)

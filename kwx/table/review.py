@@ -55,7 +55,11 @@ Control = Callable[[Table, Action | None], float]
 
 @dataclass(frozen=True, slots=True)
 class ChoiceReviewed:
-    """One choice on the confirming set: its mean net money (base stakes) ± standard error over ``deals``, its paired gap to the selected best ± over ``gap_deals``, and whether the first set flagged it and both sets find it clearly worse."""
+    """One choice on the confirming set.
+
+    Its mean net money (base stakes) ± standard error over ``deals``, its paired gap to the selected best ± over
+    ``gap_deals``, and whether the first set flagged it and both sets find it clearly worse.
+    """
 
     action: Action | None
     mean: float
@@ -72,7 +76,10 @@ class ChoiceReviewed:
 
 @dataclass(frozen=True, slots=True)
 class DecisionReviewed:
-    """Every choice of a decision on the confirming set (highest mean first), the first set's selected best, the worlds of each set and the rollout actions spent."""
+    """Every choice of a decision on the confirming set (highest mean first), the first set's selected best.
+
+    The worlds of each set and the rollout actions spent.
+    """
 
     choices: tuple[ChoiceReviewed, ...]
     selected: Action | None
@@ -126,7 +133,10 @@ def _control_seed(seed: int) -> int:
 
 @dataclass
 class _Set:
-    """One set's results and predictions, choice by choice (a choice may have more worlds than another: its first ones are shared)."""
+    """One set's results and predictions, choice by choice.
+
+    A choice may have more worlds than another: its first ones are shared.
+    """
 
     results: list[list[float]]
     predicted: list[list[float]]
@@ -146,7 +156,10 @@ class _Set:
         base: int,
         piao: tuple[int, int, int],
     ) -> None:
-        """Play the choices ``which`` on more worlds of ``seed`` (from the first they have not played), until ``budget`` actions after ``least`` worlds, or ``most`` worlds."""
+        """Play the choices ``which`` on more worlds of ``seed`` (from the first they have not played).
+
+        Until ``budget`` actions after ``least`` worlds, or ``most`` worlds.
+        """
         start = len(self.results[which[0]])
         spent = 0
 

@@ -27,10 +27,10 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from kwx.errors import EngineError, gettext_noop
+from kwx.errors import EngineError, RecordError, gettext_noop
 from kwx.hand.notation import format_counts, parse_tiles
 from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
-from kwx.table.record import FORMAT, Header, Record, RecordError, Replay, parse_action, parse_header, settle_table
+from kwx.table.record import FORMAT, Header, Record, Replay, parse_header, settle_table
 from kwx.table.settlement import Settlement
 from kwx.table.table import SEATS, Action, IllegalAction, Result, Table, Verb, apply, deal, face_up, horses_pending
 
@@ -45,7 +45,11 @@ def is_one_seat(data: Any) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class SeatAction:
-    """One action as one seat saw it: ``kind`` None for another seat's draw; another seat's 亮倒 with the tiles it ``revealed`` and how many triplets it kept face down (``hidden_kou``); another seat's win with the tiles it ``shown`` (before the winning tile), when shown."""
+    """One action as one seat saw it: ``kind`` None for another seat's draw.
+
+    Another seat's 亮倒 with the tiles it ``revealed`` and how many triplets it kept face down (``hidden_kou``);
+    another seat's win with the tiles it ``shown`` (before the winning tile), when shown.
+    """
 
     seat: int
     verb: Verb
@@ -79,13 +83,16 @@ class SeatAction:
 
 
 def parse_seat_action(raw: Any, index: int, seat: int) -> SeatAction:
-    """One action of a one-seat record, shape only: the seat's own as in a full record, another seat's with its tile unknown where the seat could not see it."""
+    """One action of a one-seat record, shape only.
+
+    The seat's own as in a full record, another seat's with its tile unknown where the seat could not see it.
+    """
 
     def bad(template: str, **params: Any) -> RecordError:
         return RecordError(template, "actions", index, **params)
 
     if not isinstance(raw, Mapping):
-        parse_action(raw, index)  # raises the full record's message
+        Action.from_dict(raw, index)  # raises the full record's message
         raise AssertionError("unreachable")
     rest = dict(raw)
     who = rest.get("seat")
@@ -96,7 +103,7 @@ def parse_seat_action(raw: Any, index: int, seat: int) -> SeatAction:
     if not own and rest.get("draw", "") is None:
         if len(rest) != 2:
             raise bad(gettext_noop('Action %(index)d: another seat\'s draw is {"seat": %(seat)d, "draw": null}.'), index=index, seat=who)
-        return SeatAction(parse_action({**rest, "draw": "1p"}, index).seat, "draw")  # the seat checked
+        return SeatAction(Action.from_dict({**rest, "draw": "1p"}, index).seat, "draw")  # the seat checked
     hidden_kou = 0
     if not own and isinstance(rest.get("kou"), list):
         kou = rest.pop("kou")
@@ -105,7 +112,7 @@ def parse_seat_action(raw: Any, index: int, seat: int) -> SeatAction:
         hidden_kou = len(kou)
         if hidden_kou and not rest.get("liang_dao"):
             raise bad(gettext_noop("Action %(index)d: kou lists the triplets kept face down, only beside a discard that declares 亮倒."), index=index)
-    action = parse_action(rest, index)
+    action = Action.from_dict(rest, index)
     declares = not own and action.verb == "discard" and action.liang_dao
     if declares and revealed is None:
         raise bad(gettext_noop("Action %(index)d: seat %(seat)d declares 亮倒: add the tiles it reveals (revealed)."), index=index, seat=action.seat)
@@ -150,7 +157,10 @@ class SeatRecord:
 
     @classmethod
     def from_json(cls, data: Any) -> SeatRecord:
-        """Read a one-seat record's JSON (raises RecordError naming the field, and the action's index, at the first fault of shape)."""
+        """Read a one-seat record's JSON.
+
+        Raises RecordError naming the field, and the action's index, at the first fault of shape.
+        """
         header, raw_actions = parse_header(data, one_seat=True)
         assert header.seat is not None
         return cls(header, tuple(parse_seat_action(raw, i, header.seat) for i, raw in enumerate(raw_actions)))
@@ -174,7 +184,10 @@ class SeatRecord:
 
 @dataclass(frozen=True, slots=True)
 class SeatReplay(Replay):
-    """A one-seat record played out: the stand-in worlds (one after the deal and one after each action, the ``record`` their full form), how it ended and what of its money is known.
+    """A one-seat record played out.
+
+    The stand-in worlds (one after the deal and one after each action, the ``record`` their full form), how it
+    ended and what of its money is known.
 
     ``money_known`` is False when the money depends on tiles the seat never saw: a win whose tiles
     were not shown (``unseen_wins``: its seat and tile), or a drawn hand under 查大叫 with hidden
@@ -205,7 +218,12 @@ class _Unfit(Exception):
 
 @dataclass(frozen=True, slots=True)
 class _Need:
-    """What the next action needs of a hidden hand: ``seat`` holds at least ``holds`` (or exactly ``exact`` and ``kou`` face-down triplets), with ``drawn`` its drawn tile and ``discard`` the tile it declares 亮倒 with; ``free``: tiles to leave in the wall (a draw or a horse the seat saw)."""
+    """What the next action needs of a hidden hand.
+
+    ``seat`` holds at least ``holds`` (or exactly ``exact`` and ``kou`` face-down triplets), with ``drawn`` its
+    drawn tile and ``discard`` the tile it declares 亮倒 with; ``free``: tiles to leave in the wall (a draw or a
+    horse the seat saw).
+    """
 
     seat: int | None = None
     holds: Counts = EMPTY
@@ -219,7 +237,11 @@ class _Need:
 
 
 def _hidden_part(state: Table, other: int) -> Counts:
-    """The tiles of ``other`` that a world may deal anew: an undeclared hand's concealed tiles (less a tile it shows adding to a pong), a declared one's face-down triplets."""
+    """The tiles of ``other`` that a world may deal anew.
+
+    An undeclared hand's concealed tiles (less a tile it shows adding to a pong), a declared one's face-down
+    triplets.
+    """
     s = state.seats[other]
     if s.liang_dao:
         return tuple(3 if k in s.kou else 0 for k in range(NUM_KINDS))
@@ -229,7 +251,10 @@ def _hidden_part(state: Table, other: int) -> Counts:
 
 
 def _fixed(state: Table, seat: int) -> list[int]:
-    """Copies of each kind out of the wall that no world changes: what ``seat`` has seen (its own tiles, rivers, melds, revealed hands)."""
+    """Copies of each kind out of the wall that no world changes: what ``seat`` has seen.
+
+    Its own tiles, rivers, melds, revealed hands.
+    """
     fixed = list(state.dealt)
     for o in SEATS:
         if o != seat:
@@ -244,7 +269,11 @@ def _pool(state: Table, seat: int) -> list[int]:
 
 
 def _kou_kinds(face: Counts, melds: tuple[Meld, ...], count: int, pool: list[int], keep: frozenset[int], waits: frozenset[int] | None, must: int | None = None) -> frozenset[int] | None:
-    """``count`` kinds for a declared hand's face-down triplets, three left in ``pool`` each (current ``keep`` first, ``must`` among them): held, or set aside as pongs, they leave the same waits (``waits``, when known), as the table asks of 半亮."""
+    """``count`` kinds for a declared hand's face-down triplets.
+
+    Three left in ``pool`` each (current ``keep`` first, ``must`` among them): held, or set aside as pongs, they
+    leave the same waits (``waits``, when known), as the table asks of 半亮.
+    """
     order = sorted(range(NUM_KINDS), key=lambda k: (k not in keep, k))
 
     def keeps(kinds: list[int]) -> bool:
@@ -268,7 +297,10 @@ def _unfit_count(seat: int, count: int, kind: int, me: int, pool: list[int]) -> 
 
 
 def _refit(state: Table, seat: int, need: _Need) -> Table:
-    """A world like ``state`` whose hidden hands hold what ``need`` says, dealt from the tiles ``seat`` has not seen (raises _Unfit)."""
+    """A world like ``state`` whose hidden hands hold what ``need`` says, dealt from the tiles ``seat`` has not seen.
+
+    Raises _Unfit when no world can.
+    """
     others = [o for o in SEATS if o != seat]
     hidden = {o: _hidden_part(state, o) for o in others}
     fixed = _fixed(state, seat)
@@ -389,7 +421,10 @@ def _first_world(header: Header) -> Table:
 
 
 def _next_of(actions: tuple[SeatAction, ...], index: int, seat: int) -> int | None:
-    """The tile another seat's next action shows right after its draw (a discard, a kong, a win): the drawn tile where a declared hand must play it."""
+    """The tile another seat's next action shows right after its draw (a discard, a kong, a win).
+
+    The drawn tile where a declared hand must play it.
+    """
     if index + 1 < len(actions):
         after = actions[index + 1]
         if after.seat == seat and after.verb in ("discard", "kong", "win") and after.kind is not None:
@@ -442,7 +477,10 @@ def _need_for(state: Table, seat: int, action: SeatAction) -> _Need | None:
 
 
 def _money_known(state: Table, unseen: list[tuple[int, int]]) -> bool:
-    """Whether the hand's money follows from what the seat saw: no win of unseen tiles, no face-down triplet in a win, and 查大叫's hands known."""
+    """Whether the hand's money follows from what the seat saw.
+
+    No win of unseen tiles, no face-down triplet in a win, and 查大叫's hands known.
+    """
     if unseen:
         return False
     if any(state.seats[w.seat].kou for w in state.wins):
@@ -462,7 +500,10 @@ def _ending(state: Table, unseen: list[tuple[int, int]], first_unseen_phase: str
 
 
 def _next_dealer(result: Result | None, dealer: int, winners: list[int], discarder: int | None) -> int | None:
-    """§5 from the facts alone: the single winner, the discarder after two wins on one tile, the same dealer after a drawn hand."""
+    """§5 from the facts alone: the single winner, the discarder after two wins on one tile.
+
+    The same dealer after a drawn hand.
+    """
     if result is None:
         return None
     if result == "draw":
@@ -478,7 +519,11 @@ def world_at_deal(header: Header) -> Table:
 
 
 def step_seat(state: Table, record: SeatRecord, index: int, following: tuple[SeatAction, ...] = ()) -> Table:
-    """The stand-in world after the record's action ``index`` (``following``: actions known to come after it, for the tile a hidden draw takes); the same world for a win whose tiles were not shown (raises RecordError)."""
+    """The stand-in world after the record's action ``index`` (raises RecordError).
+
+    ``following``: actions known to come after it, for the tile a hidden draw takes. A win whose tiles
+    were not shown leaves the same world.
+    """
     try:
         return _one(state, record.seat, record.actions + following, index)[0]
     except _Unfit as exc:
@@ -488,7 +533,10 @@ def step_seat(state: Table, record: SeatRecord, index: int, following: tuple[Sea
 
 
 def replay_seat(record: SeatRecord) -> SeatReplay:
-    """Play a one-seat record on stand-in worlds: every world, the result, what of the money is known (raises RecordError at the first action the seat can tell is illegal)."""
+    """Play a one-seat record on stand-in worlds: every world, the result, what of the money is known.
+
+    Raises RecordError at the first action the seat can tell is illegal.
+    """
     seat = record.seat
     state = _first_world(record.header)
     states = [state]
@@ -586,7 +634,10 @@ def _check_unseen_win(state: Table, action: SeatAction) -> None:
 
 
 def cut(done: Replay, seat: int) -> SeatRecord:
-    """A full record's replay as ``seat`` saw it: the others' hands and draws unknown, their 亮倒 with the tiles revealed, their wins with the tiles shown."""
+    """A full record's replay as ``seat`` saw it.
+
+    The others' hands and draws unknown, their 亮倒 with the tiles revealed, their wins with the tiles shown.
+    """
     out: list[SeatAction] = []
     for index, action in enumerate(done.actions):
         after = done.states[index + 1]

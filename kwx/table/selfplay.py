@@ -69,7 +69,10 @@ def play(
     piao: tuple[int, int, int] = (0, 0, 0),
     players: tuple[str, str, str] = DEFAULT_PLAYERS,
 ) -> Replay:
-    """Play one hand to its end with a policy per seat; its record (a town's every option written), states, facts and settlement."""
+    """Play one hand to its end with a policy per seat.
+
+    Its record (a town's every option written), states, facts and settlement.
+    """
     values = resolve(rules, dict(options))
     if not PRESETS[rules].legacy:
         options = tuple(record_options(rules, values).items())

@@ -69,7 +69,10 @@ _INPUT_KEYS = frozenset({"players", "base", "piao", "rules", "options", "kongs",
 
 @dataclass(frozen=True, slots=True)
 class Kong:
-    """A kong made this hand; ``chain`` is its place in a 杠上杠 chain (1 = first or alone); ``drawn``: an 暗杠 of the tile just drawn."""
+    """A kong made this hand; ``chain`` is its place in a 杠上杠 chain (1 = first or alone).
+
+    ``drawn``: an 暗杠 of the tile just drawn.
+    """
 
     seat: int
     type: str
@@ -92,7 +95,10 @@ class Kong:
 
 @dataclass(frozen=True, slots=True)
 class Winner:
-    """A winner as the calculator is told of one: the seat, the 13-tile hand (melds included), the winning kind, the fans the user set."""
+    """A winner as the calculator is told of one.
+
+    The seat, the 13-tile hand (melds included), the winning kind, the fans the user set.
+    """
 
     seat: int
     hand: Hand
@@ -151,8 +157,11 @@ class Payment:
 
 @dataclass(frozen=True, slots=True)
 class Win:
-    """A valued win, made at the table or settled from a Winner: the seat, the winning kind, the 13 tiles before it,
-    the side (自摸 or 点炮), every situational fan it carries (亮倒 and 抢杠胡 included) and its value."""
+    """A valued win, made at the table or settled from a Winner.
+
+    The seat, the winning kind, the 13 tiles before it, the side (自摸 or 点炮), every situational fan it carries (亮倒
+    and 抢杠胡 included) and its value.
+    """
 
     seat: int
     kind: int
@@ -165,10 +174,21 @@ class Win:
         """V, the win value in money (towards a payer who did not declare, no 上楼)."""
         return base * self.value.total
 
+    @property
+    def winner(self) -> Winner:
+        """The win as the calculator is told of it: the fans a user sets, without 亮倒 and 抢杠胡.
+
+        The result and the 亮倒 list say those.
+        """
+        return Winner(self.seat, self.hand, self.kind, self.situation - {"liang_dao", "qiang_gang_hu"})
+
 
 @dataclass(frozen=True, slots=True)
 class Ready:
-    """A seat at a drawn hand under 查大叫: its best wait and value (a self-draw, its own 亮倒 included) and its rank; ``kind`` None when not ready."""
+    """A seat at a drawn hand under 查大叫: its best wait and value (a self-draw, its own 亮倒 included) and its rank.
+
+    ``kind`` None when not ready.
+    """
 
     seat: int
     kind: int | None
@@ -500,7 +520,10 @@ def _kong_payments(inp: HandInput, rules: RuleSet) -> list[Payment]:
 
 
 def best_ready(hand: Hand, rules: Rules, declared: bool) -> tuple[int, WinValue] | None:
-    """A seat's best value at a drawn hand (§1.7): the best self-draw its 13 tiles could make, no situational fans but its own 亮倒 (None: not ready)."""
+    """A seat's best value at a drawn hand (§1.7).
+
+    The best self-draw its 13 tiles could make, no situational fans but its own 亮倒 (None: not ready).
+    """
     situated = Rules(rules.preset, rules.options, frozenset({"liang_dao"}) if declared else frozenset())
     best: tuple[int, WinValue] | None = None
     best_key = (0, 0, 0)
@@ -581,15 +604,19 @@ def _draw_payments(inp: HandInput, rules: Rules) -> tuple[list[Payment], tuple[R
     return out, ready
 
 
-def settle(inp: HandInput) -> Settlement:
-    """Check one hand and compute its payments and nets by town-rules.md §2 (raises EngineError)."""
+def settle(inp: HandInput, wins: tuple[Win, ...] | None = None) -> Settlement:
+    """Check one hand and compute its payments and nets by town-rules.md §2 (raises EngineError).
+
+    ``wins``: the input's winners already valued at the table (``Win.winner`` of each is ``inp.winners``), not scored again.
+    """
     _check_basics(inp)
     rules = make_rules(inp.rules, (), dict(inp.options))
     options = rules.options
     _check_stakes_and_table(inp, options)
     _check_kongs(inp)
     _check_tiles(inp)
-    wins = tuple(_value(inp, rules, w) for w in inp.winners)
+    if wins is None:
+        wins = tuple(_value(inp, rules, w) for w in inp.winners)
     extras = tuple(_extras_of(inp, options, win) for win in wins)
     payments: list[Payment] = []
     for win, extra in zip(wins, extras, strict=True):

@@ -1,5 +1,6 @@
-"""The whole hand of three players (kwx-rules §5, hand-record.md): one immutable state,
-the actions it allows and the state each action leads to.
+"""The whole hand of three players (kwx-rules §5, hand-record.md).
+
+One immutable state, the actions it allows and the state each action leads to.
 
 A :class:`Table` is everything the three seats hold and everything that has happened
 that still matters: whose move it is and of which kind (``phase``), the tiles drawn,
@@ -28,12 +29,14 @@ self-draw of at least ×2, a 屁胡 that wins on a declared payer's discard, 海
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
-from kwx.errors import EngineError, gettext_noop
+from kwx.errors import EngineError, RecordError, gettext_noop
 from kwx.hand.money import buys_horses, discard_allowed, horses_due, payer_multiplier
+from kwx.hand.notation import parse_tile
 from kwx.hand.rules import Rules
 from kwx.hand.scoring import score_win
 from kwx.hand.shapes import shanten
@@ -79,7 +82,11 @@ class Action:
         return TILE_IDS[self.kind]
 
     def as_dict(self) -> dict[str, object]:
-        """The record form: ``{"seat": 0, "discard": "5p"}`` (``"liang_dao": true`` beside a declaring discard, ``"kou"`` its face-down triplets; ``{"seat": 0, "horses": [...]}``)."""
+        """The record form: ``{"seat": 0, "discard": "5p"}``.
+
+        ``"liang_dao": true`` beside a declaring discard, ``"kou"`` its face-down triplets;
+        ``{"seat": 0, "horses": [...]}``.
+        """
         if self.verb == "horses":
             return {"seat": self.seat, "horses": [TILE_IDS[k] for k in self.horses]}
         out: dict[str, object] = {"seat": self.seat, self.verb: TILE_IDS[self.kind]}
@@ -88,6 +95,50 @@ class Action:
         if self.kou:
             out["kou"] = [TILE_IDS[k] for k in sorted(self.kou)]
         return out
+
+    @classmethod
+    def from_dict(cls, raw: Any, index: int = 0) -> Action:
+        """The action of its record form (``as_dict``'s inverse), shape only; a RecordError names ``index``."""
+
+        def bad(template: str, **params: Any) -> RecordError:
+            return RecordError(template, "actions", index, **params)
+
+        if not isinstance(raw, Mapping):
+            raise bad(gettext_noop('Action %(index)d must be an object such as {"seat": 0, "draw": "5p"}.'), index=index)
+        seat = raw.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in SEATS:
+            raise bad(gettext_noop("Action %(index)d: the seat must be 0, 1 or 2."), index=index)
+        verbs = [k for k in raw if k in VERBS]
+        extra = sorted(str(k) for k in raw if k not in VERBS and k not in ("seat", "liang_dao", "kou"))
+        if extra:
+            raise bad(gettext_noop('Action %(index)d: unknown key "%(name)s".'), index=index, name=extra[0][:40])
+        if len(verbs) != 1:
+            raise bad(gettext_noop("Action %(index)d needs exactly one of draw, discard, pong, kong, win, horses."), index=index)
+        verb = verbs[0]
+        if verb == "horses":
+            turned = raw["horses"]
+            if not isinstance(turned, list) or not 1 <= len(turned) <= 6 or not all(isinstance(t, str) and len(t) <= 8 for t in turned):
+                raise bad(gettext_noop("Action %(index)d: horses is a list of one to six tile ids."), index=index)
+            try:
+                kinds = tuple(parse_tile(t, "actions") for t in turned)
+            except EngineError as exc:
+                raise RecordError(exc.template, "actions", index, **exc.params) from exc
+            return cls(seat, "horses", kinds[0], horses=kinds)
+        liang = raw.get("liang_dao", False)
+        if not isinstance(liang, bool) or (liang and verb != "discard"):
+            raise bad(gettext_noop("Action %(index)d: liang_dao is true or false, and only beside a discard."), index=index)
+        kou_raw = raw.get("kou", [])
+        if not isinstance(kou_raw, list) or len(kou_raw) > 4 or not all(isinstance(t, str) and len(t) <= 8 for t in kou_raw) or (kou_raw and not liang):
+            raise bad(gettext_noop("Action %(index)d: kou lists the triplets kept face down, only beside a discard that declares 亮倒."), index=index)
+        tile = raw[verb]
+        if not isinstance(tile, str) or len(tile) > 8:
+            raise bad(gettext_noop("Action %(index)d: the tile must be one tile id such as 5p."), index=index)
+        try:
+            kind = parse_tile(tile, "actions")
+            kou = frozenset(parse_tile(t, "actions") for t in kou_raw)
+        except EngineError as exc:
+            raise RecordError(exc.template, "actions", index, **exc.params) from exc
+        return cls(seat, verb, kind, liang, kou)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +233,10 @@ class Table:
 
     @property
     def declaration_order(self) -> tuple[int, ...]:
-        """The seats that declared 亮倒 in the order they declared (a state built without that order, such as a sampled world, lists the rest in seat order)."""
+        """The seats that declared 亮倒 in the order they declared.
+
+        A state built without that order, such as a sampled world, lists the rest in seat order.
+        """
         return self.declared + tuple(s for s in SEATS if self.seats[s].liang_dao and s not in self.declared)
 
 
@@ -214,7 +268,10 @@ def horses_pending(state: Table) -> int:
 
 
 def forced_kong(state: Table) -> Action | None:
-    """杀马 (town-rules.md #28): the kong a declared hand must make now, its face-up triplet meeting its fourth tile (None: none)."""
+    """杀马 (town-rules.md #28): the kong a declared hand must make now.
+
+    Its face-up triplet meeting its fourth tile (None: none).
+    """
     if not state.rules.options.sha_ma or state.drawn >= WALL_AFTER_DEAL or state.wins or state.tile is None:
         return None
     kind = state.tile
@@ -243,7 +300,10 @@ def face_up(seat: SeatState) -> Counts:
 
 
 def kou_choices(concealed: Counts, melds: tuple[Meld, ...]) -> tuple[int, ...]:
-    """The kinds a declarer may keep face down (半亮): held exactly three times, and set aside as a finished set they leave the same waits."""
+    """The kinds a declarer may keep face down (半亮).
+
+    Held exactly three times, and set aside as a finished set they leave the same waits.
+    """
     waits = Hand(concealed, melds).winning_kinds()
     out = []
     for kind, n in enumerate(concealed):
@@ -266,7 +326,10 @@ def _with_situation(rules: Rules, situation: frozenset[str]) -> Rules:
 
 
 def situation_of(side: str, phase: Phase, after_kong: int, drawn: int, liang_dao: bool, hai_di: str = "lao") -> frozenset[str]:
-    """The situational fans a win carries: its side, the phase it is taken in, the kong before it, the tiles drawn, the winner's 亮倒 and the rules' 海底."""
+    """The situational fans a win carries.
+
+    Its side, the phase it is taken in, the kong before it, the tiles drawn, the winner's 亮倒 and the rules' 海底.
+    """
     keys = []
     if side == "self_draw":
         if after_kong:
@@ -286,7 +349,10 @@ def situation_of(side: str, phase: Phase, after_kong: int, drawn: int, liang_dao
 
 
 def win_for(rules: Rules, seat: int, hand: Hand, kind: int, side: Literal["self_draw", "discard"], phase: Phase, after_kong: int, drawn: int, liang_dao: bool) -> Win | None:
-    """The win ``seat``'s 13 tiles ``hand`` make on ``kind`` (legal or not), with its situation and value; None if they do not win."""
+    """The win ``seat``'s 13 tiles ``hand`` make on ``kind`` (legal or not), with its situation and value.
+
+    None if they do not win.
+    """
     situation = situation_of(side, phase, after_kong, drawn, liang_dao, rules.options.hai_di)
     values = score_win(hand, kind, _with_situation(rules, situation))
     if values is None:
@@ -295,7 +361,10 @@ def win_for(rules: Rules, seat: int, hand: Hand, kind: int, side: Literal["self_
 
 
 def win_on(state: Table, seat: int) -> Win | None:
-    """The win ``seat`` could take on the state's tile (drawn, discarded or robbed), legal or not; None if its tiles do not win."""
+    """The win ``seat`` could take on the state's tile (drawn, discarded or robbed), legal or not.
+
+    None if its tiles do not win.
+    """
     kind = state.tile
     if kind is None:
         return None
@@ -316,7 +385,10 @@ def win_on(state: Table, seat: int) -> Win | None:
 
 
 def discard_worth(state: Table, win: Win) -> int | None:
-    """What a discard-type win is worth from the seat that fed it (its capped multiplier), or None when the rules refuse it from that seat."""
+    """What a discard-type win is worth from the seat that fed it (its capped multiplier).
+
+    None when the rules refuse it from that seat.
+    """
     options = state.rules.options
     payer_declared = state.seats[state.turn].liang_dao
     if not discard_allowed(win.value, payer_declared, options):
@@ -487,7 +559,10 @@ def refusal(state: Table, action: Action) -> str | None:
 
 
 def _horses_refusal(state: Table, action: Action) -> str | None:
-    """Why a horses action is not allowed (None: it is): right after a self-draw that buys horses, by its winner, as many as due, from the wall."""
+    """Why a horses action is not allowed (None: it is).
+
+    Right after a self-draw that buys horses, by its winner, as many as due, from the wall.
+    """
     due = horses_pending(state)
     if not due:
         return gettext_noop("No horses (买马) are turned now: only right after a self-draw that buys them.")
@@ -591,7 +666,10 @@ def _candidates(state: Table) -> list[Action]:
 
 
 def _kou_sets(concealed: Counts, melds: tuple[Meld, ...]) -> tuple[frozenset[int], ...]:
-    """Every non-empty set of triplets a declarer may keep face down (each alone keeps the waits; the set is checked as a whole by ``refusal``)."""
+    """Every non-empty set of triplets a declarer may keep face down.
+
+    Each alone keeps the waits; the set is checked as a whole by ``refusal``.
+    """
     single = kou_choices(concealed, melds)
     out: list[frozenset[int]] = []
     for mask in range(1, 1 << len(single)):
@@ -613,8 +691,10 @@ def claim_win(state: Table, seat: int) -> Win | None:
 
 
 def _passes(state: Table) -> tuple[SeatState, SeatState, SeatState]:
-    """The seats once a claim window closes without a win: each other seat that could have won
-    has passed it (漏胡), a seat that pongs or kongs the tile included."""
+    """The seats once a claim window closes without a win.
+
+    Each other seat that could have won has passed it (漏胡), a seat that pongs or kongs the tile included.
+    """
     seats = list(state.seats)
     for seat in SEATS:
         win = win_on(state, seat) if seat != state.turn else None
@@ -714,7 +794,11 @@ def _apply(state: Table, action: Action) -> Table:
 
 
 def _konged(seat: SeatState, after: Hand) -> SeatState:
-    """A seat once its kong stands: the tiles, the kinds it waits on, and for a declarer its waits (a 杀马 kong may drop some) and its face-down triplets (a konged one is shown)."""
+    """A seat once its kong stands.
+
+    The tiles, the kinds it waits on, and for a declarer its waits (a 杀马 kong may drop some) and its face-down
+    triplets (a konged one is shown).
+    """
     ready_on = after.winning_kinds()
     kou = frozenset(k for k in seat.kou if after.concealed[k] == 3)
     waits = ready_on if seat.liang_dao else seat.waits

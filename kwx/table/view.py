@@ -34,7 +34,6 @@ from kwx.errors import EngineError, gettext_noop
 from kwx.hand.notation import format_counts, parse_tile, parse_tiles
 from kwx.hand.rules import Rules, stored_rules
 from kwx.hand.tiles import COPIES, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType
-from kwx.table.record import parse_action
 from kwx.table.settlement import Kong, Win
 from kwx.table.table import (
     SEATS,
@@ -78,8 +77,11 @@ NO_DECISION = Decision()
 
 @dataclass(frozen=True, slots=True)
 class PublicSeat:
-    """What every chair sees of one seat: its river in order, its melds, how many tiles it holds concealed, and after 亮倒 its revealed
-    tiles (the face-up ones), how many triplets it keeps face down (半亮) and its locked waits."""
+    """What every chair sees of one seat.
+
+    Its river in order, its melds, how many tiles it holds concealed, and after 亮倒 its revealed tiles (the face-up
+    ones), how many triplets it keeps face down (半亮) and its locked waits.
+    """
 
     river: tuple[int, ...] = ()
     melds: tuple[Meld, ...] = ()
@@ -192,7 +194,10 @@ class SeatView:
         return self.visible_beside(self.hand)
 
     def visible_beside(self, hand: Hand) -> Counts:
-        """The tiles seen outside ``hand``, a hand one of the seat's choices leaves: what was seen stays seen (a discard goes to the river, a claimed tile from a river into a meld, counted once)."""
+        """The tiles seen outside ``hand``, a hand one of the seat's choices leaves: what was seen stays seen.
+
+        A discard goes to the river, a claimed tile from a river into a meld, counted once.
+        """
         held = hand.held
         return tuple(max(0, n - h) for n, h in zip(self.seen, held))
 
@@ -223,7 +228,10 @@ class SeatView:
         return Hand(tuple(counts), s.melds)
 
     def win(self) -> Win | None:
-        """The win the seat's tiles make on the tile in play now (its draw, the discard or the robbed tile), legal or not; None if they do not win."""
+        """The win the seat's tiles make on the tile in play now (its draw, the discard or the robbed tile), legal or not.
+
+        None if they do not win.
+        """
         kind = self.kind
         if kind is None:
             return None
@@ -316,7 +324,7 @@ def _view_from_json(data: Any) -> SeatView:
         )
     kongs = tuple(Kong(k["seat"], k["type"], parse_tile(k["tile"], "kongs"), k["fed_by"], k["chain"]) for k in data.get("kongs", []))
     decision = data.get("decision") or {}
-    options = tuple(parse_action(a, i) for i, a in enumerate(decision.get("options", [])))
+    options = tuple(Action.from_dict(a, i) for i, a in enumerate(decision.get("options", [])))
     tile = data.get("tile")
     return SeatView(
         seat=int(data["seat"]),
@@ -350,7 +358,10 @@ def _three(values: Any) -> tuple[int, int, int]:
 
 
 def decision_for(state: Table, seat: int, legal: tuple[Action, ...] | None = None) -> Decision:
-    """What ``seat`` may choose in ``state``: its own turn's actions, or its claims on another seat's tile and passing (none once the hand is over)."""
+    """What ``seat`` may choose in ``state``: its own turn's actions, or its claims on another seat's tile and passing.
+
+    No choices once the hand is over.
+    """
     phase = state.phase
     if phase in ("act", "pong"):
         if state.turn != seat or (state.wins and state.wins[0].side == "self_draw"):

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from kwx import analyze, build_hand
 from kwx.hand.analysis import Analysis, analyze_hand, to_json
 from kwx.hand.efficiency import best_discards, discard_options
-from kwx.hand.ev import DiscardEV, Estimate, ev_best
+from kwx.hand.estimate import Estimate
+from kwx.hand.ev import DiscardEV, ev_best
 from kwx.hand.ev_analysis import check_request, prepare
 from kwx.hand.notation import format_counts, parse_tile
 from kwx.hand.rules import make_rules

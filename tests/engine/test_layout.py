@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import ROOT
 
 KWX = ROOT / "kwx"
-APPS = ("accounts", "analysis", "kwx_site", "learn", "play", "puzzles", "settlement")
+APPS = ("accounts", "analysis", "kwx_site", "learn", "play", "puzzles", "settlement", "tournaments")
 
 
 def _modules(folder: Path) -> list[Path]:
@@ -36,7 +36,7 @@ def test_the_domain_library_imports_nothing_but_the_standard_library_and_itself(
         assert top == "kwx" or top in sys.stdlib_module_names or top == "__future__", f"{path.name} imports {module}"
 
 
-OUTSIDE = (*APPS, "tests", "scripts")
+OUTSIDE = (*APPS, "bench", "tests", "scripts")
 """Every folder of Python outside the library: the apps, the tests (which test through the public API too), the scripts."""
 
 

@@ -10,9 +10,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kwx.bots.companion import CompanionBot
+from kwx.errors import RecordError
 from kwx.hand.notation import parse_tile
 from kwx.rules import PRESETS
-from kwx.table.record import Record, RecordError, replay
+from kwx.table.record import Record, replay
 from kwx.table.seat_record import SeatRecord, cut, is_one_seat, replay_seat, replay_seat_json
 from kwx.table.selfplay import play, seeded_deal
 from kwx.table.view import SeatView, view_for

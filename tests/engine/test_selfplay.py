@@ -11,6 +11,7 @@ from kwx.bots.basic import BasicBot
 from kwx.hand.rules import make_rules
 from kwx.table.record import replay
 from kwx.table.selfplay import Waiting, advance, play, seeded_deal
+from kwx.table.settlement import settle
 from kwx.table.table import WALL_AFTER_DEAL, Action, Table, deal
 from kwx.table.view import SeatView, view_for
 
@@ -122,3 +123,15 @@ def test_a_waiting_seat_stops_the_hand_and_resuming_plays_the_same_hand_as_strai
         else:
             person.choice = bot.claim(view) or "pass"
     assert tuple(taken) == straight.actions
+
+
+def test_a_table_win_is_scored_once_and_settled_as_the_table_valued_it():
+    played = [play(seeded_deal(seed, seed % 3), [BasicBot(), BasicBot(), BasicBot()], "xiaogan") for seed in range(12)]
+    won = [r for r in played if r.states[-1].wins]
+    assert won
+    for r in won:
+        final = r.states[-1]
+        assert r.settlement.wins is final.wins  # the table's own valued wins, not scored again
+        assert r.settlement.input.winners == tuple(w.winner for w in final.wins)
+        assert all(not ({"liang_dao", "qiang_gang_hu"} & w.situation) for w in r.settlement.input.winners)
+        assert settle(r.settlement.input) == r.settlement  # the calculator's way, scoring the winners, gives the same money

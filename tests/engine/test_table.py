@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from kwx.errors import RecordError
 from kwx.hand.tiles import kind_of
-from kwx.table.record import RecordError, replay
-from kwx.table.table import claim_win
+from kwx.table.record import replay
+from kwx.table.table import Action, claim_win
 
 VERBS = {"d": "draw", "x": "discard", "!": "discard", "p": "pong", "k": "kong", "w": "win"}
 
@@ -104,3 +105,12 @@ def test_unfinished_record_has_no_result_and_only_kong_money():
     assert done.result is None and done.next_dealer is None
     assert done.settlement.nets == (4, -2, -2)
     assert [(k.type, k.kind, k.chain) for k in done.final.kongs] == [("an_gang", kind_of("1p"), 1)]
+
+
+def test_an_action_reads_back_from_its_record_form_and_a_bad_one_names_its_index():
+    for action in (Action(1, "discard", kind_of("5p")), Action(0, "discard", kind_of("Z"), liang_dao=True), Action(2, "pong", kind_of("9s"))):
+        assert Action.from_dict(action.as_dict()) == action
+    with pytest.raises(RecordError) as err:
+        Action.from_dict({"seat": 3, "draw": "5p"}, 7)
+    assert (err.value.field, err.value.action) == ("actions", 7)
+    assert str(err.value) == "Action 7: the seat must be 0, 1 or 2."

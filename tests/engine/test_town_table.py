@@ -10,7 +10,7 @@ from kwx.hand.notation import parse_hand
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import KIND_OF_ID, Hand
 from kwx.rules import PRESETS
-from kwx.table.record import Record, parse_action, settle_table
+from kwx.table.record import Record, settle_table
 from kwx.table.selfplay import play, seeded_deal
 from kwx.table.table import Action, SeatState, Table, apply, face_up, forced_kong, horses_pending, kou_choices, legal_actions, refusal
 from kwx.table.view import view_for
@@ -138,10 +138,10 @@ def test_horses_are_turned_from_the_wall_after_a_declared_self_draw():
 def test_record_actions_for_kou_and_horses_read_and_write():
     kou = Action(0, "discard", K["F"], liang_dao=True, kou=frozenset({K["1p"], K["9s"]}))
     assert kou.as_dict() == {"seat": 0, "discard": "F", "liang_dao": True, "kou": ["1p", "9s"]}
-    assert parse_action(kou.as_dict(), 0) == kou
+    assert Action.from_dict(kou.as_dict()) == kou
     horses = Action(2, "horses", K["2p"], horses=(K["2p"], K["Z"]))
     assert horses.as_dict() == {"seat": 2, "horses": ["2p", "Z"]}
-    assert parse_action(horses.as_dict(), 0) == horses
+    assert Action.from_dict(horses.as_dict()) == horses
 
 
 def test_a_shiyan_town_record_needs_its_dice():

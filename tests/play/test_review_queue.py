@@ -12,10 +12,10 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import Player
-from analysis.tasks import OFFLINE_PRIORITY
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
+from kwx_site.priorities import OFFLINE_PRIORITY
 from play import forms, review, selectors, services
 from play.models import Hand
 

@@ -102,9 +102,9 @@ def test_bad_task_options_say_which_and_why(name, args, message):
 
 def test_a_review_queued_after_offline_shards_is_claimed_first():
     """The shards of tournaments and drill work wait behind the reviews a player is waiting for (docs/deploy.md)."""
-    from analysis.tasks import play_tournament_shard
     from play.tasks import review_hand
     from puzzles.tasks import play_drill_shard
+    from tournaments.tasks import play_tournament_shard
 
     shard = play_drill_shard.enqueue(job="generate", params="kinds=pong;indices=1", shard=0, shards=1)
     play_tournament_shard.enqueue(lineup=["strong", "strong", "strong"], seed=1, hands=3, rules="standard", shard=0, shards=1)

@@ -15,7 +15,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from accounts.models import Player
-from kwx.table.record import RecordError, replay
+from kwx.errors import RecordError
+from kwx.table.record import replay
 from play.models import Hand
 from tests.conftest import VECTORS
 

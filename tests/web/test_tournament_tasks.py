@@ -6,9 +6,9 @@ import pytest
 from django.core.management.base import CommandError
 from django_tasks_db.models import DBTaskResult
 
-from analysis.models import TournamentShard
 from tests.web.test_review_worker import DEADLINE, worker
 from tests.web.test_tournament_command import tournament
+from tournaments.models import TournamentShard
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ARGS = ("--hands", "12", "--seed", "9", "--seats", "strong,companion,companion")

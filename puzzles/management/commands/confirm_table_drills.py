@@ -12,7 +12,7 @@ from tqdm import tqdm
 from kwx.drills.confirm import CHAIN, CONFIRM_WORLDS, POLICY
 from kwx.drills.record import TableDrill
 from kwx.drills.table_drills import KINDS
-from puzzles import drill_shards
+from puzzles import drill_shards, tasks
 from puzzles.generation.bank import read_meta, write_bank
 from puzzles.generation.table_bank import TABLE_BANK_PATH, confirm_bank, read_table_bank
 
@@ -82,7 +82,7 @@ class Command(BaseCommand):
         if not opts["report"]:
             if opts["write"]:
                 raise CommandError("--write with --tasks needs --report (the bank is written from the stored shards)")
-            queued = drill_shards.enqueue_shards(**key)
+            queued = tasks.enqueue_shards(**key)
             self.stdout.write(f"queued {len(queued)} of {shards} shards ({shards - len(queued)} already stored); run manage.py db_worker, then this command with --report")
             return [], 0.0
         stored = drill_shards.stored_rows(**key)

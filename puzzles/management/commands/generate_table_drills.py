@@ -10,7 +10,7 @@ from tqdm import tqdm
 
 from kwx.drills.confirm import CHAIN, CONFIRM_WORLDS, POLICY
 from kwx.drills.table_drills import KINDS, MAX_ATTEMPTS, REFUSAL_ATTEMPTS, REFUSALS_FROM, RULE, SHARP_DEFENCE_FROM, SHARP_SAFE
-from puzzles import drill_shards
+from puzzles import drill_shards, tasks
 from puzzles.generation.bank import write_bank
 from puzzles.generation.table_bank import TABLE_BANK_PATH, TableStats, assemble, drills_of, generate_table_drills
 
@@ -82,7 +82,7 @@ class Command(BaseCommand):
             raise CommandError(f"--tasks must be from 1 to {indices} (the indices of each kind)")
         key = {"job": "generate", "params": drill_shards.generation_params(kinds, indices), "shards": shards}
         if not options["report"]:
-            queued = drill_shards.enqueue_shards(**key)
+            queued = tasks.enqueue_shards(**key)
             self.stdout.write(f"queued {len(queued)} of {shards} shards ({shards - len(queued)} already stored); run manage.py db_worker, then this command with --report")
             return None
         stored = drill_shards.stored_rows(**key)

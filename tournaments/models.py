@@ -1,4 +1,4 @@
-"""What the analysis app stores: the shards of tournaments played as background tasks."""
+"""What the tournaments app stores: the shards of tournaments played as background tasks."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ class TournamentShard(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "analysis_tournamentshard"  # made by the analysis app, which held the model before
         constraints = [models.UniqueConstraint(fields=["lineup", "seed", "hands", "rules", "shards", "shard"], name="tournament_shard_once")]
 
     def __str__(self) -> str:

@@ -1,4 +1,4 @@
-"""Tournaments as background tasks, sharded by wall: the services that play and store a shard, the selector that reads a finished tournament (docs/bots.md)."""
+"""Tournaments as background tasks, sharded by wall: the service that plays and stores a shard, the selectors that read the stored ones (docs/bots.md); ``tasks.py`` queues them."""
 
 from __future__ import annotations
 
@@ -33,16 +33,6 @@ def missing_shards(*, lineup: Sequence[str], seed: int, hands: int, rules: str, 
     """The shards of a tournament not stored yet."""
     done = set(TournamentShard.objects.filter(lineup=",".join(lineup), seed=seed, hands=hands, rules=rules, shards=shards).values_list("shard", flat=True))
     return [k for k in range(shards) if k not in done]
-
-
-def enqueue_shards(*, lineup: Sequence[str], seed: int, hands: int, rules: str, shards: int) -> list[int]:
-    """Queue a task for each shard not stored yet; the shards queued."""
-    from .tasks import play_tournament_shard
-
-    missing = missing_shards(lineup=lineup, seed=seed, hands=hands, rules=rules, shards=shards)
-    for k in missing:
-        play_tournament_shard.enqueue(lineup=list(lineup), seed=seed, hands=hands, rules=rules, shard=k, shards=shards)
-    return missing
 
 
 def stored_run(*, lineup: Sequence[str], seed: int, hands: int, rules: str, shards: int) -> Run | None:

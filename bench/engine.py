@@ -1,4 +1,4 @@
-"""``python -m analysis.bench``: the engine against the ``mahjong``-package peer.
+"""``python -m bench.engine``: the engine against the ``mahjong``-package peer.
 
 Both run in one process on the same hands from a fixed seed, alternating hand by
 hand; the per-hand medians and their ratios are printed. The engine's suit
@@ -29,8 +29,8 @@ WALL = tuple(k for k in range(NUM_KINDS) for _ in range(COPIES))
 
 
 def load_peer() -> Callable[[str], object]:
-    """The peer's analyze(): ``analysis/peer_mahjong.py``, the repository's copy of ../shared/bench/peer_mahjong.py (tests/test_shared_copies.py)."""
-    from analysis.peer_mahjong import analyze
+    """The peer's analyze(): ``bench/peer_mahjong.py``, the repository's copy of ../shared/bench/peer_mahjong.py (tests/test_shared_copies.py)."""
+    from bench.peer_mahjong import analyze
 
     return analyze
 

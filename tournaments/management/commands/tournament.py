@@ -7,10 +7,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from analysis import tournaments
 from kwx.bots.registry import BOTS, UnknownBot, policy_factory
 from kwx.bots.tournament import BotFailed, Paired, paired_lines, paired_run, report, run, summarise
 from kwx.rules import PRESETS
+from tournaments.shards import missing_shards, stored_run
+from tournaments.tasks import enqueue_shards
 
 
 class Command(BaseCommand):
@@ -97,15 +98,15 @@ class Command(BaseCommand):
         key = {"seed": opts["seed"], "hands": hands, "rules": opts["rules"], "shards": shards}
         if not opts["report"]:
             for lineup in lineups:
-                queued = tournaments.enqueue_shards(lineup=lineup, **key)
+                queued = enqueue_shards(lineup=lineup, **key)
                 self.stdout.write(f"seats {','.join(lineup)}: queued {len(queued)} of {shards} shards ({shards - len(queued)} already stored)")
             self.stdout.write("run manage.py db_worker (any number, on any machine sharing the database), then this command with --report")
             return
         runs = []
         for lineup in lineups:
-            done = tournaments.stored_run(lineup=lineup, **key)
+            done = stored_run(lineup=lineup, **key)
             if done is None:
-                missing = tournaments.missing_shards(lineup=lineup, **key)
+                missing = missing_shards(lineup=lineup, **key)
                 raise CommandError(f"seats {','.join(lineup)}: shards {missing} of {shards} are not stored yet (are workers running?)")
             runs.append(done)
         lines = paired_lines(Paired(runs[0], runs[1])) if len(runs) == 2 else report(runs[0], summarise(runs[0]))

@@ -1,4 +1,4 @@
-"""``python -m analysis.bench_ev``: how long ``evaluate_discards`` takes (issue 9).
+"""``python -m bench.ev``: how long ``evaluate_discards`` takes (issue 9).
 
 Random 14-tile hands from a fixed seed, sorted into classes by the shanten of their
 best discard (1-shanten, 2-shanten, 3-shanten), are evaluated with 12 own draws
