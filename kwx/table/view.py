@@ -278,7 +278,7 @@ class SeatView:
             "passed": self.passed,
             "ready_on": [TILE_IDS[k] for k in sorted(self.ready_on)],
             "seats": [_seat_json(s) for s in self.seats],
-            "kongs": [{"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain} for k in self.kongs],
+            "kongs": [_kong_json(k) for k in self.kongs],
             "decision": {"options": [a.as_dict() for a in self.decision.options], "may_pass": self.decision.may_pass},
             **extra,
         }
@@ -292,6 +292,13 @@ class SeatView:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise EngineError(gettext_noop("Not a seat view: %(problem)s."), "view", problem=str(exc)[:80]) from exc
+
+
+def _kong_json(k: Kong) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": k.seat, "type": k.type, "tile": TILE_IDS[k.kind], "fed_by": k.fed_by, "chain": k.chain}
+    if not k.drawn:
+        out["drawn"] = False  # an 暗杠 of tiles already held (written only then: every view stored before reads the same)
+    return out
 
 
 def _seat_json(s: PublicSeat) -> dict[str, Any]:
@@ -322,7 +329,7 @@ def _view_from_json(data: Any) -> SeatView:
         seats.append(
             PublicSeat(_kinds(raw["river"], "river"), melds, int(raw["tiles"]), bool(raw.get("liang_dao")), revealed, frozenset(_kinds(raw.get("waits", []), "waits")), int(raw.get("kou", 0)))
         )
-    kongs = tuple(Kong(k["seat"], k["type"], parse_tile(k["tile"], "kongs"), k["fed_by"], k["chain"]) for k in data.get("kongs", []))
+    kongs = tuple(Kong(k["seat"], k["type"], parse_tile(k["tile"], "kongs"), k["fed_by"], k["chain"], bool(k.get("drawn", True))) for k in data.get("kongs", []))
     decision = data.get("decision") or {}
     options = tuple(Action.from_dict(a, i) for i, a in enumerate(decision.get("options", [])))
     tile = data.get("tile")
