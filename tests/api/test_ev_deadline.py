@@ -27,6 +27,7 @@ class Stuck:
 
     def __init__(self) -> None:
         self.go = threading.Event()
+        self.started = threading.Event()
         self.budgets: list = []
         self.marked: list[bool] = []
 
@@ -36,6 +37,7 @@ class Stuck:
 
         self.budgets += [a for a in args if type(a).__name__ == "Budget"]
         self.marked.append(GiveWay(str(flight_path())).busy())  # the host knows a person's request is computing
+        self.started.set()
         self.go.wait()
         return {}
 
@@ -61,6 +63,7 @@ def test_advice_past_its_deadline_is_a_503_busy_in_the_error_shape_and_keeps_the
         assert late.json() == {"error": {"field": None, "message": "The server is too busy to finish the expected values in time; try again in 5 s."}}
         zh = client.post(ADVICE, json.dumps(BODY), content_type="application/json", REMOTE_ADDR="10.0.0.8")
         assert zh.status_code == 429 and zh.json()["error"]["message"].startswith("服务器正在为别人计算期望值")  # its work still holds the slot
+        assert stuck.started.wait(60)  # the 503 may come before the EV thread reaches the work (deadline 0); wait for it, not for a time
         assert host_busy() and stuck.marked == [True]
         (budget,) = stuck.budgets
         assert budget.timed_out  # told to stop at its next look at the budget
