@@ -27,9 +27,10 @@ setup: $(STAMP)  ## virtual environment, database tables (migrations: schema onl
 run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/ with one task worker beside it (scripts/run-dev.sh)
 	DEBUG=1 PY=$(PY) scripts/run-dev.sh $(HOST):$(PORT)
 
-# On PostgreSQL: every test that can meet a database; not the engine's (pure Python, no Django)
-# nor the page walks marked presentation (the same HTML whatever the database).
-PG_TESTS = --ignore=tests/engine -m "not presentation"
+# On PostgreSQL: every test that can meet a database (marked `database` by tests/conftest.py); not the
+# engine's (pure Python, no Django), not those that compute without one, not the browser tests marked
+# presentation (the same HTML and requests whatever the database; the browser's smoke test runs on both).
+PG_TESTS = --ignore=tests/engine -m "database and not presentation"
 
 # Both runs spread their tests over the cores that were free when `make test` started, before its own
 # lint loaded them (scripts/test-workers: `-n 2` on an idle 2-core machine, one process on a busy one);

@@ -82,3 +82,23 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         load_banks()
+
+
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark what the PostgreSQL run takes (``-m "database and not presentation"``, the Makefile's PG_TESTS).
+
+    ``database``: a test that can meet a database (pytest-django's ``django_db`` mark or a database
+    fixture); the others compute the same on every database. ``presentation``: a browser test other
+    than the smoke test: what a page looks like and what its scripts do is the same HTML and the same
+    requests on every database, and the client tests take every request to PostgreSQL.
+    """
+    e2e = ROOT / "tests" / "e2e"
+    for item in items:
+        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.database)
+        path = Path(str(item.path))
+        if path.is_relative_to(e2e) and path.name != "test_smoke.py":
+            item.add_marker(pytest.mark.presentation)
