@@ -8,6 +8,7 @@ from django.db import models
 
 from accounts.models import Player
 from kwx.rules import RuleSet, stored
+from kwx_site.text import level_name
 
 
 class Game(models.Model):
@@ -42,8 +43,6 @@ class Game(models.Model):
     @property
     def level_name(self) -> str:
         """The bots' level in the active language."""
-        from .selectors import level_name
-
         return level_name(self.level)
 
 

@@ -30,7 +30,7 @@ from kwx.table.settlement import KONG_TYPES, Payment
 from kwx.table.table import Action, IllegalAction, Table, check, forced_kong, win_on
 from kwx.table.view import SeatView, decision_for, view_for
 from kwx_site.table import seat_name, table_shown
-from kwx_site.text import refusal_words, tile_label
+from kwx_site.text import level_name, refusal_words, tile_label
 from settlement.text import error_text, kind_text, payment_words, ready_rows, rules_label, settlement_json
 
 from . import review as reviewing
@@ -49,12 +49,6 @@ VERB_WORDS = {
 }
 LOG_LENGTH = 12
 """How many of the latest actions the table lists (newest first: the bots' last moves at hand, older ones below in the scroll box)."""
-LEVEL_NAMES = {"basic": gettext_noop("basic"), "companion": gettext_noop("companion"), "strong": gettext_noop("strong"), "judge": gettext_noop("judge")}
-
-
-def level_name(level: str) -> str:
-    """A bots' level in the active language."""
-    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
 
 
 def game_for(player: Player | None, game_id: int) -> Game | None:
