@@ -15,7 +15,7 @@ from django.conf import settings
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
-from play import review, services
+from play import review, review_work
 from play.models import Hand
 from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import SHOTS, open_page, shot
@@ -35,7 +35,7 @@ def paste_a_hand(page) -> Hand:
 
 
 def work(hand: Hand, decisions: int | None = None) -> None:
-    services.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=decisions)
+    review_work.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=decisions)
 
 
 def test_the_review_page_before_during_and_after_its_task(browser, live_server):

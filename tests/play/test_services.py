@@ -10,7 +10,7 @@ from accounts.models import Player
 from accounts.services import merge_players
 from kwx.hand.tiles import TILE_IDS
 from kwx.table.record import replay
-from play import forms, seats, services
+from play import forms, review_work, seats, services
 from play.models import Game, Hand, ReviewItem
 from play.services import PlayError
 
@@ -125,7 +125,7 @@ def test_merging_a_session_moves_its_games_hands_and_review_items():
     method = review.Method("strong", 30)
     figures = review.review_hand(hand.record, 0, method)
     figures["decisions"][0]["costly"] = True  # at least one item to move
-    services.store_review(hand=hand, figures=figures)
+    review_work.store_review(hand=hand, figures=figures)
     merged = merge_players(source=anonymous, target=account)
     assert Game.objects.get(pk=game.pk).player_id == merged.pk
     assert Hand.objects.get(pk=hand.pk).player_id == merged.pk

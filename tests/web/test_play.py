@@ -182,7 +182,7 @@ def test_a_pasted_record_is_reviewed_and_a_bad_one_names_the_action(client):
 
 
 def test_costly_decisions_become_review_items_that_open_the_review_at_their_step(client, django_capture_on_commit_callbacks):
-    from play.services import store_review
+    from play.review_work import store_review
 
     game = start(client)
     hand = play_hand(client, game, capture=django_capture_on_commit_callbacks)
@@ -234,7 +234,7 @@ def test_a_due_costly_decision_is_served_by_the_drills_review_queue(client, djan
     decision = hand.review["decisions"][0]
     item = ReviewItem.objects.filter(hand=hand).first()
     if item is None:  # no costly decision this hand: schedule one as the review would
-        from play.services import store_review
+        from play.review_work import store_review
 
         hand.review["decisions"][0]["costly"] = True
         store_review(hand=hand, figures=hand.review)
