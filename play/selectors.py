@@ -600,11 +600,6 @@ def branch_view(hand: Hand, done: Replay | None = None) -> dict[str, Any]:
     return out
 
 
-def item_for(player: Player | None, item_id: int) -> ReviewItem | None:
-    """The player's review item (None for anyone else's)."""
-    return ReviewItem.objects.filter(pk=item_id, player=player).select_related("hand").first() if player else None
-
-
 def decision_at(hand: Hand, step: int) -> dict[str, Any] | None:
     """The reviewed figures of the decision at ``step`` (None if the review is not done or has no decision there)."""
     if hand.review_state != Hand.DONE or not hand.review:

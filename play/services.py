@@ -15,6 +15,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -35,7 +36,7 @@ from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
 from puzzles.review import review as fsrs_review
 
-from . import seats, selectors
+from . import review, seats, selectors
 from .models import Game, Hand, ReviewItem
 from .seats import PERSON, Choice
 from .tasks import review_hand
@@ -432,13 +433,27 @@ def request_review(*, player: Player | None, hand_id: int, client: str = "") -> 
     return _retrying(job)
 
 
-def answer_review(*, player: Player, item_id: int, correct: bool, now: datetime | None = None) -> ReviewItem:
-    """Move a review item on its FSRS schedule (right: Good, wrong: Again)."""
+@dataclass(frozen=True)
+class Answered:
+    """A review item answered: the item, and whether the answer was right (None: its review is being worked out again, nothing to judge by, the item unmoved)."""
+
+    item: ReviewItem
+    correct: bool | None
+
+
+def answer_review(*, player: Player | None, item_id: int, choice: Choice | None, now: datetime | None = None) -> Answered:
+    """Judge an answer to a review item against its decision's figures and move the item on its FSRS schedule (right: Good, wrong: Again).
+
+    ``choice`` None: no answer the form could read (wrong). Raises ReviewItem.DoesNotExist for anyone else's item."""
     now = now or datetime.now(UTC)
     with transaction.atomic():
-        item = ReviewItem.objects.select_for_update().filter(pk=item_id, player=player).first()
+        item = ReviewItem.objects.select_for_update(of=("self",)).filter(pk=item_id, player=player).select_related("hand").first() if player else None
         if item is None:
             raise ReviewItem.DoesNotExist("no such review item")
+        decision = selectors.decision_at(item.hand, item.step)
+        if decision is None:
+            return Answered(item, None)
+        correct = choice is not None and review.judge(decision, choice)
         item.card, item.due = fsrs_review(item.card, correct, now)
         item.save(update_fields=["card", "due"])
-        return item
+        return Answered(item, correct)

@@ -27,8 +27,7 @@ from kwx_site.limits import client_ip
 from kwx_site.shortcuts import found
 
 from . import forms, limits, selectors, services
-from . import review as reviewing
-from .models import Game, Hand
+from .models import Game, Hand, ReviewItem
 from .services import PlayError
 
 
@@ -360,13 +359,13 @@ def upload(request: HttpRequest) -> HttpResponse:
 @require_POST
 def review_item(request: HttpRequest, item_id: int) -> HttpResponse:
     """Answer a review item (a costly decision tried again): right moves it on, wrong brings it back soon."""
-    player = _player(request)
-    item = found(selectors.item_for(player, item_id), "no such review item")
-    decision = selectors.decision_at(item.hand, item.step)
-    if decision is None:  # its review is being worked out again: nothing to judge the answer by yet
-        return HttpResponseRedirect(reverse("play-review", args=[item.hand_id]))
     form = forms.ChoiceForm(request.POST)
-    correct = form.is_valid() and reviewing.judge(decision, form.cleaned_data["move"])
-    services.answer_review(player=player, item_id=item.pk, correct=correct)
-    url = reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&answered={'right' if correct else 'wrong'}"
+    try:
+        answered = services.answer_review(player=_player(request), item_id=item_id, choice=form.cleaned_data["move"] if form.is_valid() else None)
+    except ReviewItem.DoesNotExist:
+        raise Http404("no such review item") from None
+    item = answered.item
+    if answered.correct is None:  # its review is being worked out again: nothing to judge the answer by yet
+        return HttpResponseRedirect(reverse("play-review", args=[item.hand_id]))
+    url = reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&answered={'right' if answered.correct else 'wrong'}"
     return HttpResponseRedirect(url)

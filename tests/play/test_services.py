@@ -130,3 +130,28 @@ def test_merging_a_session_moves_its_games_hands_and_review_items():
     assert Game.objects.get(pk=game.pk).player_id == merged.pk
     assert Hand.objects.get(pk=hand.pk).player_id == merged.pk
     assert ReviewItem.objects.filter(player=merged).count() >= 1
+
+
+def test_answer_review_judges_the_choice_against_the_figures_and_moves_the_item():
+    from datetime import UTC, datetime
+
+    from puzzles.review import review as fsrs_review
+
+    player, other = Player.objects.create(), Player.objects.create()
+    hand = services.start_game(player=player, level="basic", rules="standard", base=1, piao=0).hands.get()
+    options = [{"verb": "discard", "tile": "5p", "liang_dao": False, "clear": False}, {"verb": "discard", "tile": "1s", "liang_dao": False, "clear": True}]
+    Hand.objects.filter(pk=hand.pk).update(review={"decisions": [{"step": 3, "options": options}]}, review_state=Hand.DONE)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    card, due = fsrs_review(None, False, now)
+    item = ReviewItem.objects.create(player=player, hand=hand, step=3, cost=1.0, card=card, due=due)
+    right = services.answer_review(player=player, item_id=item.pk, choice=forms.parse_choice("discard 5p"), now=now)
+    assert right.correct is True and right.item.due > now
+    wrong = services.answer_review(player=player, item_id=item.pk, choice=forms.parse_choice("discard 1s"), now=now)
+    assert wrong.correct is False and ReviewItem.objects.get(pk=item.pk).due == fsrs_review(right.item.card, False, now)[1]
+    assert services.answer_review(player=player, item_id=item.pk, choice=None, now=now).correct is False
+    Hand.objects.filter(pk=hand.pk).update(review_state=Hand.RUNNING)  # worked out again: nothing to judge by
+    before = ReviewItem.objects.get(pk=item.pk)
+    unjudged = services.answer_review(player=player, item_id=item.pk, choice=forms.parse_choice("discard 5p"), now=now)
+    assert unjudged.correct is None and ReviewItem.objects.get(pk=item.pk).card == before.card
+    with pytest.raises(ReviewItem.DoesNotExist):
+        services.answer_review(player=other, item_id=item.pk, choice=None)
