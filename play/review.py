@@ -33,14 +33,13 @@ from kwx.bots.strong import danger
 from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import TILE_IDS
 from kwx.processes import as_done
+from kwx.table import seats
 from kwx.table.advice import COSTLY, sample_world
 from kwx.table.record import Replay
 from kwx.table.review import ChoiceReviewed, DecisionReviewed, review_decision
 from kwx.table.selfplay import Policy
 from kwx.table.table import Action, Table, claim_win
 from kwx.table.view import SeatView, view_for
-
-from . import seats
 
 COSTLY_MARGIN = COSTLY.sigmas
 """A choice is costly only when its gap to the best exceeds this many paired standard errors on both sets …"""
@@ -115,7 +114,7 @@ def chosen_at(done: Replay, step: int, seat: int) -> Action | None:
 
 def decision_points(record: dict[str, Any], seat: int) -> list[DecisionPoint]:
     """Every state of the record where ``seat`` had more than one choice."""
-    done = seats.replayed(record)
+    done = seats.replayed(seats.read_record(record))
     out = []
     for step, action in enumerate(done.actions):
         state = done.states[step]
@@ -255,7 +254,7 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
     ``give_way`` is called before every rollout (``policies``)."""
     state = point.state
     view = view_for(state, seat)
-    header = seats.header_of(record)
+    header = seats.read_record(record).header
     mine = _chosen(state, point.taken, seat)
     factory = policy_factory(method.policy)
     policy = factory()

@@ -24,8 +24,10 @@ from kwx.hand.notation import format_hand
 from kwx.hand.tiles import TILE_IDS, with_tile
 from kwx.hand.tiles import Hand as Tiles
 from kwx.numbers import read_whole
+from kwx.table import seats
 from kwx.table.record import Replay
 from kwx.table.seat_record import SeatReplay, is_one_seat
+from kwx.table.seats import PERSON
 from kwx.table.settlement import KONG_TYPES, Payment
 from kwx.table.table import Action, IllegalAction, Table, check, forced_kong, win_on
 from kwx.table.view import SeatView, decision_for, view_for
@@ -34,10 +36,8 @@ from kwx_site.text import level_name, refusal_words, tile_label
 from settlement.text import error_text, kind_text, payment_words, ready_rows, rules_label, settlement_json
 
 from . import review as reviewing
-from . import seats
 from .models import Game, Hand, ReviewItem
 from .review_chart import worth_chart
-from .seats import PERSON
 
 VERB_WORDS = {
     "draw": gettext_noop("draw (摸)"),
@@ -278,7 +278,7 @@ def table_view(hand: Hand, done: Replay | None = None, step: int | None = None, 
     ``open_hands`` every seat's hand at every step (only for a hand that is over).
     """
     if done is None:
-        done = seats.replayed(hand.record)
+        done = seats.replayed(hand.kwx_record)
     actions = done.actions if step is None else done.actions[:step]
     state = done.final if step is None else done.states[step]
     me = hand.seat
@@ -478,7 +478,7 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
     every = figures["decisions"] if figures else []
     decisions = [d for d in every if d["costly"]] if options["mistakes"] else every
     at = next((d for d in every if d["step"] == step), None)
-    done = done or seats.replayed(hand.record)
+    done = done or seats.replayed(hand.kwx_record)
     view = table_view(hand, done, step=step, open_hands=options["open"])
     base = reverse("play-shared", args=[hand.share_token]) if shared else reverse("play-review", args=[hand.pk])
     link = lambda n: base + review_query(n, options)
@@ -581,7 +581,7 @@ def branch_view(hand: Hand, done: Replay | None = None) -> dict[str, Any]:
     origin = hand.origin
     assert origin is not None and hand.origin_step is not None
     step = hand.origin_step
-    done = done or seats.replayed(hand.record)
+    done = done or seats.replayed(hand.kwx_record)
     out = table_view(hand, done)
     chosen = lambda replay: _choice_text(reviewing.chosen_at(replay, step, hand.seat)) if step < len(replay.actions) else ""
     out.update(
@@ -590,7 +590,7 @@ def branch_view(hand: Hand, done: Replay | None = None) -> dict[str, Any]:
             "origin_step": step,
             "origin_url": reverse("play-review", args=[origin.pk]) + f"?step={step}",
             "act_url": reverse("play-branch", args=[hand.pk]),
-            "then": chosen(seats.replayed(origin.record)),
+            "then": chosen(seats.replayed(origin.kwx_record)),
             "now": chosen(done),
             "origin_net": _signed((origin.nets or [0, 0, 0])[origin.seat]),
             "branch_net": _signed((hand.nets or [0, 0, 0])[hand.seat]) if hand.over else None,

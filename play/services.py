@@ -30,15 +30,16 @@ from analysis import records
 from analysis.tasks import OFFLINE_PRIORITY
 from kwx.bots.registry import policy_factory
 from kwx.rules import PRESETS, OptionValue, RuleSet, record_options
+from kwx.table import seats
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay, finish
+from kwx.table.seats import PERSON, Choice
+from kwx.table.selfplay import Policy, seeded_deal
 from kwx.table.selfplay import play as selfplay
-from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
 from puzzles.review import review as fsrs_review
 
-from . import review, seats, selectors
+from . import review, selectors
 from .models import Game, Hand, ReviewItem
-from .seats import PERSON, Choice
 from .tasks import review_hand
 
 logger = logging.getLogger(__name__)
@@ -113,7 +114,7 @@ def _new_hand(game: Game, number: int, dealer: int, piao: int, client: str) -> H
     written = record_options(game.rules, values) if not PRESETS[game.rules].legacy else {}  # a legacy record writes what it always wrote
     dice = dealt.dice if values.shang_lou else None
     record = Record(Header(game.rules, tuple(written.items()), game.base, (piao, 0, 0), PLAYERS, dealer, dealt.hands, dice))
-    done, over = seats.play_on(record.replay(dealt.wall), game.level, None, auto=game.auto)
+    done, over = seats.play_on(record.replay(dealt.wall), _bot(game.level), None, auto=game.auto)
     hand = Hand(player=game.player, game=game, number=number, seed=seed, record=done.record.to_json())
     if over:
         _finish(hand, done, client)
@@ -177,10 +178,10 @@ def act(*, player: Player, game_id: int, seen: int | None, choice: Choice, hand_
                 raise StaleHand("hand", _("That move was made on the page of an earlier hand: nothing was played. This is the table of hand %(number)d now.") % {"number": hand.number})
             if hand.over or seen != hand.action_count:
                 return hand, False, None
-            done = seats.replayed(hand.record, hand.seed)
+            done = seats.replayed(hand.kwx_record, hand.seed)
             if not seats.check_choice(done.final, choice):
                 raise PlayError("verb", _("That is not one of your choices now."))
-            done, over = seats.play_on(done, hand.game.level, choice, auto=hand.game.auto)
+            done, over = seats.play_on(done, _bot(hand.game.level), choice, auto=hand.game.auto)
             hand.record = done.record.to_json()
             if over:
                 _finish(hand, done, client)
@@ -204,10 +205,10 @@ def set_auto(*, player: Player, game_id: int, win: bool, passes: bool, client: s
             game.save(update_fields=["auto_win", "auto_pass"])
             if hand.over:
                 return hand
-            done = seats.replayed(hand.record, hand.seed)
+            done = seats.replayed(hand.kwx_record, hand.seed)
             choice = seats.auto_choice(view_for(done.final, hand.seat), game.auto)
             if choice is not None:
-                done, over = seats.play_on(done, game.level, choice, auto=game.auto)
+                done, over = seats.play_on(done, _bot(game.level), choice, auto=game.auto)
                 hand.record = done.record.to_json()
                 if over:
                     _finish(hand, done, client)
@@ -228,7 +229,7 @@ def next_hand(*, player: Player, game_id: int, number: int | None, piao: int, cl
             hand = _current(player, game_id)
             if not hand.over or number != hand.number:
                 return hand
-            dealer = hand.next_dealer if hand.next_dealer is not None else json_dealer(hand)
+            dealer = hand.next_dealer if hand.next_dealer is not None else hand.kwx_record.header.dealer
             first = hand.game.hands.order_by("number").values_list("record", flat=True).first()
             kept = hand_piao(hand.game.values, piao, first["piao"][PERSON] if first else None)
             return _new_hand(hand.game, hand.number + 1, dealer, kept, client)
@@ -241,6 +242,11 @@ def next_hand(*, player: Player, game_id: int, number: int | None, piao: int, cl
 
 BOT_PLAYS = "bot"
 """The branch form's ``move`` that lets the strong bot (SEAT_BOT) play the rest of the hand in the person's seat."""
+
+
+def _bot(level: str) -> Policy:
+    """A bot of ``level`` (a key of ``kwx.bots.registry``), the one policy of both bot seats."""
+    return policy_factory(level)()
 
 
 def bots_of(hand: Hand) -> str:
@@ -268,17 +274,17 @@ def branch(*, player: Player, hand_id: int, step: int | None, choice: Choice) ->
                 raise PlayError("hand", _("Only a hand played here can be played on from a step, once it is over: an uploaded record does not say the wall."))
             if step_n is None or not 0 <= step_n < origin.action_count:
                 raise PlayError("step", _("The step must be a whole number from 0 to %(last)d.") % {"last": origin.action_count - 1})
-            done = seats.replayed(origin.record, origin.seed)
+            done = seats.replayed(origin.kwx_record, origin.seed)
             state = done.states[step_n]
             if not seats.check_choice(state, choice, origin.seat):
                 raise PlayError("move", _("That is not one of your choices at step %(step)d.") % {"step": step_n})
             kept = Record(done.record.header, done.record.actions[:step_n])
-            played, over = seats.play_on(finish(kept, done.states[: step_n + 1]), bots_of(origin), choice, origin.seat)
-            record = played.record.to_json()
+            played, over = seats.play_on(finish(kept, done.states[: step_n + 1]), _bot(bots_of(origin)), choice, origin.seat)
+            actions = played.record.actions
             for made in origin.branches.filter(origin_step=step_n):
-                if made.record["actions"][: len(record["actions"])] == record["actions"]:
+                if made.kwx_record.actions[: len(actions)] == actions:
                     return made
-            hand = Hand(player=player, source=Hand.BRANCH, seat=origin.seat, seed=origin.seed, number=origin.number, record=record, origin=origin, origin_step=step_n)
+            hand = Hand(player=player, source=Hand.BRANCH, seat=origin.seat, seed=origin.seed, number=origin.number, record=played.record.to_json(), origin=origin, origin_step=step_n)
             if over:
                 _finish(hand, played)
             hand.save()
@@ -298,13 +304,13 @@ def act_branch(*, player: Player, hand_id: int, seen: int | None, choice: Choice
                 raise Hand.DoesNotExist("no such branch")
             if hand.over or seen_n != hand.action_count:
                 return hand, None
-            done = seats.replayed(hand.record, hand.seed)
+            done = seats.replayed(hand.kwx_record, hand.seed)
             if choice is None:
-                done, over = seats.bot_plays_on(done, bots_of(hand), SEAT_BOT, hand.seat), True
+                done, over = seats.bot_plays_on(done, _bot(bots_of(hand)), _bot(SEAT_BOT), hand.seat), True
             else:
                 if not seats.check_choice(done.final, choice, hand.seat):
                     raise PlayError("verb", _("That is not one of your choices now."))
-                done, over = seats.play_on(done, bots_of(hand), choice, hand.seat)
+                done, over = seats.play_on(done, _bot(bots_of(hand)), choice, hand.seat)
             hand.record = done.record.to_json()
             if over:
                 _finish(hand, done)
@@ -312,11 +318,6 @@ def act_branch(*, player: Player, hand_id: int, seen: int | None, choice: Choice
             return hand, done
 
     return _retrying(job)
-
-
-def json_dealer(hand: Hand) -> int:
-    """The dealer a hand's record names."""
-    return int(hand.record["dealer"])
 
 
 def upload(*, player: Player, data: dict[str, Any], replay: Replay, seat: int = PERSON, client: str = "") -> Hand:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from accounts.models import Player
 from kwx.bots.basic import BasicBot
 from kwx.bots.registry import policy_factory
+from kwx.table import seats
 from kwx.table.record import Replay
 from kwx.table.selfplay import Policy, play, seeded_deal
 from kwx.table.table import Action
 from kwx.table.view import SeatView, view_for
-from play import seats, services
+from play import services
 from play.forms import UploadForm, parse_choice
 from play.models import Hand
 
@@ -18,7 +19,7 @@ BOT = BasicBot()
 
 def move_for(hand: Hand) -> str:
     """The form value of the basic bot's choice in the person's seat (``pass`` for no claim)."""
-    view = view_for(seats.replayed(hand.record).final, 0)
+    view = view_for(seats.replayed(hand.kwx_record).final, 0)
     assert view.decision.is_open, "not the person's decision"
     if view.decision.may_pass:
         action = BOT.claim(view)

@@ -9,11 +9,12 @@ import pytest
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table import review as reviewing
+from kwx.table import seats
 from kwx.table.advice import COSTLY
+from kwx.table.seats import Choice
 from kwx.table.selfplay import play, seeded_deal
 from kwx.table.view import decision_for, view_for
-from play import review, seats
-from play.seats import Choice
+from play import review
 
 WORK = 40
 """Rollout actions per choice: two or three worlds, enough to check the figures' shape and rules."""
@@ -53,7 +54,7 @@ def quick(monkeypatch):
 def test_every_decision_is_one_the_seat_had_and_its_figures_come_from_the_confirming_deals(quick, seed, dealer, seat):
     _done, record = hand(seed, dealer)
     figures = review.review_hand(record, seat, METHOD)
-    replayed = seats.replayed(record)
+    replayed = seats.replayed(seats.read_record(record))
     states, actions = replayed.states, replayed.actions
     assert figures["decisions"] and figures["method"] == {"version": 3, "policy": "strong", "work_per_choice": WORK}
     for d in figures["decisions"]:
@@ -137,7 +138,7 @@ def test_a_pass_followed_by_the_seats_own_draw_is_a_pass(quick):
     """Seat 1 is next after seat 0: when it passes on seat 0's discard, the next action is its own draw."""
     for seed in range(60):
         _done, record = hand(seed, bots=[BasicBot(), BasicBot(), BasicBot()])
-        replayed = seats.replayed(record)
+        replayed = seats.replayed(seats.read_record(record))
         for step, action in enumerate(replayed.actions):
             state = replayed.states[step]
             if state.phase == "claim" and decision_for(state, 1).is_open and action.seat == 1 and action.verb == "draw":

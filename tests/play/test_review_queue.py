@@ -100,7 +100,7 @@ def test_a_server_start_queues_no_branch(django_capture_on_commit_callbacks):
     origin = played(django_capture_on_commit_callbacks, player, "10.7.4.1")
     run_queued_tasks()
     step = review.decision_points(origin.record, origin.seat)[0].step
-    taken = review.chosen_at(services.seats.replayed(origin.record, origin.seed), step, origin.seat)
+    taken = review.chosen_at(services.seats.replayed(origin.kwx_record, origin.seed), step, origin.seat)
     branch = services.branch(player=player, hand_id=origin.pk, step=step, choice=forms.parse_choice("pass" if taken is None else f"{taken.verb} {taken.tile}"))
     with django_capture_on_commit_callbacks(execute=True):
         branch, _done = services.act_branch(player=player, hand_id=branch.pk, seen=branch.action_count, choice=None)  # the bot plays it out

@@ -58,25 +58,3 @@ def test_another_players_hand_game_and_item_are_not_found():
     for lookup in (lambda: selectors.game_for(other, game.pk), lambda: selectors.hand_for(other, hand.pk), lambda: selectors.game_for(None, game.pk), lambda: selectors.shared_hand("")):
         assert lookup() is None
     assert selectors.game_for(me, game.pk) == game and selectors.hand_for(me, hand.pk) == hand
-
-
-def crafted_state(actions):
-    from kwx.table.record import DEFAULT_PLAYERS, Header, Record
-
-    hands = tuple(parse_tiles(h, "h") for h in ("234p678p11s345s78s", "111p999pBBBZZ22s", "555p66p123s44s999s"))
-    return Record(Header("standard", (), 1, (0, 0, 0), DEFAULT_PLAYERS, 2, hands), tuple(Action(s, v, KIND_OF_ID[t]) for s, v, t in actions)).replay().final
-
-
-def test_auto_pass_passes_only_a_pong_that_does_not_bring_the_hand_nearer_and_auto_win_takes_a_win():
-    from play.seats import Auto, auto_choice
-
-    view = view_for(crafted_state([(2, "draw", "2p"), (2, "discard", "1s")]), 0)  # ready already: a pong of 1s leaves it ready, no nearer
-    assert [(a.verb, a.tile) for a in view.options] == [("pong", "1s")]
-    assert auto_choice(view, Auto(passes=True)).passes and auto_choice(view, Auto()) is None and auto_choice(view, Auto(win=True)) is None
-    state = crafted_state([(2, "draw", "2p"), (2, "discard", "1s")])
-    seat0 = replace(state.seats[0], concealed=parse_tiles("147p11s258sFFZ3s6s", "h"))  # two away: the pong brings it one nearer
-    helped = view_for(replace(state, seats=(seat0, state.seats[1], state.seats[2])), 0)
-    assert auto_choice(helped, Auto(passes=True)) is None
-    drawn = view_for(crafted_state([(2, "draw", "2p"), (2, "discard", "2p"), (0, "draw", "6s")]), 0)  # self-draw of a wait
-    won = auto_choice(drawn, Auto(win=True, passes=True))
-    assert won is not None and (won.action.verb, won.action.tile) == ("win", "6s") and auto_choice(drawn, Auto(passes=True)) is None

@@ -9,8 +9,9 @@ import pytest
 from accounts.models import Player
 from accounts.services import merge_players
 from kwx.hand.tiles import TILE_IDS
+from kwx.table import seats
 from kwx.table.record import replay
-from play import forms, review_work, seats, services
+from play import forms, review_work, services
 from play.models import Game, Hand, ReviewItem
 from play.services import PlayError
 
@@ -60,7 +61,7 @@ def test_a_stale_or_repeated_action_changes_nothing():
     move = forms.parse_choice(move_for(hand))
     after, changed, done = services.act(player=player, game_id=game.pk, seen=seen, choice=move, hand_id=hand.pk)
     assert changed and after.action_count > seen
-    assert seats.replayed(after.record, after.seed).final == done.final  # the table it returns is the stored one
+    assert seats.replayed(after.kwx_record, after.seed).final == done.final  # the table it returns is the stored one
     again, changed_again, none = services.act(player=player, game_id=game.pk, seen=seen, choice=move, hand_id=hand.pk)  # a double submit
     assert not changed_again and none is None and again.record == after.record
     old, changed_old, _none = services.act(player=player, game_id=game.pk, seen=0, choice=move, hand_id=hand.pk)
@@ -78,7 +79,7 @@ def test_a_choice_the_table_does_not_offer_is_refused_and_changes_nothing():
     player = Player.objects.create()
     game = services.start_game(player=player, level="basic", rules="standard", base=1, piao=0)
     hand = game.hands.get()
-    state = seats.replayed(hand.record, hand.seed).final
+    state = seats.replayed(hand.kwx_record, hand.seed).final
     held = {k for k in range(21) if state.seats[0].concealed[k]}
     missing = next(k for k in range(21) if k not in held)
     with pytest.raises(PlayError):

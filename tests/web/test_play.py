@@ -12,9 +12,9 @@ from accounts.models import Player
 from kwx.bots.companion import CompanionBot
 from kwx.bots.judge import JudgeBot
 from kwx.table.record import replay
+from kwx.table.seats import PERSON
 from kwx.table.view import view_for
 from play.models import Game, Hand, ReviewItem
-from play.seats import PERSON
 from tests.conftest import VECTORS
 from tests.play.helpers import move_for, run_queued_tasks
 
@@ -137,9 +137,9 @@ def test_hints_show_the_analyzer_discard_table_on_the_persons_turn(client):
     game = start(client)
     hand = current(game)
     for _ in range(60):
-        from play import seats
+        from kwx.table import seats
 
-        state = seats.replayed(hand.record).final
+        state = seats.replayed(hand.kwx_record).final
         if state.phase in ("act", "pong") and state.turn == 0 and not state.seats[0].liang_dao:
             break
         client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)})
