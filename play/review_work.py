@@ -12,9 +12,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from kwx import hand_review
 from puzzles.review import review as fsrs_review
 
-from . import review
 from .models import Hand, ReviewItem
 
 
@@ -29,7 +29,7 @@ def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: i
     rollout (``kwx.processes.GiveWay``: a person's request on the host goes first). An error marks
     the review failed and is raised again (the task fails).
     """
-    method = review.Method(policy, work_per_choice)
+    method = hand_review.Method(policy, work_per_choice)
     hand = Hand.objects.filter(pk=hand_id).first()
     if hand is None or not hand.reviewable:
         return "no such hand to review"
@@ -42,8 +42,9 @@ def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: i
         raise
 
 
-def _work_review(hand: Hand, method: review.Method, limit: int | None, jobs: int, give_way: Callable[[], object] | None) -> str:
-    points = review.decision_points(hand.record, hand.seat)
+def _work_review(hand: Hand, method: hand_review.Method, limit: int | None, jobs: int, give_way: Callable[[], object] | None) -> str:
+    reviewed = hand_review.Reviewed.from_json(hand.record)
+    points = hand_review.decision_points(reviewed.record, hand.seat)
     stored = hand.review or {}
     decisions: list[dict[str, Any]] = list(stored.get("decisions", [])) if stored.get("method") == method.as_dict() else []
     steps = {d["step"] for d in decisions}
@@ -51,12 +52,12 @@ def _work_review(hand: Hand, method: review.Method, limit: int | None, jobs: int
     beat = lambda: Hand.objects.filter(pk=hand.pk, review_state=Hand.RUNNING).update(review_beat=timezone.now())
     mark(review_state=Hand.RUNNING, review_total=len(points), review_done=len(decisions))
     todo = [p for p in points if p.step not in steps][:limit]
-    for figures in review.review_points(hand.record, hand.seat, todo, method, jobs, give_way, beat):
+    for figures in hand_review.review_points(reviewed, hand.seat, todo, method, jobs, give_way, beat):
         decisions.append(figures)
         mark(review_done=len(decisions))
     if len(decisions) < len(points):
         return f"{len(decisions)} of {len(points)} decisions reviewed"
-    store_review(hand=hand, figures=review.summary(hand.seat, decisions, method))
+    store_review(hand=hand, figures=hand_review.summary(hand.seat, decisions, method))
     return f"{len(decisions)} decisions reviewed"
 
 

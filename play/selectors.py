@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop, ngettext
 from accounts.models import Player
 from analysis.board import Board, canonical_query
 from analysis.presenter import page_context
+from kwx import hand_review
 from kwx.hand.danger import revealed_rules
 from kwx.hand.efficiency import efficiency
 from kwx.hand.ev_analysis import MAX_REVEALED
@@ -35,7 +36,6 @@ from kwx_site.table import seat_name, table_shown
 from kwx_site.text import level_name, refusal_words, tile_label
 from settlement.text import error_text, kind_text, payment_words, ready_rows, rules_label, settlement_json
 
-from . import review as reviewing
 from .models import Game, Hand, ReviewItem
 from .review_chart import worth_chart
 
@@ -506,8 +506,8 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
         "asked": hide,
         "item_choices": _in_table_order(at["options"]) if item and at else [],
         "policy_name": level_name(figures["method"]["policy"]) if figures else "",
-        "costly_margin": f"{reviewing.COSTLY_MARGIN:g}",
-        "costly_floor": f"{reviewing.COSTLY_FLOOR:g}",
+        "costly_margin": f"{hand_review.COSTLY_MARGIN:g}",
+        "costly_floor": f"{hand_review.COSTLY_FLOOR:g}",
         "shared": shared,
         "share_url": reverse("play-shared", args=[hand.share_token]) if hand.share_token and not shared else "",
         "decision_links": [(d, link(d["step"])) for d in decisions],
@@ -583,7 +583,7 @@ def branch_view(hand: Hand, done: Replay | None = None) -> dict[str, Any]:
     step = hand.origin_step
     done = done or seats.replayed(hand.kwx_record)
     out = table_view(hand, done)
-    chosen = lambda replay: _choice_text(reviewing.chosen_at(replay, step, hand.seat)) if step < len(replay.actions) else ""
+    chosen = lambda replay: _choice_text(hand_review.chosen_at(replay, step, hand.seat)) if step < len(replay.actions) else ""
     out.update(
         {
             "origin": origin,

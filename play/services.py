@@ -28,6 +28,7 @@ from django_tasks_db.compat import TASK_MAX_PRIORITY
 from accounts.models import Player
 from analysis import records
 from analysis.tasks import OFFLINE_PRIORITY
+from kwx import hand_review
 from kwx.bots.registry import policy_factory
 from kwx.rules import PRESETS, OptionValue, RuleSet, record_options
 from kwx.table import seats
@@ -38,7 +39,7 @@ from kwx.table.selfplay import play as selfplay
 from kwx.table.view import view_for
 from puzzles.review import review as fsrs_review
 
-from . import review, selectors
+from . import selectors
 from .models import Game, Hand, ReviewItem
 from .tasks import review_hand
 
@@ -454,7 +455,7 @@ def answer_review(*, player: Player | None, item_id: int, choice: Choice | None,
         decision = selectors.decision_at(item.hand, item.step)
         if decision is None:
             return Answered(item, None)
-        correct = choice is not None and review.judge(decision, choice)
+        correct = choice is not None and hand_review.judge(decision, choice)
         item.card, item.due = fsrs_review(item.card, correct, now)
         item.save(update_fields=["card", "due"])
         return Answered(item, correct)

@@ -12,8 +12,9 @@ from django_tasks import task
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import Player
+from kwx import hand_review
 from kwx_site.management.commands.db_worker import LeasedWorker
-from play import forms, review, review_work, services
+from play import forms, review_work, services
 from play.models import Hand, ReviewItem
 
 from .helpers import move_for, run_queued_tasks, upload
@@ -46,8 +47,8 @@ def uploaded_hand(capture, seed: int = 5) -> Hand:
 
 def expected(hand: Hand, settings) -> dict:
     """The review worked out here, straight through: what the task must have stored."""
-    method = review.Method(settings.REVIEW_POLICY, settings.REVIEW_WORK)
-    return review.review_hand(hand.record, hand.seat, method)
+    method = hand_review.Method(settings.REVIEW_POLICY, settings.REVIEW_WORK)
+    return hand_review.review_hand(hand_review.Reviewed.from_json(hand.record), hand.seat, method)
 
 
 def test_a_finished_hand_queues_its_review_when_it_commits_and_the_worker_stores_it(django_capture_on_commit_callbacks, settings):
@@ -91,7 +92,7 @@ def test_storing_twice_and_running_twice_change_nothing(django_capture_on_commit
 
 def test_a_run_cut_short_is_taken_up_where_it_stopped_with_the_same_figures(django_capture_on_commit_callbacks, settings):
     hand = uploaded_hand(django_capture_on_commit_callbacks)
-    total = len(review.decision_points(hand.record, hand.seat))
+    total = len(hand_review.decision_points(hand.kwx_record, hand.seat))
     assert total >= 3
     args = {"hand_id": hand.pk, "policy": settings.REVIEW_POLICY, "work_per_choice": settings.REVIEW_WORK}
     review_work.work_review(**args, decisions=1)
@@ -122,7 +123,7 @@ def test_a_failing_review_says_so_and_asking_again_queues_it_once(django_capture
     def broken(*args, **kwargs):
         raise RuntimeError("broken rollouts")
 
-    monkeypatch.setattr(review, "review_point", broken)
+    monkeypatch.setattr(hand_review, "review_point", broken)
     run_queued_tasks()
     hand.refresh_from_db()
     assert hand.review_state == Hand.FAILED and DBTaskResult.objects.get().status == "FAILED"

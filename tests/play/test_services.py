@@ -121,10 +121,10 @@ def test_merging_a_session_moves_its_games_hands_and_review_items():
     anonymous, account = Player.objects.create(), Player.objects.create()
     game = services.start_game(player=anonymous, level="basic", rules="standard", base=1, piao=0)
     hand = play_out(anonymous, game)
-    from play import review
+    from kwx import hand_review
 
-    method = review.Method("strong", 30)
-    figures = review.review_hand(hand.record, 0, method)
+    method = hand_review.Method("strong", 30)
+    figures = hand_review.review_hand(hand_review.Reviewed.from_json(hand.record), 0, method)
     figures["decisions"][0]["costly"] = True  # at least one item to move
     review_work.store_review(hand=hand, figures=figures)
     merged = merge_players(source=anonymous, target=account)

@@ -183,9 +183,9 @@ def test_the_hint_opens_the_analyzer_under_the_games_rules_and_switches():
 
 
 def test_a_review_names_the_triplets_a_declaration_kept_face_down_and_judges_that_choice_alone():
-    from play import review
+    from kwx import hand_review
 
     plain, half = Action(0, "discard", KIND_OF_ID["1s"], True), Action(0, "discard", KIND_OF_ID["1s"], True, frozenset({KIND_OF_ID["6p"]}))
-    assert "kou" not in review._key(plain) and review._key(half)["kou"] == ["6p"]
-    figures = {"options": [{**review._key(plain), "clear": True}, {**review._key(half), "clear": False}]}
-    assert review.judge(figures, forms.parse_choice("discard 1s ld kou 6p")) and not review.judge(figures, forms.parse_choice("discard 1s ld"))
+    assert "kou" not in hand_review.choice_key(plain) and hand_review.choice_key(half)["kou"] == ["6p"]
+    figures = {"options": [{**hand_review.choice_key(plain), "clear": True}, {**hand_review.choice_key(half), "clear": False}]}
+    assert hand_review.judge(figures, forms.parse_choice("discard 1s ld kou 6p")) and not hand_review.judge(figures, forms.parse_choice("discard 1s ld"))

@@ -8,11 +8,11 @@ import re
 import pytest
 from django.test import Client
 
+from kwx import hand_review
 from kwx.table import seats
 from kwx.table.record import Record
 from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
-from play import review
 from play.models import Hand
 from tests.play.helpers import finish_hand, move_for, run_queued_tasks
 from tests.web.test_play import start
@@ -36,8 +36,8 @@ def played(client, django_capture_on_commit_callbacks) -> Hand:
 def other_choices(hand: Hand):
     """Each decision of the hand with another choice than the one played (not a win): its step, the other choice and the one played (form values)."""
     done = seats.replayed(hand.kwx_record)
-    for point in review.decision_points(hand.record, hand.seat):
-        taken = _move(review.chosen_at(done, point.step, hand.seat))
+    for point in hand_review.decision_points(hand.kwx_record, hand.seat):
+        taken = _move(hand_review.chosen_at(done, point.step, hand.seat))
         for choice in view_for(point.state, hand.seat).decision.choices:
             if _move(choice) != taken and not _move(choice).startswith("win"):
                 yield point.step, _move(choice), taken
@@ -64,7 +64,7 @@ def test_a_branch_keeps_the_record_to_the_step_then_the_other_choice_on_the_same
     assert branch.record["actions"][:step] == played.record["actions"][:step]
     assert {k: v for k, v in branch.record.items() if k != "actions"} == {k: v for k, v in played.record.items() if k != "actions"}
     done = seats.replayed(branch.kwx_record, branch.seed)  # a legal kwx-hand/1 record on the origin's wall
-    assert _move(review.chosen_at(done, step, branch.seat)) == move != taken
+    assert _move(hand_review.chosen_at(done, step, branch.seat)) == move != taken
     wall = seeded_deal(branch.seed, done.header.dealer).wall
     assert Record.from_json(branch.record).replay(wall).states[-1] == done.final  # every draw checked against the origin's wall
     page = get(client, f"/play/{branch.pk}/branch/")

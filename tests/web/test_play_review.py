@@ -11,10 +11,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django_tasks_db.models import DBTaskResult
 
+from kwx import hand_review
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
-from play import review, review_work
+from play import review_work
 from play.models import Hand, ReviewItem
 from play.templatetags.review_figures import MINUS
 from tests.play.helpers import run_queued_tasks
@@ -76,7 +77,7 @@ def test_while_its_task_works_the_page_polls_its_fragment_and_shows_the_progress
     assert 'hx-trigger="every 2s"' in queued and f'hx-get="{url}"' in queued and 'id="review-refresh"' in queued and f'href="{url}"' in queued
     assert "pl-decision" not in queued and "review-progress" not in queued  # no worker has started it yet
     review_work.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=2)
-    total = len(review.decision_points(hand.record, hand.seat))
+    total = len(hand_review.decision_points(hand.kwx_record, hand.seat))
     fragment = get(client, url, htmx=True)
     assert "<html" not in fragment and fragment.lstrip().startswith('<div id="review"') and 'hx-trigger="every 2s" hx-target="#review"' in fragment
     assert f'<progress id="review-progress" value="2" max="{total}">' in fragment
@@ -87,7 +88,7 @@ def test_while_its_task_works_the_page_polls_its_fragment_and_shows_the_progress
 
 def test_a_failed_review_says_so_and_offers_to_try_again_by_post(client, django_capture_on_commit_callbacks, monkeypatch):
     hand = uploaded(client, django_capture_on_commit_callbacks)
-    monkeypatch.setattr(review, "review_point", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(hand_review, "review_point", lambda *a, **k: 1 / 0)
     run_queued_tasks()
     monkeypatch.undo()
     page = get(client, f"/play/{hand.pk}/review/")

@@ -16,6 +16,8 @@ clearly worse choice says why in words (:func:`reasons`). Each decision's worlds
 seed derived from the record, the seat and the step (:func:`decision_seed`), so the same record
 gives the same figures on any machine, and the decisions of one hand are independent:
 :func:`review_points` may work them out in several processes at once and gives the same figures.
+A record comes in typed (:class:`Reviewed`: the record, whole or one seat's view, and the key of its
+seeds, the record's JSON as it was stored).
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ from kwx.hand.tiles import TILE_IDS
 from kwx.processes import as_done
 from kwx.table import seats
 from kwx.table.advice import COSTLY, sample_world
-from kwx.table.record import Replay
+from kwx.table.record import Record, Replay
 from kwx.table.review import ChoiceReviewed, DecisionReviewed, review_decision
+from kwx.table.seat_record import SeatRecord
 from kwx.table.selfplay import Policy
 from kwx.table.table import Action, Table, claim_win
 from kwx.table.view import SeatView, view_for
@@ -82,6 +85,20 @@ def policies(name: str, give_way: Callable[[], object] | None = None) -> Callabl
 
 
 @dataclass(frozen=True, slots=True)
+class Reviewed:
+    """A record to review: the record (the whole hand, or one seat's view) and the key of its decisions' seeds."""
+
+    record: Record | SeatRecord
+    key: str
+    """The record's JSON as it was stored, canonical (sorted keys, no spaces, ASCII): an upload's own keys count, so its figures never change."""
+
+    @classmethod
+    def from_json(cls, data: Any) -> Reviewed:
+        """A stored record's JSON read (raises RecordError), keyed by that JSON."""
+        return cls(seats.read_record(data), json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True))
+
+
+@dataclass(frozen=True, slots=True)
 class DecisionPoint:
     """A state where the seat had a choice, and the record's next action (what was done)."""
 
@@ -90,7 +107,7 @@ class DecisionPoint:
     taken: Action
 
 
-def _key(action: Action | None) -> dict[str, Any]:
+def choice_key(action: Action | None) -> dict[str, Any]:
     """A choice as the figures name it: verb, tile, 亮倒, and under 半亮 the triplets kept face down (``kou``, only when there are some)."""
     if action is None:
         return {"verb": seats.PASS, "tile": "", "liang_dao": False}
@@ -112,9 +129,9 @@ def chosen_at(done: Replay, step: int, seat: int) -> Action | None:
     return _chosen(done.states[step], done.actions[step], seat)
 
 
-def decision_points(record: dict[str, Any], seat: int) -> list[DecisionPoint]:
+def decision_points(record: Record | SeatRecord, seat: int) -> list[DecisionPoint]:
     """Every state of the record where ``seat`` had more than one choice."""
-    done = seats.replayed(seats.read_record(record))
+    done = seats.replayed(record)
     out = []
     for step, action in enumerate(done.actions):
         state = done.states[step]
@@ -123,9 +140,9 @@ def decision_points(record: dict[str, Any], seat: int) -> list[DecisionPoint]:
     return out
 
 
-def decision_seed(record: dict[str, Any], seat: int, step: int) -> int:
-    """The seed of one decision's worlds: from the record's canonical JSON, the seat and the step."""
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + f"|{seat}|{step}"
+def decision_seed(key: str, seat: int, step: int) -> int:
+    """The seed of one decision's worlds: from the record's key (its canonical JSON, ``Reviewed.key``), the seat and the step."""
+    text = key + f"|{seat}|{step}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
@@ -163,7 +180,7 @@ def _shapes(view: SeatView) -> Callable[[Action | None], dict[str, Any]]:
 
 def _row(choice: ChoiceReviewed, shape: dict[str, Any], mine: Action | None, judged: DecisionReviewed) -> dict[str, Any]:
     return {
-        **_key(choice.action),
+        **choice_key(choice.action),
         "mean": choice.mean,
         "se": choice.stderr,
         "deals": choice.deals,
@@ -248,13 +265,13 @@ def reasons(view: SeatView, mine: Action | None, best: Action | None, shape: Cal
     return out or [{"code": "later"}]
 
 
-def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method: Method, give_way: Callable[[], object] | None = None) -> dict[str, Any]:
+def review_point(reviewed: Reviewed, seat: int, point: DecisionPoint, method: Method, give_way: Callable[[], object] | None = None) -> dict[str, Any]:
     """One decision's figures from its confirming deals: every choice's worth (mean ± standard error, deals), its gap to the selected best (± paired, deals), its §4 figures; the verdict and its reasons.
 
     ``give_way`` is called before every rollout (``policies``)."""
     state = point.state
     view = view_for(state, seat)
-    header = seats.read_record(record).header
+    header = reviewed.record.header
     mine = _chosen(state, point.taken, seat)
     factory = policy_factory(method.policy)
     policy = factory()
@@ -262,7 +279,7 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
     judged = review_decision(
         view,
         policies(method.policy, give_way),
-        seed=decision_seed(record, seat, point.step),
+        seed=decision_seed(reviewed.key, seat, point.step),
         work_per_choice=method.work_per_choice,
         focus=(mine, own),
         control=world_control(seat),
@@ -279,9 +296,9 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
         "phase": state.phase,
         "claim": view.decision.may_pass,
         "tile": TILE_IDS[state.tile] if view.decision.may_pass and state.tile is not None else "",
-        "mine": _key(mine),
-        "best": _key(judged.selected),
-        "policy_choice": _key(own),
+        "mine": choice_key(mine),
+        "best": choice_key(judged.selected),
+        "policy_choice": choice_key(own),
         "decided": judged.decided(mine),
         "named": judged.named,
         "same": judged.agrees(mine),
@@ -299,12 +316,12 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
     }
 
 
-def _review_job(job: tuple[dict[str, Any], int, DecisionPoint, Method, Callable[[], object] | None]) -> dict[str, Any]:
+def _review_job(job: tuple[Reviewed, int, DecisionPoint, Method, Callable[[], object] | None]) -> dict[str, Any]:
     return review_point(*job)
 
 
 def review_points(
-    record: dict[str, Any],
+    reviewed: Reviewed,
     seat: int,
     points: Sequence[DecisionPoint],
     method: Method,
@@ -322,7 +339,7 @@ def review_points(
     """
     if jobs > 1:
         points = sorted(points, key=lambda p: -len(view_for(p.state, seat).decision.choices))
-    yield from as_done(_review_job, [(record, seat, point, method, give_way) for point in points], jobs, beat)
+    yield from as_done(_review_job, [(reviewed, seat, point, method, give_way) for point in points], jobs, beat)
 
 
 def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[str, Any]:
@@ -346,15 +363,15 @@ def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[
     }
 
 
-def review_hand(record: dict[str, Any], seat: int, method: Method, jobs: int = 1) -> dict[str, Any]:
+def review_hand(reviewed: Reviewed, seat: int, method: Method, jobs: int = 1) -> dict[str, Any]:
     """Every decision of ``seat`` in a record, reviewed at once (the background task stores them one by one instead)."""
-    points = decision_points(record, seat)
-    return summary(seat, list(review_points(record, seat, points, method, jobs)), method)
+    points = decision_points(reviewed.record, seat)
+    return summary(seat, list(review_points(reviewed, seat, points, method, jobs)), method)
 
 
-def judge(decision_figures: dict[str, Any], choice: Any) -> bool:
-    """Whether an answer to a review item (a seats.Choice) is right: both sets of deals do not find it clearly worse than the best."""
-    key = _key(choice.action)
+def judge(decision_figures: dict[str, Any], choice: seats.Choice) -> bool:
+    """Whether an answer to a review item is right: both sets of deals do not find it clearly worse than the best."""
+    key = choice_key(choice.action)
     for row in decision_figures["options"]:
         if (row["verb"], row["tile"], row["liang_dao"], row.get("kou", [])) == (key["verb"], key["tile"], key["liang_dao"], key.get("kou", [])):
             return not row["clear"]
