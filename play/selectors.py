@@ -445,20 +445,30 @@ def review_query(step: int, options: dict[str, bool], **changed: bool) -> str:
     return f"?step={step}" + ("&open=1" if now["open"] else "") + (f"&only={MISTAKES}" if now["mistakes"] else "")
 
 
-def hand_totals(decisions: list[dict[str, Any]]) -> dict[str, Any]:
-    """Decisions, how many were decided (the rest too close to call), how many of those were confirmed among the best, the agreement rate over the decided (a whole percent), and the costly ones with their cost in all (± from their paired errors)."""
-    costly = [d for d in decisions if d["costly"]]
-    decided = sum(1 for d in decisions if d["decided"])
-    agree = sum(1 for d in decisions if d["same"])
+def hand_totals(figures: dict[str, Any] | None) -> dict[str, Any]:
+    """A hand's stored review summed up (``kwx.hand_review.summary``): decisions, how many were decided (the rest too close to call), how many of those were confirmed among the best, the agreement rate over the decided (a whole percent), and the costly ones with their cost in all (± from their paired errors)."""
+    if not figures:
+        return _totals(0, 0, 0, 0, 0, 0.0)
+    return _totals(len(figures["decisions"]), figures["decided"], figures["agree"], figures["costly"], figures["costly_cost"], figures["costly_cost_se"])
+
+
+def game_totals(reviews: list[dict[str, Any]]) -> dict[str, Any]:
+    """The stored reviews of a game's hands summed up as ``hand_totals`` sums one (the paired errors added in quadrature)."""
+    costly = sum(r["costly"] for r in reviews)
+    cost_se = sum(r["costly_cost_se"] ** 2 for r in reviews) ** 0.5
+    return _totals(sum(len(r["decisions"]) for r in reviews), sum(r["decided"] for r in reviews), sum(r["agree"] for r in reviews), costly, sum(r["costly_cost"] for r in reviews), cost_se)
+
+
+def _totals(decisions: int, decided: int, agree: int, costly: int, cost: float, cost_se: float) -> dict[str, Any]:
     return {
-        "decisions": len(decisions),
+        "decisions": decisions,
         "decided": decided,
-        "close": len(decisions) - decided,
+        "close": decisions - decided,
         "agree": agree,
         "rate": round(100 * agree / decided) if decided else None,
-        "costly": len(costly),
-        "cost": sum(d["cost"] for d in costly),
-        "cost_se": sum(d["cost_se"] ** 2 for d in costly) ** 0.5,
+        "costly": costly,
+        "cost": cost,
+        "cost_se": cost_se,
     }
 
 
@@ -493,7 +503,7 @@ def review_view(hand: Hand, step_text: str, item_text: str, shared: bool, done: 
     return {
         **view,
         "review": figures,
-        "totals": hand_totals(every),
+        "totals": hand_totals(figures),
         "review_status": review_status(hand),
         "step": step,
         "last": last,
@@ -534,21 +544,22 @@ GAME_COSTLIEST = 30
 
 def game_review(game: Game) -> dict[str, Any]:
     """Every finished hand of a game in one review: each hand's figures, the game's in all, and its decisions costliest first (each with its link into its hand's review)."""
-    hands, everything, waiting = [], [], 0
+    hands, everything, reviews, waiting = [], [], [], 0
     for hand in game.hands.filter(over=True).order_by("number"):
         figures = hand.review if hand.review_state == Hand.DONE and hand.review else None
         decisions = figures["decisions"] if figures else []
         url = reverse("play-review", args=[hand.pk])
         everything += [{**d, "hand": hand, "url": f"{url}?step={d['step']}"} for d in decisions]
         waiting += figures is None
+        reviews += [figures] if figures else []
         net = (hand.nets or [0, 0, 0])[hand.seat]
-        hands.append({"hand": hand, "url": url, "net": net, "status": review_status(hand), "done": figures is not None, **hand_totals(decisions)})
+        hands.append({"hand": hand, "url": url, "net": net, "status": review_status(hand), "done": figures is not None, **hand_totals(figures)})
     worse = sorted((d for d in everything if d["worse"]), key=lambda d: (not d["costly"], -d["cost"], d["hand"].number, d["step"]))  # confirmed clearly worse only: costly first
     return {
         "game": game,
         "level_name": level_name(game.level),
         "hands": hands,
-        "totals": hand_totals(everything),
+        "totals": game_totals(reviews),
         "waiting": waiting,
         "costliest": worse[:GAME_COSTLIEST],
         "more": max(0, len(worse) - GAME_COSTLIEST),

@@ -58,3 +58,13 @@ def test_another_players_hand_game_and_item_are_not_found():
     for lookup in (lambda: selectors.game_for(other, game.pk), lambda: selectors.hand_for(other, hand.pk), lambda: selectors.game_for(None, game.pk), lambda: selectors.shared_hand("")):
         assert lookup() is None
     assert selectors.game_for(me, game.pk) == game and selectors.hand_for(me, hand.pk) == hand
+
+
+def test_the_totals_read_the_stored_summaries_and_a_game_adds_its_hands():
+    one = {"decisions": [{}] * 5, "decided": 4, "agree": 3, "costly": 1, "costly_cost": 1.5, "costly_cost_se": 0.3}
+    two = {"decisions": [{}] * 3, "decided": 2, "agree": 2, "costly": 1, "costly_cost": 0.5, "costly_cost_se": 0.4}
+    assert selectors.hand_totals(one) == {"decisions": 5, "decided": 4, "close": 1, "agree": 3, "rate": 75, "costly": 1, "cost": 1.5, "cost_se": 0.3}
+    assert selectors.hand_totals(None) == {"decisions": 0, "decided": 0, "close": 0, "agree": 0, "rate": None, "costly": 0, "cost": 0, "cost_se": 0.0}
+    game = selectors.game_totals([one, two])
+    assert (game["decisions"], game["decided"], game["agree"], game["rate"], game["costly"], game["cost"]) == (8, 6, 5, 83, 2, 2.0)
+    assert game["cost_se"] == pytest.approx(0.5)

@@ -9,7 +9,7 @@ import pytest
 from play import review_work, selectors
 from play.models import Hand, ReviewItem
 from play.templatetags.review_figures import cost, worth
-from tests.play.helpers import decide_all, run_queued_tasks
+from tests.play.helpers import decide_all, run_queued_tasks, summed
 from tests.web.test_play_review import get, uploaded
 
 pytestmark = pytest.mark.django_db
@@ -78,7 +78,7 @@ def test_the_summary_gives_the_agreement_rate_and_the_cost_in_all(client, review
     page = get(client, f"/play/{reviewed.pk}/review/")
     rate = _text(re.search(r'<span id="agree-rate">(.*?)</span>', page, re.S).group(1))
     assert re.search(rf"({agree}\D+{decided}|{decided}\D+{agree})\D+[(（]{round(100 * agree / decided)} %[)）]", rate), rate  # of the decided only
-    total = selectors.hand_totals(decisions)
+    total = selectors.hand_totals(reviewed.review)
     assert cost(total["cost"], total["cost_se"]) in _text(re.search(r'<strong id="total-cost">(.*?)</strong>', page, re.S).group(1))
     assert total["cost"] == pytest.approx(sum(d["cost"] for d in costly))
 
@@ -118,7 +118,7 @@ def test_a_decision_too_close_to_call_says_so_and_is_not_counted_in_the_agreemen
     close.update(decided=False, same=False, worse=False, costly=False, reasons=[])
     for row in close["options"]:
         row.update(clear=False, best=False)
-    Hand.objects.filter(pk=reviewed.pk).update(review=review)
+    Hand.objects.filter(pk=reviewed.pk).update(review=summed(review))
     page = get(client, f"/play/{reviewed.pk}/review/?step={close['step']}")
     verdict = _text(re.search(r'<p id="decision-verdict">(.*?)</p>', page, re.S).group(1))
     assert "太接近" in verdict and "不评分" in verdict and "pl-reasons" not in page.split('id="dec-h"')[1].split("</section>")[0]
