@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from play import review_work, selectors
+from play import presenter, review_work
 from play.models import Hand, ReviewItem
 from play.templatetags.review_figures import cost, worth
 from tests.play.helpers import decide_all, run_queued_tasks, summed
@@ -78,7 +78,7 @@ def test_the_summary_gives_the_agreement_rate_and_the_cost_in_all(client, review
     page = get(client, f"/play/{reviewed.pk}/review/")
     rate = _text(re.search(r'<span id="agree-rate">(.*?)</span>', page, re.S).group(1))
     assert re.search(rf"({agree}\D+{decided}|{decided}\D+{agree})\D+[(（]{round(100 * agree / decided)} %[)）]", rate), rate  # of the decided only
-    total = selectors.hand_totals(reviewed.review)
+    total = presenter.hand_totals(reviewed.review)
     assert cost(total["cost"], total["cost_se"]) in _text(re.search(r'<strong id="total-cost">(.*?)</strong>', page, re.S).group(1))
     assert total["cost"] == pytest.approx(sum(d["cost"] for d in costly))
 
