@@ -1,4 +1,6 @@
-"""The review (复盘) of one hand from one seat: each decision selected on one set of deals and confirmed on another, what it cost, and why.
+"""The review (复盘) of one hand from one seat: each decision judged, what it cost, and why.
+
+Each decision is selected on one set of deals and confirmed on another.
 
 Pure Python over the engine. A decision is a state where the seat had more than one
 choice (its own turn with a discard to pick, a kong or a win on offer; or a claim on
@@ -69,7 +71,9 @@ class Method:
 
 
 def policies(name: str, give_way: Callable[[], object] | None = None) -> Callable[[], list[Policy]]:
-    """What makes the three seats' rollout policies for one rollout: fresh bots named ``name`` (a key of ``kwx.bots.registry``).
+    """What makes the three seats' rollout policies for one rollout: fresh bots named ``name``.
+
+    ``name`` is a key of ``kwx.bots.registry``.
 
     ``give_way`` (``kwx.processes.GiveWay``) is called first, before every rollout: it pauses the review while a
     person's request computes on the host (the figures do not change: the seeds and the budget are the same)."""
@@ -108,7 +112,9 @@ class DecisionPoint:
 
 
 def choice_key(action: Action | None) -> dict[str, Any]:
-    """A choice as the figures name it: verb, tile, 亮倒, and under 半亮 the triplets kept face down (``kou``, only when there are some)."""
+    """A choice as the figures name it: verb, tile, 亮倒, and under 半亮 the triplets kept face down.
+
+    ``kou`` is there only when some triplets are kept."""
     if action is None:
         return {"verb": seats.PASS, "tile": "", "liang_dao": False}
     key: dict[str, Any] = {"verb": action.verb, "tile": action.tile, "liang_dao": action.liang_dao}
@@ -197,7 +203,9 @@ def _row(choice: ChoiceReviewed, shape: dict[str, Any], mine: Action | None, jud
 
 
 def costly(judged: DecisionReviewed, choice: Action | None) -> bool:
-    """Whether a choice is costly: both sets find its gap to the selected best clear by COSTLY (more than 3 paired errors and half a stake)."""
+    """Whether a choice is costly: both sets find its gap to the selected best clear by COSTLY.
+
+    COSTLY: more than 3 paired errors and half a stake."""
     c = judged.of(choice)
     return c.worse and judged.first_worlds >= COSTLY.deals and COSTLY.clear(c.first_gap, c.first_gap_se) and c.gap_deals >= COSTLY.deals and COSTLY.clear(c.gap, c.gap_se)
 
@@ -208,7 +216,9 @@ def _relative(view: SeatView, other: int) -> int:
 
 
 def _hits(view: SeatView, kind: int, phase: Literal["claim", "rob"]) -> dict[int, float]:
-    """For each hidden opponent, the share of worlds (dealt with ``progress``) in which the seat throwing (``claim``) or adding to a pong (``rob``) ``kind`` lets it win."""
+    """For each hidden opponent, the share of worlds in which ``kind`` lets it win.
+
+    The worlds are dealt with ``progress``; the seat throws ``kind`` (``claim``) or adds it to a pong (``rob``)."""
     rng = random.Random(kind)
     hits = dict.fromkeys((o for o in view.others() if not view.seats[o].liang_dao), 0)
     for _ in range(REASON_WORLDS):
@@ -230,7 +240,11 @@ def _likely(view: SeatView, kind: int, phase: Literal["claim", "rob"]) -> tuple[
 
 
 def reasons(view: SeatView, mine: Action | None, best: Action | None, shape: Callable[[Action | None], dict[str, Any]]) -> list[dict[str, Any]]:
-    """Why the seat's choice cost against the best, in codes the page puts in words: the deal-in it walked into (a revealed wait, 包胡; a hidden hand's likely wait), the kong that gets robbed, the 亮倒 that costs double (or the one given up), the kong money given up, the shanten, fan or waits given up; else that it is later play."""
+    """Why the seat's choice cost against the best, in codes the page puts in words.
+
+    The deal-in it walked into (a revealed wait, 包胡; a hidden hand's likely wait), the kong that gets
+    robbed, the 亮倒 that costs double (or the one given up), the kong money given up, the shanten, fan
+    or waits given up; else that it is later play."""
     out: list[dict[str, Any]] = []
     revealed = {o: view.seats[o].waits for o in view.others() if view.seats[o].liang_dao}
     if mine is not None and mine.verb in ("discard", "kong"):
@@ -266,7 +280,10 @@ def reasons(view: SeatView, mine: Action | None, best: Action | None, shape: Cal
 
 
 def review_point(reviewed: Reviewed, seat: int, point: DecisionPoint, method: Method, give_way: Callable[[], object] | None = None) -> dict[str, Any]:
-    """One decision's figures from its confirming deals: every choice's worth (mean ± standard error, deals), its gap to the selected best (± paired, deals), its §4 figures; the verdict and its reasons.
+    """One decision's figures from its confirming deals, its verdict and its reasons.
+
+    Every choice's worth (mean ± standard error, deals), its gap to the selected best (± paired,
+    deals), its §4 figures.
 
     ``give_way`` is called before every rollout (``policies``)."""
     state = point.state
@@ -343,7 +360,9 @@ def review_points(
 
 
 def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[str, Any]:
-    """A hand's review: its decisions in the hand's order, how many were decided and confirmed among the best, and the costly ones with what they gave away in all (± from their paired errors).
+    """A hand's review: its decisions in order, how many were decided and among the best, the costly ones and their cost.
+
+    The cost in all is given ± from the costly decisions' paired errors.
 
     Only costly decisions are added up, each confirmed on deals apart from those that picked
     the best; the agreement rate counts only decided decisions (a decision too close to call

@@ -341,14 +341,17 @@ def review_query(step: int, options: dict[str, bool], **changed: bool) -> str:
 
 
 def hand_totals(figures: dict[str, Any] | None) -> dict[str, Any]:
-    """A hand's stored review summed up (``kwx.hand_review.summary``): decisions, how many were decided (the rest too close to call), how many of those were confirmed among the best, the agreement rate over the decided (a whole percent), and the costly ones with their cost in all (± from their paired errors)."""
+    """A hand's stored review summed up, as ``kwx.hand_review.summary`` stored it.
+
+    Decisions, how many were decided (the rest too close to call), how many of those were confirmed among the best, the
+    agreement rate over the decided (a whole percent), and the costly ones with their cost in all (± from their paired errors)."""
     if not figures:
         return _totals(0, 0, 0, 0, 0, 0.0)
     return _totals(len(figures["decisions"]), figures["decided"], figures["agree"], figures["costly"], figures["costly_cost"], figures["costly_cost_se"])
 
 
 def game_totals(reviews: list[dict[str, Any]]) -> dict[str, Any]:
-    """The stored reviews of a game's hands summed up as ``hand_totals`` sums one (the paired errors added in quadrature)."""
+    """The stored reviews of a game's hands added up as ``hand_totals`` gives one (errors in quadrature)."""
     costly = sum(r["costly"] for r in reviews)
     cost_se = sum(r["costly_cost_se"] ** 2 for r in reviews) ** 0.5
     return _totals(sum(len(r["decisions"]) for r in reviews), sum(r["decided"] for r in reviews), sum(r["agree"] for r in reviews), costly, sum(r["costly_cost"] for r in reviews), cost_se)

@@ -191,7 +191,9 @@ def first_due_url(player: Player | None) -> str:
 
 @dataclass(frozen=True)
 class ReviewReads:
-    """What the review page reads of the database at one step: the step, whether an item is asked again, that item, the branches played on from the step, the review's status."""
+    """What the review page reads of the database at one step.
+
+    The step, whether an item is asked again there and that item, the branches played on from the step, the review's status."""
 
     step: int
     asked: bool
@@ -201,7 +203,9 @@ class ReviewReads:
 
 
 def review_reads(hand: Hand, step_text: str, item_text: str, shared: bool) -> ReviewReads:
-    """The review's step from its query (the end when none), the item asked again there (never on a shared page), the branches played on from it (none while an item is asked, none shared), the review's status."""
+    """What the review reads at the step its query names (the end when none).
+
+    The item asked again there (never on a shared page), the branches played on from it (none while an item is asked, none shared), the review's status."""
     step = _step(step_text.strip(), hand.action_count)
     item_id = read_whole(item_text)
     asked = not shared and item_id is not None

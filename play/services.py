@@ -437,14 +437,16 @@ def request_review(*, player: Player | None, hand_id: int, client: str = "") -> 
 
 @dataclass(frozen=True)
 class Answered:
-    """A review item answered: the item, and whether the answer was right (None: its review is being worked out again, nothing to judge by, the item unmoved)."""
+    """A review item answered: the item, and whether the answer was right.
+
+    ``correct`` None: its review is being worked out again, nothing to judge by, the item unmoved."""
 
     item: ReviewItem
     correct: bool | None
 
 
 def answer_review(*, player: Player | None, item_id: int, choice: Choice | None, now: datetime | None = None) -> Answered:
-    """Judge an answer to a review item against its decision's figures and move the item on its FSRS schedule (right: Good, wrong: Again).
+    """Judge an answer to a review item and move the item on its FSRS schedule (right: Good, wrong: Again).
 
     ``choice`` None: no answer the form could read (wrong). Raises ReviewItem.DoesNotExist for anyone else's item."""
     now = now or datetime.now(UTC)

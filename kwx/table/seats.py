@@ -70,7 +70,9 @@ def auto_choice(view: SeatView, auto: Auto) -> Choice | None:
 
 
 class Person:
-    """The person's policy: it answers once with the choice it was given, then what the switches answer (``auto``), else waits (raises Waiting)."""
+    """The person's policy: the choice it was given once, then what the switches answer, else it waits.
+
+    The switches are ``auto``; waiting raises Waiting."""
 
     def __init__(self, choice: Choice | None = None, auto: Auto | None = None) -> None:
         self.choice = choice
@@ -107,7 +109,9 @@ def read_record(data: Any) -> Record | SeatRecord:
 
 
 def replayed(record: Record | SeatRecord, seed: int | None = None) -> Replay:
-    """A record played through the table; with ``seed`` its states know the wall (play goes on from the last), else not (review).
+    """A record played through the table; with ``seed`` its states know the wall.
+
+    Play goes on from the last state of a replay with the wall; a review needs none.
 
     One seat's view replays on its stand-in worlds (``kwx.table.seat_record``)."""
     if isinstance(record, SeatRecord):
@@ -116,7 +120,9 @@ def replayed(record: Record | SeatRecord, seed: int | None = None) -> Replay:
 
 
 def play_on(done: Replay, bot: Policy, choice: Choice | None, seat: int = PERSON, auto: Auto | None = None) -> tuple[Replay, bool]:
-    """Apply the person's choice (if any) to a replayed hand (its states knowing the wall), then let ``bot`` play the other seats until the person must choose again or the hand is over.
+    """Apply the person's choice (if any), then let ``bot`` play the other seats until the person must choose or the hand ends.
+
+    ``done`` is a replayed hand whose states know the wall.
 
     ``auto``: the person's switches answer the decisions they cover on the way. The replay of the longer record, and whether the hand is over.
     """
@@ -126,7 +132,9 @@ def play_on(done: Replay, bot: Policy, choice: Choice | None, seat: int = PERSON
 
 
 def bot_plays_on(done: Replay, bot: Policy, stand_in: Policy, seat: int = PERSON) -> Replay:
-    """Let ``stand_in`` play the person's seat and ``bot`` the others, from a replayed hand (its states knowing the wall) to its end."""
+    """Let ``stand_in`` play the person's seat and ``bot`` the others to the hand's end.
+
+    ``done`` is a replayed hand whose states know the wall."""
     trail: list[Table] = []
     _state, actions, _over = advance(done.final, bot_policies(bot, stand_in, seat), trail)
     return finish(done.record.append(*actions), done.states + tuple(trail))
