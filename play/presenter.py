@@ -508,14 +508,11 @@ def hint(view: SeatView) -> dict[str, Any] | None:
     if view.phase not in ("act", "pong") or view.turn != view.seat or view.me.liang_dao:
         return None
     revealed = [h for h in (view.revealed_hand(o) for o in view.others()) if h is not None]
-    visible = list(view.visible)
-    for other in revealed:
-        visible = [max(0, v - h) for v, h in zip(visible, other.held)]
     texts = [format_hand(h) for h in revealed] + [""] * (MAX_REVEALED - len(revealed))
     draws = max(1, view.wall_left // 3)  # the seat's own draws still to come
     board = Board(
         hand=view.hand,
-        visible=tuple(visible),
+        visible=view.visible_unrevealed,
         rules=view.rules.preset.key,
         options={key: view.rules.options.value(key) for key in view.rules.preset.changed(view.rules.options)},  # the room's switches: the EV link opens the analyzer under the same rules
         revealed_texts=tuple(texts),
