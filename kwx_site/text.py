@@ -1,10 +1,10 @@
-"""Words for analysis figures, shared by the pages and the ``analyze`` command."""
+"""Words for analysis figures and the bots' levels, shared by the pages and the ``analyze`` command."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from kwx.hand.fans import FAN_BY_KEY
@@ -12,11 +12,17 @@ from kwx.hand.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
 from kwx.rules import PRESETS
 
 _ZH_COUNTS = "一二三四五六七八"
+LEVEL_NAMES = {"basic": gettext_noop("basic"), "companion": gettext_noop("companion"), "strong": gettext_noop("strong"), "judge": gettext_noop("judge")}
 
 
 def english() -> bool:
     """Whether the active language is English (otherwise the page is Chinese)."""
     return (get_language() or "zh-hans").startswith("en")
+
+
+def level_name(level: str) -> str:
+    """A bots' level in the active language."""
+    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
 
 
 def fan_name(key: str) -> str:

@@ -13,7 +13,7 @@ from kwx_site.table import seat_name, table_shown
 from kwx_site.text import tile_label
 
 from .entry import ME, Compiled, Entry, tokens_of
-from .selectors import action_text, last_discard, turn_order
+from .presenter import action_text, last_discard, turn_order
 
 
 def _words(compiled: Compiled) -> list[dict[str, Any]]:

@@ -20,11 +20,11 @@ from kwx.errors import printable
 from kwx.hand.tiles import KIND_OF_ID
 from kwx.numbers import read_whole
 from kwx.rules import PRESETS
+from kwx.table import seats
+from kwx.table.seats import PERSON, Choice
 from kwx.table.settlement import MAX_BASE, PIAO_CHOICES
 from kwx.table.table import Action
 
-from . import seats
-from .seats import PERSON, Choice
 from .services import BOT_PLAYS, LEVELS, MAX_UPLOAD
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import models
 
 from accounts.models import Player
 from kwx.rules import RuleSet, stored
+from kwx.table.record import Record
+from kwx.table.seat_record import SeatRecord
+from kwx.table.seats import Auto, read_record
+from kwx_site.text import level_name
 
 
 class Game(models.Model):
@@ -28,10 +30,8 @@ class Game(models.Model):
         ordering = ["-created", "-id"]
 
     @property
-    def auto(self) -> Any:
-        """The person's switches as play.seats.Auto."""
-        from .seats import Auto
-
+    def auto(self) -> Auto:
+        """The person's switches as kwx.table.seats.Auto."""
         return Auto(win=self.auto_win, passes=self.auto_pass)
 
     @property
@@ -42,8 +42,6 @@ class Game(models.Model):
     @property
     def level_name(self) -> str:
         """The bots' level in the active language."""
-        from .selectors import level_name
-
         return level_name(self.level)
 
 
@@ -98,6 +96,11 @@ class Hand(models.Model):
     def reviewable(self) -> bool:
         """Whether a review may be worked out: a hand over, or an uploaded record however far it goes (never a hand still at the table)."""
         return self.over or self.source == self.UPLOAD
+
+    @property
+    def kwx_record(self) -> Record | SeatRecord:
+        """The stored record read: the whole hand, or one seat's view (a hand entered from a real table)."""
+        return read_record(self.record)
 
     @property
     def action_count(self) -> int:

@@ -12,7 +12,8 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,19 +25,22 @@ from django_tasks_db.compat import TASK_MAX_PRIORITY
 
 from accounts.models import Player
 from analysis import records
+from kwx import hand_review
 from kwx.bots.registry import policy_factory
 from kwx.rules import PRESETS, OptionValue, RuleSet, record_options
+from kwx.table import seats
 from kwx.table.record import DEFAULT_PLAYERS, Header, Record, Replay, finish
+from kwx.table.seats import PERSON, Choice
+from kwx.table.selfplay import Policy, seeded_deal
 from kwx.table.selfplay import play as selfplay
-from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
 from kwx_site.priorities import OFFLINE_PRIORITY
 from kwx_site.retry import retrying
 from puzzles.review import review as fsrs_review
 
-from . import review, seats, selectors
+from . import selectors
 from .models import Game, Hand, ReviewItem
-from .seats import PERSON, Choice
+from .tasks import review_hand
 
 logger = logging.getLogger(__name__)
 
@@ -96,7 +100,7 @@ def _new_hand(game: Game, number: int, dealer: int, piao: int, client: str) -> H
     written = record_options(game.rules, values) if not PRESETS[game.rules].legacy else {}  # a legacy record writes what it always wrote
     dice = dealt.dice if values.shang_lou else None
     record = Record(Header(game.rules, tuple(written.items()), game.base, (piao, 0, 0), PLAYERS, dealer, dealt.hands, dice))
-    done, over = seats.play_on(record.replay(dealt.wall), game.level, None, auto=game.auto)
+    done, over = seats.play_on(record.replay(dealt.wall), _bot(game.level), None, auto=game.auto)
     hand = Hand(player=game.player, game=game, number=number, seed=seed, record=done.record.to_json())
     if over:
         _finish(hand, done, client)
@@ -160,10 +164,10 @@ def act(*, player: Player, game_id: int, seen: int | None, choice: Choice, hand_
                 raise StaleHand("hand", _("That move was made on the page of an earlier hand: nothing was played. This is the table of hand %(number)d now.") % {"number": hand.number})
             if hand.over or seen != hand.action_count:
                 return hand, False, None
-            done = seats.replayed(hand.record, hand.seed)
+            done = seats.replayed(hand.kwx_record, hand.seed)
             if not seats.check_choice(done.final, choice):
                 raise PlayError("verb", _("That is not one of your choices now."))
-            done, over = seats.play_on(done, hand.game.level, choice, auto=hand.game.auto)
+            done, over = seats.play_on(done, _bot(hand.game.level), choice, auto=hand.game.auto)
             hand.record = done.record.to_json()
             if over:
                 _finish(hand, done, client)
@@ -187,10 +191,10 @@ def set_auto(*, player: Player, game_id: int, win: bool, passes: bool, client: s
             game.save(update_fields=["auto_win", "auto_pass"])
             if hand.over:
                 return hand
-            done = seats.replayed(hand.record, hand.seed)
+            done = seats.replayed(hand.kwx_record, hand.seed)
             choice = seats.auto_choice(view_for(done.final, hand.seat), game.auto)
             if choice is not None:
-                done, over = seats.play_on(done, game.level, choice, auto=game.auto)
+                done, over = seats.play_on(done, _bot(game.level), choice, auto=game.auto)
                 hand.record = done.record.to_json()
                 if over:
                     _finish(hand, done, client)
@@ -211,7 +215,7 @@ def next_hand(*, player: Player, game_id: int, number: int | None, piao: int, cl
             hand = _current(player, game_id)
             if not hand.over or number != hand.number:
                 return hand
-            dealer = hand.next_dealer if hand.next_dealer is not None else json_dealer(hand)
+            dealer = hand.next_dealer if hand.next_dealer is not None else hand.kwx_record.header.dealer
             first = hand.game.hands.order_by("number").values_list("record", flat=True).first()
             kept = hand_piao(hand.game.values, piao, first["piao"][PERSON] if first else None)
             return _new_hand(hand.game, hand.number + 1, dealer, kept, client)
@@ -224,6 +228,11 @@ def next_hand(*, player: Player, game_id: int, number: int | None, piao: int, cl
 
 BOT_PLAYS = "bot"
 """The branch form's ``move`` that lets the strong bot (SEAT_BOT) play the rest of the hand in the person's seat."""
+
+
+def _bot(level: str) -> Policy:
+    """A bot of ``level`` (a key of ``kwx.bots.registry``), the one policy of both bot seats."""
+    return policy_factory(level)()
 
 
 def bots_of(hand: Hand) -> str:
@@ -251,17 +260,17 @@ def branch(*, player: Player, hand_id: int, step: int | None, choice: Choice) ->
                 raise PlayError("hand", _("Only a hand played here can be played on from a step, once it is over: an uploaded record does not say the wall."))
             if step_n is None or not 0 <= step_n < origin.action_count:
                 raise PlayError("step", _("The step must be a whole number from 0 to %(last)d.") % {"last": origin.action_count - 1})
-            done = seats.replayed(origin.record, origin.seed)
+            done = seats.replayed(origin.kwx_record, origin.seed)
             state = done.states[step_n]
             if not seats.check_choice(state, choice, origin.seat):
                 raise PlayError("move", _("That is not one of your choices at step %(step)d.") % {"step": step_n})
             kept = Record(done.record.header, done.record.actions[:step_n])
-            played, over = seats.play_on(finish(kept, done.states[: step_n + 1]), bots_of(origin), choice, origin.seat)
-            record = played.record.to_json()
+            played, over = seats.play_on(finish(kept, done.states[: step_n + 1]), _bot(bots_of(origin)), choice, origin.seat)
+            actions = played.record.actions
             for made in origin.branches.filter(origin_step=step_n):
-                if made.record["actions"][: len(record["actions"])] == record["actions"]:
+                if made.kwx_record.actions[: len(actions)] == actions:
                     return made
-            hand = Hand(player=player, source=Hand.BRANCH, seat=origin.seat, seed=origin.seed, number=origin.number, record=record, origin=origin, origin_step=step_n)
+            hand = Hand(player=player, source=Hand.BRANCH, seat=origin.seat, seed=origin.seed, number=origin.number, record=played.record.to_json(), origin=origin, origin_step=step_n)
             if over:
                 _finish(hand, played)
             hand.save()
@@ -281,13 +290,13 @@ def act_branch(*, player: Player, hand_id: int, seen: int | None, choice: Choice
                 raise Hand.DoesNotExist("no such branch")
             if hand.over or seen_n != hand.action_count:
                 return hand, None
-            done = seats.replayed(hand.record, hand.seed)
+            done = seats.replayed(hand.kwx_record, hand.seed)
             if choice is None:
-                done, over = seats.bot_plays_on(done, bots_of(hand), SEAT_BOT, hand.seat), True
+                done, over = seats.bot_plays_on(done, _bot(bots_of(hand)), _bot(SEAT_BOT), hand.seat), True
             else:
                 if not seats.check_choice(done.final, choice, hand.seat):
                     raise PlayError("verb", _("That is not one of your choices now."))
-                done, over = seats.play_on(done, bots_of(hand), choice, hand.seat)
+                done, over = seats.play_on(done, _bot(bots_of(hand)), choice, hand.seat)
             hand.record = done.record.to_json()
             if over:
                 _finish(hand, done)
@@ -295,11 +304,6 @@ def act_branch(*, player: Player, hand_id: int, seen: int | None, choice: Choice
             return hand, done
 
     return retrying(job)
-
-
-def json_dealer(hand: Hand) -> int:
-    """The dealer a hand's record names."""
-    return int(hand.record["dealer"])
 
 
 def upload(*, player: Player, data: dict[str, Any], replay: Replay, seat: int = PERSON, client: str = "") -> Hand:
@@ -390,8 +394,6 @@ def review_priority(hand_id: int) -> int:
 
 def enqueue_review(hand_id: int) -> None:
     """Put the hand's review task in the queue at its priority; if the queue refuses it, the review is marked failed (the page offers to try again)."""
-    from .tasks import review_hand  # the task module imports this one
-
     try:
         review_hand.using(priority=review_priority(hand_id)).enqueue(hand_id)
     except Exception:
@@ -418,70 +420,29 @@ def request_review(*, player: Player | None, hand_id: int, client: str = "") -> 
     return retrying(job)
 
 
-def work_review(*, hand_id: int, policy: str, work_per_choice: int, decisions: int | None = None, jobs: int = 1, give_way: Callable[[], object] | None = None) -> str:
-    """The review task's work: judge every decision of the hand's seat, storing each as it is done, then the whole review.
+@dataclass(frozen=True)
+class Answered:
+    """A review item answered: the item, and whether the answer was right.
 
-    Idempotent: the same record gives the same figures (seeds from the record, a work budget),
-    a review already done is left as it is, and a run that finds the decisions an earlier run
-    (killed mid-task) stored with the same method goes on from there. ``decisions`` stops this
-    run after that many more (the review stays running; the next run goes on); ``jobs``
-    processes work decisions out at once (the same figures); ``give_way`` is called before every
-    rollout (``kwx.processes.GiveWay``: a person's request on the host goes first). An error marks
-    the review failed and is raised again (the task fails).
-    """
-    method = review.Method(policy, work_per_choice)
-    hand = Hand.objects.filter(pk=hand_id).first()
-    if hand is None or not hand.reviewable:
-        return "no such hand to review"
-    if hand.review_state == Hand.DONE:
-        return "reviewed already"
-    try:
-        return _work_review(hand, method, decisions, jobs, give_way)
-    except Exception:
-        Hand.objects.filter(pk=hand_id).exclude(review_state=Hand.DONE).update(review_state=Hand.FAILED)
-        raise
+    ``correct`` None: its review is being worked out again, nothing to judge by, the item unmoved."""
+
+    item: ReviewItem
+    correct: bool | None
 
 
-def _work_review(hand: Hand, method: review.Method, limit: int | None, jobs: int, give_way: Callable[[], object] | None) -> str:
-    points = review.decision_points(hand.record, hand.seat)
-    stored = hand.review or {}
-    decisions: list[dict[str, Any]] = list(stored.get("decisions", [])) if stored.get("method") == method.as_dict() else []
-    steps = {d["step"] for d in decisions}
-    mark = lambda **fields: Hand.objects.filter(pk=hand.pk).update(review={"method": method.as_dict(), "decisions": decisions}, review_beat=timezone.now(), **fields)
-    beat = lambda: Hand.objects.filter(pk=hand.pk, review_state=Hand.RUNNING).update(review_beat=timezone.now())
-    mark(review_state=Hand.RUNNING, review_total=len(points), review_done=len(decisions))
-    todo = [p for p in points if p.step not in steps][:limit]
-    for figures in review.review_points(hand.record, hand.seat, todo, method, jobs, give_way, beat):
-        decisions.append(figures)
-        mark(review_done=len(decisions))
-    if len(decisions) < len(points):
-        return f"{len(decisions)} of {len(points)} decisions reviewed"
-    store_review(hand=hand, figures=review.summary(hand.seat, decisions, method))
-    return f"{len(decisions)} decisions reviewed"
+def answer_review(*, player: Player | None, item_id: int, choice: Choice | None, now: datetime | None = None) -> Answered:
+    """Judge an answer to a review item and move the item on its FSRS schedule (right: Good, wrong: Again).
 
-
-def store_review(*, hand: Hand, figures: dict[str, Any], now: datetime | None = None) -> None:
-    """Store a finished hand's review and put its clearly costly decisions in the player's review queue (storing twice changes nothing)."""
-    now = now or datetime.now(UTC)
-    count = len(figures["decisions"])
-    with transaction.atomic():
-        Hand.objects.filter(pk=hand.pk).update(review=figures, review_state=Hand.DONE, review_done=count, review_total=count)
-        hand.review, hand.review_state, hand.review_done, hand.review_total = figures, Hand.DONE, count, count
-        player_id = Hand.objects.filter(pk=hand.pk).values_list("player_id", flat=True).first()
-        for decision in figures["decisions"]:
-            if not decision.get("costly") or ReviewItem.objects.filter(hand=hand, step=decision["step"]).exists():
-                continue
-            card, due = fsrs_review(None, False, now)
-            ReviewItem.objects.get_or_create(hand=hand, step=decision["step"], defaults={"player_id": player_id, "cost": decision["cost"], "card": card, "due": due})
-
-
-def answer_review(*, player: Player, item_id: int, correct: bool, now: datetime | None = None) -> ReviewItem:
-    """Move a review item on its FSRS schedule (right: Good, wrong: Again)."""
+    ``choice`` None: no answer the form could read (wrong). Raises ReviewItem.DoesNotExist for anyone else's item."""
     now = now or datetime.now(UTC)
     with transaction.atomic():
-        item = ReviewItem.objects.select_for_update().filter(pk=item_id, player=player).first()
+        item = ReviewItem.objects.select_for_update(of=("self",)).filter(pk=item_id, player=player).select_related("hand").first() if player else None
         if item is None:
             raise ReviewItem.DoesNotExist("no such review item")
+        decision = selectors.decision_at(item.hand, item.step)
+        if decision is None:
+            return Answered(item, None)
+        correct = choice is not None and hand_review.judge(decision, choice)
         item.card, item.due = fsrs_review(item.card, correct, now)
         item.save(update_fields=["card", "due"])
-        return item
+        return Answered(item, correct)

@@ -8,7 +8,7 @@ from django_tasks import task
 from analysis.ev_limits import flight_path
 from kwx.processes import GiveWay
 
-from . import services
+from . import review_work
 
 
 @task()
@@ -17,7 +17,7 @@ def review_hand(hand_id: int) -> str:
 
     Before every rollout it gives way to the expected-value requests computing on this host (``GiveWay`` on their
     in-flight mark, ``analysis.ev_limits``): a person waits for those, nobody watches a review."""
-    return services.work_review(
+    return review_work.work_review(
         hand_id=hand_id,
         policy=settings.REVIEW_POLICY,
         work_per_choice=settings.REVIEW_WORK,

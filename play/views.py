@@ -21,14 +21,12 @@ from accounts.services import player_for
 from kwx.rules import PRESETS, RuleSet
 from kwx.table.record import Replay
 from kwx.table.settlement import PIAO_CHOICES
-from kwx.table.view import view_for
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.limits import client_ip
 from kwx_site.shortcuts import found
 
-from . import forms, limits, selectors, services
-from . import review as reviewing
-from .models import Game, Hand
+from . import forms, limits, presenter, selectors, services
+from .models import Game, Hand, ReviewItem
 from .services import PlayError
 
 
@@ -132,8 +130,8 @@ def _table_url(game_id: int, hint: bool, stale: bool = False) -> str:
 
 def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: str = "", done: Replay | None = None) -> HttpResponse:
     sheet = selectors.score_sheet(hand.game)
-    context = selectors.table_view(hand, done, sheet=sheet)
     hint = _hint_on(request)
+    context = presenter.table_view(hand, done, sheet=sheet, with_hint=hint)
     if not error and request.method == "GET" and request.GET.get(STALE) == "1":
         error = _stale_message()
     context.update(
@@ -145,8 +143,6 @@ def _render_table(request: HttpRequest, hand: Hand, status: int = 200, error: st
             "sheet": sheet,
         }
     )
-    if hint and not hand.over:
-        context["analysis"] = selectors.hint(view_for(context["state"], hand.seat))
     return render_page(request, "play/table.html", "table", context, status)
 
 
@@ -224,7 +220,8 @@ def _review_page(request: HttpRequest, hand: Hand, shared: bool) -> HttpResponse
             raise Http404("the hand is not over")
         return HttpResponseRedirect(reverse("play-table", args=[hand.game_id]) if hand.game_id is not None else reverse("play-branch", args=[hand.pk]))
     query = request.GET
-    context = selectors.review_view(hand, query.get("step", ""), query.get("item", ""), shared, open_text=query.get("open", ""), only_text=query.get("only", ""))
+    reads = selectors.review_reads(hand, query.get("step", ""), query.get("item", ""), shared)
+    context = presenter.review_view(hand, reads, shared, open_text=query.get("open", ""), only_text=query.get("only", ""))
     context["here"] = request.get_full_path()
     return render_page(request, "play/review.html", "review", context)
 
@@ -242,7 +239,7 @@ def review(request: HttpRequest, hand_id: int) -> HttpResponse:
 def game_review(request: HttpRequest, game_id: int) -> HttpResponse:
     """/play/<game>/game-review/: every finished hand of the game in one page, the costliest decisions first, each a link into its hand's review."""
     game = found(selectors.game_for(_player(request), game_id), "no such game")
-    return render(request, "play/game_review.html", selectors.game_review(game))
+    return render(request, "play/game_review.html", presenter.game_review(game, selectors.finished_hands(game)))
 
 
 @require_POST
@@ -263,7 +260,7 @@ def play_on(request: HttpRequest, hand_id: int) -> HttpResponse:
     data = request.POST
 
     def refused(message: str, status: int) -> HttpResponse:
-        context = selectors.review_view(origin, data.get("step", ""), "", False)
+        context = presenter.review_view(origin, selectors.review_reads(origin, data.get("step", ""), "", False), False)
         context.update({"here": reverse("play-review", args=[origin.pk]), "play_on_error": message})
         return render(request, "play/review.html", context, status=status)
 
@@ -299,7 +296,7 @@ def branch(request: HttpRequest, hand_id: int) -> HttpResponse:
         else:
             if not wants_fragment(request):
                 return HttpResponseRedirect(reverse("play-branch", args=[hand.pk]))
-    context = selectors.branch_view(hand, done)
+    context = presenter.branch_view(hand, done)
     context["error"] = error
     return render_page(request, "play/branch.html", "table", context, status)
 
@@ -360,13 +357,13 @@ def upload(request: HttpRequest) -> HttpResponse:
 @require_POST
 def review_item(request: HttpRequest, item_id: int) -> HttpResponse:
     """Answer a review item (a costly decision tried again): right moves it on, wrong brings it back soon."""
-    player = _player(request)
-    item = found(selectors.item_for(player, item_id), "no such review item")
-    decision = selectors.decision_at(item.hand, item.step)
-    if decision is None:  # its review is being worked out again: nothing to judge the answer by yet
-        return HttpResponseRedirect(reverse("play-review", args=[item.hand_id]))
     form = forms.ChoiceForm(request.POST)
-    correct = form.is_valid() and reviewing.judge(decision, form.cleaned_data["move"])
-    services.answer_review(player=player, item_id=item.pk, correct=correct)
-    url = reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&answered={'right' if correct else 'wrong'}"
+    try:
+        answered = services.answer_review(player=_player(request), item_id=item_id, choice=form.cleaned_data["move"] if form.is_valid() else None)
+    except ReviewItem.DoesNotExist:
+        raise Http404("no such review item") from None
+    item = answered.item
+    if answered.correct is None:  # its review is being worked out again: nothing to judge the answer by yet
+        return HttpResponseRedirect(reverse("play-review", args=[item.hand_id]))
+    url = reverse("play-review", args=[item.hand_id]) + f"?step={item.step}&answered={'right' if answered.correct else 'wrong'}"
     return HttpResponseRedirect(url)

@@ -22,7 +22,7 @@ from analysis import board
 from analysis.discards import from_bank
 from kwx.hand.fans import fan
 from kwx_site.htmx import render_page, wants_fragment
-from kwx_site.text import english
+from kwx_site.text import english, level_name
 from play import selectors as play_selectors
 from play.models import ReviewItem
 
@@ -160,7 +160,7 @@ def _feedback(result: Any) -> dict[str, Any]:
         context["best_label"] = " / ".join(r["label"] for r in rows if r["right"])
         context["answer_label"] = next((r["label"] for r in rows if r["answer"] == result.attempt.answer), result.attempt.answer)
         context["explanation"] = table_explanation(puzzle, result.attempt.answer)
-        context["confirm_bot"] = play_selectors.level_name(puzzle.verdict.get("margin", {}).get("policy", "strong"))  # the bot that played the figures' deals out
+        context["confirm_bot"] = level_name(puzzle.verdict.get("margin", {}).get("policy", "strong"))  # the bot that played the figures' deals out
     elif puzzle.kind == Puzzle.DISCARD:
         answer = result.attempt.answer
         if puzzle.is_ev:

@@ -201,6 +201,16 @@ class SeatView:
         held = hand.held
         return tuple(max(0, n - h) for n, h in zip(self.seen, held))
 
+    @cached_property
+    def visible_unrevealed(self) -> Counts:
+        """The tiles seen outside the seat's hand and the hands revealed by 亮倒 (an analysis takes those hands apart)."""
+        counts = self.visible
+        for other in self.others():
+            hand = self.revealed_hand(other)
+            if hand is not None:
+                counts = tuple(max(0, n - h) for n, h in zip(counts, hand.held))
+        return counts
+
     @property
     def unseen(self) -> int:
         """How many tiles the seat has not seen (the other hidden hands and the wall)."""

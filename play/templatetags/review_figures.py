@@ -46,7 +46,7 @@ def _share(value: float) -> str:
 
 @register.simple_tag
 def reason_text(reason: dict[str, Any]) -> str:
-    """One reason a choice cost (``play.review.reasons``), in words."""
+    """One reason a choice cost (``kwx.hand_review.reasons``), in words."""
     code = reason["code"]
     names = {
         "tile": tile_label(reason.get("tile", "")) if reason.get("tile") else "",

@@ -18,8 +18,7 @@ from accounts.selectors import request_town
 from accounts.services import player_for
 from accounts.town import option_text
 from kwx.rules import PRESETS, label
-from kwx_site.text import english
-from play.selectors import level_name
+from kwx_site.text import english, level_name
 
 from .. import selectors, services
 from ..explain import KIND_NAMES

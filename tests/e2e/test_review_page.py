@@ -12,10 +12,11 @@ import json
 import pytest
 from django.conf import settings
 
+from kwx import hand_review
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
-from play import review, services
+from play import review_work
 from play.models import Hand
 from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import SHOTS, open_page, shot
@@ -35,13 +36,13 @@ def paste_a_hand(page) -> Hand:
 
 
 def work(hand: Hand, decisions: int | None = None) -> None:
-    services.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=decisions)
+    review_work.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=decisions)
 
 
 def test_the_review_page_before_during_and_after_its_task(browser, live_server):
     with open_page(browser, live_server, 390, 844, bypass_csp=True) as page:  # axe-core is injected by the test
         hand = paste_a_hand(page)
-        total = len(review.decision_points(hand.record, hand.seat))
+        total = len(hand_review.decision_points(hand.kwx_record, hand.seat))
         status = page.locator("#review-status")
         assert "Waiting for a worker" in status.inner_text() or "等待" in status.inner_text()
         assert page.locator("#review-refresh").count() == 1 and page.locator(".pl-decision").count() == 0

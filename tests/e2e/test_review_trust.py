@@ -12,7 +12,7 @@ from kwx.bots.strong import StrongBot
 from kwx.table import review as review_sets
 from kwx.table.selfplay import play, seeded_deal
 from kwx.table.view import view_for
-from play import services
+from play import review_work
 from play.models import Hand
 from puzzles.models import Puzzle
 from tests.e2e.conftest import open_page, shot
@@ -45,7 +45,7 @@ def test_a_review_says_too_close_or_gives_the_confirmed_verdict_and_why(browser,
         page.locator("#upload-record").click()
         page.wait_for_url("**/review/")
         hand = Hand.objects.order_by("-pk").first()
-        services.work_review(hand_id=hand.pk, policy="strong", work_per_choice=150)
+        review_work.work_review(hand_id=hand.pk, policy="strong", work_per_choice=150)
         hand.refresh_from_db()
         dear = next(d for d in hand.review["decisions"] if d["step"] == step)
         assert dear["costly"] and dear["reasons"][0]["code"] == "deal_in"

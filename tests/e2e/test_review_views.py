@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from play import seats
+from kwx.table import seats
 from play.models import Game, Hand
 from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import SHOTS, open_page, shot
@@ -94,7 +94,7 @@ def test_the_review_views_play_on_and_the_game_review_on_a_phone(browser, live_s
         page.locator("#branch-compare").wait_for()
         assert_log_in_words(page)
         branch.refresh_from_db()
-        assert page.locator("#payments li").count() == max(1, len(seats.replayed(branch.record).settlement.payments))  # the payments behind the nets (issue 38 item 1)
+        assert page.locator("#payments li").count() == max(1, len(seats.replayed(branch.kwx_record).settlement.payments))  # the payments behind the nets (issue 38 item 1)
         fits(page)
         shot(page, "branch-over")
         assert_no_violations(page)

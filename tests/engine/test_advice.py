@@ -182,15 +182,15 @@ def test_ahead_only_when_the_best_beats_every_other_by_three_paired_standard_err
 def test_one_margin_rule_with_named_instances_serves_every_caller():
     """The review, the analyzer, the bots and the drills all read "clearly better" from kwx.table.advice."""
     from analysis import table_advice
+    from kwx import hand_review
     from kwx.bots.advised import AdvisedBot
     from kwx.bots.judge import JudgeBot
     from kwx.drills.table_drills import RULE
     from kwx.table import advice as rollouts
-    from play import review
 
     assert RULE.margin is rollouts.CONFIRM and RULE.hopeless is rollouts.HOPELESS
     assert AdvisedBot().margin is JudgeBot().margin is rollouts.SWITCH
-    assert (review.COSTLY_MARGIN, review.COSTLY_FLOOR) == (rollouts.COSTLY.sigmas, rollouts.COSTLY.money)
+    assert (hand_review.COSTLY_MARGIN, hand_review.COSTLY_FLOOR) == (rollouts.COSTLY.sigmas, rollouts.COSTLY.money)
     assert table_advice.CLEAR is rollouts.CLEAR
     assert rollouts.CLEAR.clear(3.1, 1.0) and not rollouts.CLEAR.clear(2.9, 1.0) and not rollouts.CLEAR.clear(-5.0, 0.0)
     assert not rollouts.COSTLY.clear(0.49, 0.01) and rollouts.COSTLY.clear(0.5, 0.1)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from accounts.models import Player
 from kwx.bots.basic import BasicBot
 from kwx.bots.registry import policy_factory
+from kwx.table import seats
 from kwx.table.record import Replay
 from kwx.table.selfplay import Policy, play, seeded_deal
 from kwx.table.table import Action
 from kwx.table.view import SeatView, view_for
-from play import seats, services
+from play import services
 from play.forms import UploadForm, parse_choice
 from play.models import Hand
 
@@ -18,7 +19,7 @@ BOT = BasicBot()
 
 def move_for(hand: Hand) -> str:
     """The form value of the basic bot's choice in the person's seat (``pass`` for no claim)."""
-    view = view_for(seats.replayed(hand.record).final, 0)
+    view = view_for(seats.replayed(hand.kwx_record).final, 0)
     assert view.decision.is_open, "not the person's decision"
     if view.decision.may_pass:
         action = BOT.claim(view)
@@ -97,10 +98,15 @@ def decide_all(hand: Hand) -> Hand:
         d.update(decided=True, named=True, same=same, worse=not same, costly=not same and d["cost"] >= 0.5)
         for row in d["options"]:
             row.update(clear=not row["selected"] and not row["mine"] or (row["mine"] and not same), best=row["selected"])
-    d = hand.review
-    d.update(decided=len(d["decisions"]), agree=sum(x["same"] for x in d["decisions"]), costly=sum(x["costly"] for x in d["decisions"]))
-    dear = [x for x in d["decisions"] if x["costly"]]
-    d.update(costly_cost=sum(x["cost"] for x in dear), costly_cost_se=sum(x["cost_se"] ** 2 for x in dear) ** 0.5)
-    Hand.objects.filter(pk=hand.pk).update(review=d)
+    Hand.objects.filter(pk=hand.pk).update(review=summed(hand.review))
     hand.refresh_from_db()
     return hand
+
+
+def summed(review: dict) -> dict:
+    """A stored review whose decisions a test changed, its summary summed again as the review does when it stores them."""
+    d = review["decisions"]
+    dear = [x for x in d if x["costly"]]
+    review.update(decided=sum(x["decided"] for x in d), agree=sum(x["same"] for x in d), costly=len(dear))
+    review.update(costly_cost=sum(x["cost"] for x in dear), costly_cost_se=sum(x["cost_se"] ** 2 for x in dear) ** 0.5)
+    return review

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accounts.models import Player
+from kwx import hand_review
 from kwx.bots.companion import CompanionBot
 from kwx.bots.strong import StrongBot
 from kwx.hand.notation import format_counts, parse_tile
@@ -16,7 +17,6 @@ from kwx.table.seat_record import SeatAction, cut, replay_seat
 from kwx.table.selfplay import play as selfplay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
-from play import review
 from play.entry import Entry, compile_entry, entry_text, read_token, tap_token, tokens_of, world_at_deal
 from play.entry_selectors import entry_view
 from play.entry_services import enter_hand
@@ -123,13 +123,15 @@ def test_an_entered_hand_is_stored_and_its_decisions_are_the_seat_s_own(django_c
     assert hand.record == compiled.record.to_json()
     if compiled.done.money_known:
         assert hand.nets == list(done.settlement.nets)
-    full = [(p.step, view_for(p.state, 0).decision) for p in review.decision_points(done.record.to_json(), 0)]
-    entered = [(p.step, view_for(p.state, 0).decision) for p in review.decision_points(hand.record, 0)]
+    full = [(p.step, view_for(p.state, 0).decision) for p in hand_review.decision_points(done.record, 0)]
+    entered = [(p.step, view_for(p.state, 0).decision) for p in hand_review.decision_points(hand.kwx_record, 0)]
     assert entered == full and entered
-    point = review.decision_points(hand.record, 0)[0]
-    figures = review.review_point(hand.record, 0, point, review.Method("basic", 20))
-    truth = review.review_decision(view_for(done.states[point.step], 0), review.policies("basic"), seed=review.decision_seed(hand.record, 0, point.step), work_per_choice=20)
-    assert [(o["verb"], o["tile"], o["mean"]) for o in figures["options"]] == [(review._key(c.action)["verb"], review._key(c.action)["tile"], c.mean) for c in truth.choices]
+    point = hand_review.decision_points(hand.kwx_record, 0)[0]
+    figures = hand_review.review_point(hand_review.Reviewed.from_json(hand.record), 0, point, hand_review.Method("basic", 20))
+    truth = hand_review.review_decision(
+        view_for(done.states[point.step], 0), hand_review.policies("basic"), seed=hand_review.decision_seed(hand_review.Reviewed.from_json(hand.record).key, 0, point.step), work_per_choice=20
+    )
+    assert [(o["verb"], o["tile"], o["mean"]) for o in figures["options"]] == [(hand_review.choice_key(c.action)["verb"], hand_review.choice_key(c.action)["tile"], c.mean) for c in truth.choices]
 
 
 def test_a_world_replayed_from_the_seat_view_alone():

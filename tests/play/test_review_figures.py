@@ -7,7 +7,7 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from play.templatetags.review_figures import MINUS, cost, fixed, worth
+from play.templatetags.review_figures import MINUS, cost, fixed, reason_text, worth
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,27 @@ def test_a_cost_that_rounds_to_zero_is_no_cost_and_any_other_has_its_plus_minus(
 def test_no_figure_is_ever_minus_zero(value, se):
     for text in (fixed(value), worth(value, se), cost(abs(value), se)):
         assert f"{MINUS}0.00" not in text and "-0.0" not in text
+
+
+def test_each_reason_has_its_words_in_both_languages():
+    codes = [
+        {"code": "deal_in", "seat": 1, "tile": "5p", "revealed": True},
+        {"code": "deal_in", "seat": 2, "tile": "5p", "revealed": False, "share": 0.31},
+        {"code": "robbed", "seat": 1, "tile": "3p", "revealed": True},
+        {"code": "robbed", "seat": 1, "tile": "3p", "revealed": False, "share": 0.2},
+        {"code": "declare_cost"},
+        {"code": "declare_gain"},
+        {"code": "kong_money", "tile": "7s"},
+        {"code": "shanten", "mine": 2, "best": 1},
+        {"code": "value", "mine": 2, "best": 4},
+        {"code": "waits", "mine": 8, "best": 28},
+        {"code": "win", "tile": "Z"},
+        {"code": "later"},
+    ]
+    for lang in ("zh-hans", "en"):
+        with translation.override(lang):
+            texts = [reason_text(r) for r in codes]
+        assert len(set(texts)) == len(texts) and all(texts)
+    with translation.override("zh-hans"):
+        assert "下家" in reason_text(codes[0]) and "包胡" in reason_text(codes[0]) and "31 %" in reason_text(codes[1])
+        assert "抢杠" in reason_text(codes[2])

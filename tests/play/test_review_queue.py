@@ -12,11 +12,12 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import Player
+from kwx import hand_review
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
 from kwx_site.priorities import OFFLINE_PRIORITY
-from play import forms, review, selectors, services
+from play import forms, selectors, services
 from play.models import Hand
 
 from .helpers import move_for, run_queued_tasks
@@ -99,8 +100,8 @@ def test_a_server_start_queues_no_branch(django_capture_on_commit_callbacks):
     player = Player.objects.create()
     origin = played(django_capture_on_commit_callbacks, player, "10.7.4.1")
     run_queued_tasks()
-    step = review.decision_points(origin.record, origin.seat)[0].step
-    taken = review.chosen_at(services.seats.replayed(origin.record, origin.seed), step, origin.seat)
+    step = hand_review.decision_points(origin.kwx_record, origin.seat)[0].step
+    taken = hand_review.chosen_at(services.seats.replayed(origin.kwx_record, origin.seed), step, origin.seat)
     branch = services.branch(player=player, hand_id=origin.pk, step=step, choice=forms.parse_choice("pass" if taken is None else f"{taken.verb} {taken.tile}"))
     with django_capture_on_commit_callbacks(execute=True):
         branch, _done = services.act_branch(player=player, hand_id=branch.pk, seen=branch.action_count, choice=None)  # the bot plays it out
@@ -174,7 +175,7 @@ def test_a_review_beats_while_its_processes_work_and_at_each_decision(django_cap
     old = timezone.now() - timedelta(hours=1)
     Hand.objects.filter(pk=hand.pk).update(review_beat=old)
     beats = []
-    real = review.review_points
+    real = hand_review.review_points
 
     def watched(record, seat, points, method, jobs=1, give_way=None, beat=None):
         Hand.objects.filter(pk=hand.pk).update(review_beat=old)
@@ -182,7 +183,7 @@ def test_a_review_beats_while_its_processes_work_and_at_each_decision(django_cap
         beats.append(Hand.objects.get(pk=hand.pk).review_beat)
         yield from real(record, seat, points, method, jobs, give_way, beat)
 
-    monkeypatch.setattr(review, "review_points", watched)
+    monkeypatch.setattr(hand_review, "review_points", watched)
     run_queued_tasks()
     hand.refresh_from_db()
     assert beats and beats[0] > old and hand.review_state == Hand.DONE and hand.review_beat >= beats[0]

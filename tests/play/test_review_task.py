@@ -12,8 +12,9 @@ from django_tasks import task
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import Player
+from kwx import hand_review
 from kwx_site.management.commands.db_worker import LeasedWorker
-from play import forms, review, services
+from play import forms, review_work, services
 from play.models import Hand, ReviewItem
 
 from .helpers import move_for, run_queued_tasks, upload
@@ -46,8 +47,8 @@ def uploaded_hand(capture, seed: int = 5) -> Hand:
 
 def expected(hand: Hand, settings) -> dict:
     """The review worked out here, straight through: what the task must have stored."""
-    method = review.Method(settings.REVIEW_POLICY, settings.REVIEW_WORK)
-    return review.review_hand(hand.record, hand.seat, method)
+    method = hand_review.Method(settings.REVIEW_POLICY, settings.REVIEW_WORK)
+    return hand_review.review_hand(hand_review.Reviewed.from_json(hand.record), hand.seat, method)
 
 
 def test_a_finished_hand_queues_its_review_when_it_commits_and_the_worker_stores_it(django_capture_on_commit_callbacks, settings):
@@ -80,27 +81,27 @@ def test_storing_twice_and_running_twice_change_nothing(django_capture_on_commit
     hand.refresh_from_db()
     figures = hand.review
     figures["decisions"][0]["costly"] = True  # at least one item to keep
-    services.store_review(hand=hand, figures=figures)
+    review_work.store_review(hand=hand, figures=figures)
     items = list(ReviewItem.objects.filter(hand=hand).values_list("pk", "step", "due", "card"))
-    services.store_review(hand=hand, figures=figures, now=timezone.now() + timedelta(days=3))
+    review_work.store_review(hand=hand, figures=figures, now=timezone.now() + timedelta(days=3))
     assert list(ReviewItem.objects.filter(hand=hand).values_list("pk", "step", "due", "card")) == items
-    assert services.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK) == "reviewed already"
+    assert review_work.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK) == "reviewed already"
     hand.refresh_from_db()
     assert hand.review == figures
 
 
 def test_a_run_cut_short_is_taken_up_where_it_stopped_with_the_same_figures(django_capture_on_commit_callbacks, settings):
     hand = uploaded_hand(django_capture_on_commit_callbacks)
-    total = len(review.decision_points(hand.record, hand.seat))
+    total = len(hand_review.decision_points(hand.kwx_record, hand.seat))
     assert total >= 3
     args = {"hand_id": hand.pk, "policy": settings.REVIEW_POLICY, "work_per_choice": settings.REVIEW_WORK}
-    services.work_review(**args, decisions=1)
+    review_work.work_review(**args, decisions=1)
     hand.refresh_from_db()
     assert (hand.review_state, hand.review_done, hand.review_total) == (Hand.RUNNING, 1, total)
     first = hand.review["decisions"][0]
     first["mean"] = 123.0  # a stored decision is taken as it is, not worked out again
     Hand.objects.filter(pk=hand.pk).update(review=hand.review)
-    services.work_review(**args)
+    review_work.work_review(**args)
     hand.refresh_from_db()
     assert hand.review_state == Hand.DONE and hand.review["decisions"][0]["mean"] == 123.0
     straight = json.loads(json.dumps(expected(hand, settings)))
@@ -110,8 +111,8 @@ def test_a_run_cut_short_is_taken_up_where_it_stopped_with_the_same_figures(djan
 def test_figures_of_another_method_are_not_taken_up(django_capture_on_commit_callbacks, settings):
     hand = uploaded_hand(django_capture_on_commit_callbacks)
     args = {"hand_id": hand.pk, "policy": settings.REVIEW_POLICY}
-    services.work_review(**args, work_per_choice=settings.REVIEW_WORK + 1, decisions=1)
-    services.work_review(**args, work_per_choice=settings.REVIEW_WORK)
+    review_work.work_review(**args, work_per_choice=settings.REVIEW_WORK + 1, decisions=1)
+    review_work.work_review(**args, work_per_choice=settings.REVIEW_WORK)
     hand.refresh_from_db()
     assert hand.review == json.loads(json.dumps(expected(hand, settings)))
 
@@ -122,7 +123,7 @@ def test_a_failing_review_says_so_and_asking_again_queues_it_once(django_capture
     def broken(*args, **kwargs):
         raise RuntimeError("broken rollouts")
 
-    monkeypatch.setattr(review, "review_point", broken)
+    monkeypatch.setattr(hand_review, "review_point", broken)
     run_queued_tasks()
     hand.refresh_from_db()
     assert hand.review_state == Hand.FAILED and DBTaskResult.objects.get().status == "FAILED"
@@ -193,8 +194,8 @@ def test_the_review_task_gives_way_to_the_hosts_ev_requests(django_capture_on_co
 
     hand = finished_hand(django_capture_on_commit_callbacks)
     seen = []
-    real = services.work_review
-    monkeypatch.setattr(services, "work_review", lambda **kw: seen.append(kw["give_way"]) or real(**kw))
+    real = review_work.work_review
+    monkeypatch.setattr(review_work, "work_review", lambda **kw: seen.append(kw["give_way"]) or real(**kw))
     run_queued_tasks()
     assert seen == [GiveWay(str(flight_path()))]
     hand.refresh_from_db()

@@ -1,56 +1,15 @@
-"""Play selectors: the table from the person's chair hides what it must, and the hint marks the tiles that deal in."""
+"""Play selectors: what one may see of games, hands and review items."""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import pytest
 
 from accounts.models import Player
-from kwx.hand.notation import parse_tiles
-from kwx.hand.rules import make_rules
-from kwx.hand.tiles import KIND_OF_ID, TILE_IDS
-from kwx.table.table import Action, apply, deal
-from kwx.table.view import view_for
-from kwx_site.table import table_shown
 from play import selectors, services
 
-
-def revealed_table():
-    hands = (parse_tiles("15p23p78p9p11s456sF", "h"), parse_tiles("4556p123s789sZZZ", "h"), parse_tiles("6677889p234s67sB", "h"))
-    state = deal(hands, 0, make_rules())
-    state = apply(state, Action(0, "draw", KIND_OF_ID["F"]))
-    seat1 = state.seats[1]
-    return replace(state, seats=(state.seats[0], replace(seat1, liang_dao=True, waits=seat1.ready_on), state.seats[2]))
+pytestmark = pytest.mark.django_db
 
 
-def test_the_hint_marks_the_tiles_a_revealed_hand_wins_on():
-    state = revealed_table()
-    assert KIND_OF_ID["5p"] in state.seats[1].waits
-    hint = selectors.hint(view_for(state, 0))
-    assert hint is not None
-    waits = {TILE_IDS[k] for k in state.seats[1].waits}
-    assert "5p" in hint["danger_tiles"] and set(hint["danger_tiles"]) <= waits
-    rows = {r.discard: r for r in hint["rows"]}
-    assert rows["5p"].deals_in and not rows["F"].deals_in and not any(r.chosen for r in rows.values())
-    fields = dict(hint["fields"])
-    assert fields["hand"] and fields["rev1"] == "4556p123789sZZZ"
-
-
-def test_the_table_shows_a_revealed_hand_and_hides_a_hidden_one():
-    shown = table_shown(view_for(revealed_table(), 0))
-    assert shown.right.tiles and shown.right.hidden == 0 and "5p" in [w.tile for w in shown.right.waits] and shown.right.liang_dao
-    assert shown.left.tiles == () and shown.left.hidden == 13
-    assert shown.me.drawn == "F" and len(shown.me.tiles) == 13 and shown.me.turn
-
-
-def test_the_end_of_a_hand_shows_every_hand_and_no_turn():
-    shown = table_shown(view_for(revealed_table(), 0, open_hands=True), over=True)
-    assert len(shown.left.tiles) == 13 and shown.left.hidden == 0 and not shown.left.liang_dao
-    assert shown.me.drawn is None and len(shown.me.tiles) == 14 and not shown.me.turn and not shown.turn_name
-
-
-@pytest.mark.django_db
 def test_another_players_hand_game_and_item_are_not_found():
     me, other = Player.objects.create(), Player.objects.create()
     game = services.start_game(player=me, level="basic", rules="standard", base=1, piao=0)
@@ -60,23 +19,13 @@ def test_another_players_hand_game_and_item_are_not_found():
     assert selectors.game_for(me, game.pk) == game and selectors.hand_for(me, hand.pk) == hand
 
 
-def crafted_state(actions):
-    from kwx.table.record import DEFAULT_PLAYERS, Header, Record
-
-    hands = tuple(parse_tiles(h, "h") for h in ("234p678p11s345s78s", "111p999pBBBZZ22s", "555p66p123s44s999s"))
-    return Record(Header("standard", (), 1, (0, 0, 0), DEFAULT_PLAYERS, 2, hands), tuple(Action(s, v, KIND_OF_ID[t]) for s, v, t in actions)).replay().final
-
-
-def test_auto_pass_passes_only_a_pong_that_does_not_bring_the_hand_nearer_and_auto_win_takes_a_win():
-    from play.seats import Auto, auto_choice
-
-    view = view_for(crafted_state([(2, "draw", "2p"), (2, "discard", "1s")]), 0)  # ready already: a pong of 1s leaves it ready, no nearer
-    assert [(a.verb, a.tile) for a in view.options] == [("pong", "1s")]
-    assert auto_choice(view, Auto(passes=True)).passes and auto_choice(view, Auto()) is None and auto_choice(view, Auto(win=True)) is None
-    state = crafted_state([(2, "draw", "2p"), (2, "discard", "1s")])
-    seat0 = replace(state.seats[0], concealed=parse_tiles("147p11s258sFFZ3s6s", "h"))  # two away: the pong brings it one nearer
-    helped = view_for(replace(state, seats=(seat0, state.seats[1], state.seats[2])), 0)
-    assert auto_choice(helped, Auto(passes=True)) is None
-    drawn = view_for(crafted_state([(2, "draw", "2p"), (2, "discard", "2p"), (0, "draw", "6s")]), 0)  # self-draw of a wait
-    won = auto_choice(drawn, Auto(win=True, passes=True))
-    assert won is not None and (won.action.verb, won.action.tile) == ("win", "6s") and auto_choice(drawn, Auto(passes=True)) is None
+def test_the_review_reads_its_step_and_asks_an_item_only_where_a_decision_is():
+    me = Player.objects.create()
+    hand = services.start_game(player=me, level="basic", rules="standard", base=1, piao=0).hands.get()
+    reads = selectors.review_reads(hand, "", "", False)
+    assert reads.step == hand.action_count and not reads.asked and reads.item is None and reads.branches == [] and reads.status["state"] == hand.review_state
+    assert selectors.review_reads(hand, "0", "", False).step == 0 and selectors.review_reads(hand, "99999", "", False).step == hand.action_count
+    asked = selectors.review_reads(hand, "0", "7", False)
+    assert asked.asked and asked.item is None  # no review done: no item is asked at any step
+    assert not selectors.review_reads(hand, "0", "7", True).asked  # a shared page never asks
+    assert selectors.finished_hands(hand.game) == []

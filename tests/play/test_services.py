@@ -9,8 +9,9 @@ import pytest
 from accounts.models import Player
 from accounts.services import merge_players
 from kwx.hand.tiles import TILE_IDS
+from kwx.table import seats
 from kwx.table.record import replay
-from play import forms, seats, services
+from play import forms, review_work, services
 from play.models import Game, Hand, ReviewItem
 from play.services import PlayError
 
@@ -60,7 +61,7 @@ def test_a_stale_or_repeated_action_changes_nothing():
     move = forms.parse_choice(move_for(hand))
     after, changed, done = services.act(player=player, game_id=game.pk, seen=seen, choice=move, hand_id=hand.pk)
     assert changed and after.action_count > seen
-    assert seats.replayed(after.record, after.seed).final == done.final  # the table it returns is the stored one
+    assert seats.replayed(after.kwx_record, after.seed).final == done.final  # the table it returns is the stored one
     again, changed_again, none = services.act(player=player, game_id=game.pk, seen=seen, choice=move, hand_id=hand.pk)  # a double submit
     assert not changed_again and none is None and again.record == after.record
     old, changed_old, _none = services.act(player=player, game_id=game.pk, seen=0, choice=move, hand_id=hand.pk)
@@ -78,7 +79,7 @@ def test_a_choice_the_table_does_not_offer_is_refused_and_changes_nothing():
     player = Player.objects.create()
     game = services.start_game(player=player, level="basic", rules="standard", base=1, piao=0)
     hand = game.hands.get()
-    state = seats.replayed(hand.record, hand.seed).final
+    state = seats.replayed(hand.kwx_record, hand.seed).final
     held = {k for k in range(21) if state.seats[0].concealed[k]}
     missing = next(k for k in range(21) if k not in held)
     with pytest.raises(PlayError):
@@ -120,13 +121,38 @@ def test_merging_a_session_moves_its_games_hands_and_review_items():
     anonymous, account = Player.objects.create(), Player.objects.create()
     game = services.start_game(player=anonymous, level="basic", rules="standard", base=1, piao=0)
     hand = play_out(anonymous, game)
-    from play import review
+    from kwx import hand_review
 
-    method = review.Method("strong", 30)
-    figures = review.review_hand(hand.record, 0, method)
+    method = hand_review.Method("strong", 30)
+    figures = hand_review.review_hand(hand_review.Reviewed.from_json(hand.record), 0, method)
     figures["decisions"][0]["costly"] = True  # at least one item to move
-    services.store_review(hand=hand, figures=figures)
+    review_work.store_review(hand=hand, figures=figures)
     merged = merge_players(source=anonymous, target=account)
     assert Game.objects.get(pk=game.pk).player_id == merged.pk
     assert Hand.objects.get(pk=hand.pk).player_id == merged.pk
     assert ReviewItem.objects.filter(player=merged).count() >= 1
+
+
+def test_answer_review_judges_the_choice_against_the_figures_and_moves_the_item():
+    from datetime import UTC, datetime
+
+    from puzzles.review import review as fsrs_review
+
+    player, other = Player.objects.create(), Player.objects.create()
+    hand = services.start_game(player=player, level="basic", rules="standard", base=1, piao=0).hands.get()
+    options = [{"verb": "discard", "tile": "5p", "liang_dao": False, "clear": False}, {"verb": "discard", "tile": "1s", "liang_dao": False, "clear": True}]
+    Hand.objects.filter(pk=hand.pk).update(review={"decisions": [{"step": 3, "options": options}]}, review_state=Hand.DONE)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    card, due = fsrs_review(None, False, now)
+    item = ReviewItem.objects.create(player=player, hand=hand, step=3, cost=1.0, card=card, due=due)
+    right = services.answer_review(player=player, item_id=item.pk, choice=forms.parse_choice("discard 5p"), now=now)
+    assert right.correct is True and right.item.due > now
+    wrong = services.answer_review(player=player, item_id=item.pk, choice=forms.parse_choice("discard 1s"), now=now)
+    assert wrong.correct is False and ReviewItem.objects.get(pk=item.pk).due == fsrs_review(right.item.card, False, now)[1]
+    assert services.answer_review(player=player, item_id=item.pk, choice=None, now=now).correct is False
+    Hand.objects.filter(pk=hand.pk).update(review_state=Hand.RUNNING)  # worked out again: nothing to judge by
+    before = ReviewItem.objects.get(pk=item.pk)
+    unjudged = services.answer_review(player=player, item_id=item.pk, choice=forms.parse_choice("discard 5p"), now=now)
+    assert unjudged.correct is None and ReviewItem.objects.get(pk=item.pk).card == before.card
+    with pytest.raises(ReviewItem.DoesNotExist):
+        services.answer_review(player=other, item_id=item.pk, choice=None)

@@ -21,8 +21,9 @@ from kwx.rules import PRESETS, record_options
 from kwx.table.record import replay
 from kwx.table.selfplay import seeded_deal
 from kwx.table.table import Action, IllegalAction, apply, check, deal, forced_kong
+from kwx.table.view import decision_for
 from kwx_site.text import tile_label
-from play import forms, selectors, services
+from play import forms, presenter, services
 from play.models import Game, Hand
 from settlement.text import error_text, kind_text, payment_words
 
@@ -93,8 +94,8 @@ def test_a_branch_played_on_from_a_review_step_keeps_the_town():
     hand = play_out(player, game)
     done = replay(hand.record)
     step = next(i for i, a in enumerate(done.actions) if a.seat == 0 and a.verb == "discard")
-    other = next(a for a in selectors.decision_for(done.states[step], 0).options if a != done.actions[step])
-    branch = services.branch(player=player, hand_id=hand.pk, step=step, choice=forms.parse_choice(selectors.move_value(other)))
+    other = next(a for a in decision_for(done.states[step], 0).options if a != done.actions[step])
+    branch = services.branch(player=player, hand_id=hand.pk, step=step, choice=forms.parse_choice(presenter.move_value(other)))
     assert branch.record["rules"] == "xiaogan" and branch.record["options"] == hand.record["options"]
 
 
@@ -102,7 +103,7 @@ def test_a_drawn_xiaogan_hand_shows_every_hand_its_best_wait_rank_and_the_cha_da
     done = keys_hand(4, 1, "xiaogan", "basic")  # seed 4: the wall runs out; 下家 and 上家 are ready, you are not
     assert done.result == "draw"
     with translation.override("en"):
-        card = selectors.end_card(done, 0)
+        card = presenter.end_card(done, 0)
     assert [r["name"] for r in card["ready"]] == ["You", "下家 (right)", "上家 (left)"]
     ranks = {r.seat: r for r in done.settlement.ready}
     assert [r["rank"] for r in card["ready"]] == [ranks[s].rank for s in range(3)] and not card["ready"][0]["ready"]
@@ -117,25 +118,25 @@ def test_a_drawn_xiaogan_hand_shows_every_hand_its_best_wait_rank_and_the_cha_da
 def test_a_suizhou_self_draw_turns_its_horse_and_the_end_card_scores_it():
     done = keys_hand(1, 1, "suizhou", "companion")  # seed 1: 下家 declares 亮倒 and self-draws: 独马
     assert done.final.horses
-    win = selectors.end_card(done, 0)["wins"][0]
+    win = presenter.end_card(done, 0)["wins"][0]
     assert win["horses"] == [TILE_IDS[h] for h in done.final.horses] and win["ma"] == done.settlement.extras[0].ma
     with translation.override("en"):
-        log = selectors.action_log(done, done.actions, 0, True)
+        log = presenter.action_log(done, done.actions, 0, True)
         assert log[0]["text"] == "下家 (right): turns the horses (买马) " + " ".join(tile_label(TILE_IDS[h]) for h in done.final.horses)
 
 
 def test_a_sha_ma_kong_is_said_in_the_log():
     done = keys_hand(2, 2, "suizhou", "companion")  # seed 2: 下家's declared triplet takes the fourth tile off a discard (action 38)
     assert forced_kong(done.states[38]) == done.actions[38]
-    lines = selectors.action_log(done, done.actions[:39], 0, False)
+    lines = presenter.action_log(done, done.actions[:39], 0, False)
     assert "杀马" in lines[0]["text"] and lines[0]["money"]
 
 
 def test_an_undeclared_pinghu_self_draw_under_self_draw_min_2_is_not_offered_and_says_why():
     done = keys_hand(349, 1, "yingcheng", "basic")  # seed 349: after 11 actions you draw a winning tile worth ×1
     state = done.states[11]
-    assert state.turn == 0 and state.phase == "act" and not selectors.choices(state).wins
-    refused = selectors.refused(state)
+    assert state.turn == 0 and state.phase == "act" and not presenter.choices(state).wins
+    refused = presenter.refused(state)
     assert [TILE_IDS[state.tile]] in [r["tiles"] for r in refused]
     with pytest.raises(IllegalAction) as why:
         check(state, Action(0, "win", state.tile))
@@ -150,9 +151,9 @@ def test_a_discard_that_would_feed_a_declared_hand_is_refused_with_the_tables_re
     state = replace(state, seats=(state.seats[0], replace(seat1, liang_dao=True, waits=seat1.ready_on), state.seats[2]))
     feeding = sorted(k for k in state.seats[1].waits if state.seats[0].concealed[k])
     assert feeding
-    shown = selectors.choices(state)
+    shown = presenter.choices(state)
     assert not {TILE_IDS[k] for k in feeding} & shown.discards
-    refused = selectors.refused(state)
+    refused = presenter.refused(state)
     assert [r["tiles"] for r in refused] == [[TILE_IDS[k] for k in feeding]]
     assert "declared" in refused[0]["why"] or "亮倒" in refused[0]["why"]
 
@@ -160,7 +161,7 @@ def test_a_discard_that_would_feed_a_declared_hand_is_refused_with_the_tables_re
 def test_a_half_declaration_is_offered_with_its_triplets_and_others_see_backs():
     done = keys_hand(228, 0, "yingcheng", "basic")  # seed 228: your first draw leaves you ready with three 6p to keep face down
     state = done.states[1]
-    shown = selectors.choices(state)
+    shown = presenter.choices(state)
     assert ("1s", ("6p", "6p", "6p"), "discard 1s ld kou 6p") in shown.half
     choice = forms.parse_choice("discard 1s ld kou 6p")
     declared = apply(state, choice.action)
@@ -178,14 +179,14 @@ def test_the_hint_opens_the_analyzer_under_the_games_rules_and_switches():
     state = apply(deal(hands, 0, make_rules("xiaogan", (), {"cap": 8})), Action(0, "draw", KIND_OF_ID["F"]))
     from kwx.table.view import view_for
 
-    fields = dict(selectors.hint(view_for(state, 0))["fields"])
+    fields = dict(presenter.hint(view_for(state, 0))["fields"])
     assert fields["rules"] == "xiaogan" and fields["cap"] == "8"
 
 
 def test_a_review_names_the_triplets_a_declaration_kept_face_down_and_judges_that_choice_alone():
-    from play import review
+    from kwx import hand_review
 
     plain, half = Action(0, "discard", KIND_OF_ID["1s"], True), Action(0, "discard", KIND_OF_ID["1s"], True, frozenset({KIND_OF_ID["6p"]}))
-    assert "kou" not in review._key(plain) and review._key(half)["kou"] == ["6p"]
-    figures = {"options": [{**review._key(plain), "clear": True}, {**review._key(half), "clear": False}]}
-    assert review.judge(figures, forms.parse_choice("discard 1s ld kou 6p")) and not review.judge(figures, forms.parse_choice("discard 1s ld"))
+    assert "kou" not in hand_review.choice_key(plain) and hand_review.choice_key(half)["kou"] == ["6p"]
+    figures = {"options": [{**hand_review.choice_key(plain), "clear": True}, {**hand_review.choice_key(half), "clear": False}]}
+    assert hand_review.judge(figures, forms.parse_choice("discard 1s ld kou 6p")) and not hand_review.judge(figures, forms.parse_choice("discard 1s ld"))

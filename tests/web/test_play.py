@@ -12,9 +12,9 @@ from accounts.models import Player
 from kwx.bots.companion import CompanionBot
 from kwx.bots.judge import JudgeBot
 from kwx.table.record import replay
+from kwx.table.seats import PERSON
 from kwx.table.view import view_for
 from play.models import Game, Hand, ReviewItem
-from play.seats import PERSON
 from tests.conftest import VECTORS
 from tests.play.helpers import move_for, run_queued_tasks
 
@@ -137,9 +137,9 @@ def test_hints_show_the_analyzer_discard_table_on_the_persons_turn(client):
     game = start(client)
     hand = current(game)
     for _ in range(60):
-        from play import seats
+        from kwx.table import seats
 
-        state = seats.replayed(hand.record).final
+        state = seats.replayed(hand.kwx_record).final
         if state.phase in ("act", "pong") and state.turn == 0 and not state.seats[0].liang_dao:
             break
         client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)})
@@ -182,7 +182,7 @@ def test_a_pasted_record_is_reviewed_and_a_bad_one_names_the_action(client):
 
 
 def test_costly_decisions_become_review_items_that_open_the_review_at_their_step(client, django_capture_on_commit_callbacks):
-    from play.services import store_review
+    from play.review_work import store_review
 
     game = start(client)
     hand = play_hand(client, game, capture=django_capture_on_commit_callbacks)
@@ -234,7 +234,7 @@ def test_a_due_costly_decision_is_served_by_the_drills_review_queue(client, djan
     decision = hand.review["decisions"][0]
     item = ReviewItem.objects.filter(hand=hand).first()
     if item is None:  # no costly decision this hand: schedule one as the review would
-        from play.services import store_review
+        from play.review_work import store_review
 
         hand.review["decisions"][0]["costly"] = True
         store_review(hand=hand, figures=hand.review)

@@ -12,9 +12,10 @@ import re
 import pytest
 from django.test import Client
 
+from kwx.bots.registry import policy_factory
+from kwx.table import seats
 from kwx.table.record import replay
 from kwx.table.view import decision_for
-from play import seats
 from play.forms import parse_choice
 from play.models import Game, Hand
 from tests.concurrency import run_together
@@ -32,7 +33,7 @@ def _seen(client: Client, game_id: int) -> int:
 def _person_moves(hand: Hand) -> int:
     """The person's decisions the record holds: each state before an action where seat 0 had a choice
     (a second win on the same discard is applied with the first, so states after a win do not count)."""
-    states = seats.replayed(hand.record).states
+    states = seats.replayed(hand.kwx_record).states
     return sum(1 for state in states[:-1] if decision_for(state, 0).is_open and not state.wins)
 
 
@@ -86,7 +87,7 @@ def test_two_tabs_pressing_the_same_button_at_once_apply_it_once():
     one_tab.cookies = owner.cookies
     expected = hand.record["actions"]
     # the same move applied once: replaying it alone gives the stored record
-    done, _over = seats.play_on(seats.replayed(hand.record, hand.seed), "basic", parse_choice(body["move"]))
+    done, _over = seats.play_on(seats.replayed(hand.kwx_record, hand.seed), policy_factory("basic")(), parse_choice(body["move"]))
     assert after.record["actions"] == done.record.to_json()["actions"]
     assert len(after.record["actions"]) > len(expected)
     assert _seen(one_tab, game_id) == after.action_count

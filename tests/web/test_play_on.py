@@ -8,10 +8,11 @@ import re
 import pytest
 from django.test import Client
 
+from kwx import hand_review
+from kwx.table import seats
 from kwx.table.record import Record
 from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
-from play import review, seats
 from play.models import Hand
 from tests.play.helpers import finish_hand, move_for, run_queued_tasks
 from tests.web.test_play import start
@@ -34,9 +35,9 @@ def played(client, django_capture_on_commit_callbacks) -> Hand:
 
 def other_choices(hand: Hand):
     """Each decision of the hand with another choice than the one played (not a win): its step, the other choice and the one played (form values)."""
-    done = seats.replayed(hand.record)
-    for point in review.decision_points(hand.record, hand.seat):
-        taken = _move(review.chosen_at(done, point.step, hand.seat))
+    done = seats.replayed(hand.kwx_record)
+    for point in hand_review.decision_points(hand.kwx_record, hand.seat):
+        taken = _move(hand_review.chosen_at(done, point.step, hand.seat))
         for choice in view_for(point.state, hand.seat).decision.choices:
             if _move(choice) != taken and not _move(choice).startswith("win"):
                 yield point.step, _move(choice), taken
@@ -49,7 +50,7 @@ def other_choice(hand: Hand) -> tuple[int, str, str]:
 
 def not_offered(hand: Hand, step: int) -> str:
     """A well-formed move the person was not offered at ``step``."""
-    offered = {_move(c) for c in view_for(seats.replayed(hand.record).states[step], hand.seat).decision.choices}
+    offered = {_move(c) for c in view_for(seats.replayed(hand.kwx_record).states[step], hand.seat).decision.choices}
     return next(m for m in (f"{verb} {tile}" for verb in ("win", "kong", "pong", "discard") for tile in ("1p", "9s", "Z", "F", "B", "5p")) if m not in offered)
 
 
@@ -62,8 +63,8 @@ def test_a_branch_keeps_the_record_to_the_step_then_the_other_choice_on_the_same
     assert branch.origin_id == played.pk and branch.origin_step == step and branch.seed == played.seed and branch.game_id is None
     assert branch.record["actions"][:step] == played.record["actions"][:step]
     assert {k: v for k, v in branch.record.items() if k != "actions"} == {k: v for k, v in played.record.items() if k != "actions"}
-    done = seats.replayed(branch.record, branch.seed)  # a legal kwx-hand/1 record on the origin's wall
-    assert _move(review.chosen_at(done, step, branch.seat)) == move != taken
+    done = seats.replayed(branch.kwx_record, branch.seed)  # a legal kwx-hand/1 record on the origin's wall
+    assert _move(hand_review.chosen_at(done, step, branch.seat)) == move != taken
     wall = seeded_deal(branch.seed, done.header.dealer).wall
     assert Record.from_json(branch.record).replay(wall).states[-1] == done.final  # every draw checked against the origin's wall
     page = get(client, f"/play/{branch.pk}/branch/")
@@ -109,7 +110,7 @@ def test_the_bot_can_play_the_rest_of_a_branch(client, played):
     fragment = client.post(f"/play/{branch.pk}/branch/", {"seen": branch.action_count, "move": "bot"}, HTTP_HX_REQUEST="true")
     assert fragment.status_code == 200 and 'id="branch-compare"' in fragment.content.decode() and "<html" not in fragment.content.decode()
     branch.refresh_from_db()
-    assert branch.over and seats.replayed(branch.record, branch.seed).result == branch.result
+    assert branch.over and seats.replayed(branch.kwx_record, branch.seed).result == branch.result
     assert client.get(f"/play/{branch.pk}/record.json").status_code == 200
 
 
@@ -133,7 +134,7 @@ def test_a_branch_logs_its_actions_in_words_and_ends_with_the_payments(client, p
     end = client.post(f"/play/{branch.pk}/branch/", {"seen": branch.action_count, "move": "bot"}, HTTP_HX_REQUEST="true").content.decode()
     assert not any("{" in line for line in log_lines(end)) and "&#x27;text&#x27;" not in end
     branch.refresh_from_db()
-    payments = seats.replayed(branch.record).settlement.payments
+    payments = seats.replayed(branch.kwx_record).settlement.payments
     listed = re.findall(r"<li[^>]*><span>(.*?)</span> <strong>(\d+)</strong>", end.split('id="payments"')[1].split("</ul>")[0])
     assert [int(amount) for _who, amount in listed] == [p.amount for p in payments]
     assert sum(p.amount for p in payments if p.payee == branch.seat) - sum(p.amount for p in payments if p.payer == branch.seat) == branch.nets[branch.seat]

@@ -11,10 +11,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django_tasks_db.models import DBTaskResult
 
+from kwx import hand_review
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
-from play import review, services
+from play import review_work
 from play.models import Hand, ReviewItem
 from play.templatetags.review_figures import MINUS
 from tests.play.helpers import run_queued_tasks
@@ -58,7 +59,7 @@ def test_no_get_of_a_review_writes_anything_before_during_or_after_its_task(clie
     rows = lambda: (list(Hand.objects.values()), list(DBTaskResult.objects.values()), list(ReviewItem.objects.values()))
     for stage in ("queued", "running", "done"):
         if stage == "running":
-            services.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=1)
+            review_work.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=1)
         if stage == "done":
             run_queued_tasks()
         before = rows()
@@ -75,8 +76,8 @@ def test_while_its_task_works_the_page_polls_its_fragment_and_shows_the_progress
     queued = get(client, url)
     assert 'hx-trigger="every 2s"' in queued and f'hx-get="{url}"' in queued and 'id="review-refresh"' in queued and f'href="{url}"' in queued
     assert "pl-decision" not in queued and "review-progress" not in queued  # no worker has started it yet
-    services.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=2)
-    total = len(review.decision_points(hand.record, hand.seat))
+    review_work.work_review(hand_id=hand.pk, policy=settings.REVIEW_POLICY, work_per_choice=settings.REVIEW_WORK, decisions=2)
+    total = len(hand_review.decision_points(hand.kwx_record, hand.seat))
     fragment = get(client, url, htmx=True)
     assert "<html" not in fragment and fragment.lstrip().startswith('<div id="review"') and 'hx-trigger="every 2s" hx-target="#review"' in fragment
     assert f'<progress id="review-progress" value="2" max="{total}">' in fragment
@@ -87,7 +88,7 @@ def test_while_its_task_works_the_page_polls_its_fragment_and_shows_the_progress
 
 def test_a_failed_review_says_so_and_offers_to_try_again_by_post(client, django_capture_on_commit_callbacks, monkeypatch):
     hand = uploaded(client, django_capture_on_commit_callbacks)
-    monkeypatch.setattr(review, "review_point", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(hand_review, "review_point", lambda *a, **k: 1 / 0)
     run_queued_tasks()
     monkeypatch.undo()
     page = get(client, f"/play/{hand.pk}/review/")
@@ -134,7 +135,7 @@ def test_a_review_item_asks_again_without_showing_the_old_answer(client, django_
     hand.refresh_from_db()
     decision = next(d for d in hand.review["decisions"] if not d["same"])
     decision["costly"] = True
-    services.store_review(hand=hand, figures=hand.review)
+    review_work.store_review(hand=hand, figures=hand.review)
     item = ReviewItem.objects.get(hand=hand, step=decision["step"])
     page = get(client, f"/play/{hand.pk}/review/?step={item.step}&item={item.pk}")
     asked = page.split('id="dec-h"')[1].split("</section>")[0]

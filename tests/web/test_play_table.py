@@ -238,8 +238,8 @@ def test_an_anonymous_game_and_another_accounts_game_stay_not_found(client, djan
 
 
 def test_the_auto_switches_are_kept_with_the_game_and_answer_what_they_cover(client):
+    from kwx.table import seats
     from kwx.table.view import view_for
-    from play import seats
 
     both = seats.Auto(win=True, passes=True)
     covered = None
@@ -247,7 +247,7 @@ def test_the_auto_switches_are_kept_with_the_game_and_answer_what_they_cover(cli
         game = start(client)
         hand = current(game)
         while not hand.over:
-            if seats.auto_choice(view_for(seats.replayed(hand.record).final, 0), both) is not None:
+            if seats.auto_choice(view_for(seats.replayed(hand.kwx_record).final, 0), both) is not None:
                 covered = hand
                 break
             client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)})
@@ -265,7 +265,7 @@ def test_the_auto_switches_are_kept_with_the_game_and_answer_what_they_cover(cli
     assert 'id="auto-win" checked' in page and 'id="auto-pass" checked' in page
     hand = after
     while not hand.over:  # from now on the table never asks what the switches answer
-        view = view_for(seats.replayed(hand.record).final, 0)
+        view = view_for(seats.replayed(hand.kwx_record).final, 0)
         assert seats.auto_choice(view, both) is None
         client.post(f"/play/{game.pk}/", {"hand": hand.pk, "seen": hand.action_count, "move": move_for(hand)})
         hand = current(game)

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from play import selectors, services
+from play import presenter, review_work
 from play.models import Hand, ReviewItem
 from play.templatetags.review_figures import cost, worth
-from tests.play.helpers import decide_all, run_queued_tasks
+from tests.play.helpers import decide_all, run_queued_tasks, summed
 from tests.web.test_play_review import get, uploaded
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def _text(html: str) -> str:
 
 def test_an_item_asked_while_its_review_is_worked_out_again_shows_nothing_of_the_old_answer(client, reviewed):
     decision = next(d for d in reviewed.review["decisions"] if d["costly"])
-    services.store_review(hand=reviewed, figures=reviewed.review)
+    review_work.store_review(hand=reviewed, figures=reviewed.review)
     item = ReviewItem.objects.get(hand=reviewed, step=decision["step"])
     Hand.objects.filter(pk=reviewed.pk).update(review_state=Hand.QUEUED, review=None)  # worked out again (a new method)
     page = get(client, f"/play/{reviewed.pk}/review/?step={item.step}&item={item.pk}")
@@ -41,7 +41,7 @@ def test_an_item_asked_while_its_review_is_worked_out_again_shows_nothing_of_the
 def test_an_item_of_another_step_shows_nothing_of_the_old_answer(client, reviewed):
     first, second = [d for d in reviewed.review["decisions"] if not d["same"]][:2]
     reviewed.review["decisions"][reviewed.review["decisions"].index(first)]["costly"] = True
-    services.store_review(hand=reviewed, figures=reviewed.review)
+    review_work.store_review(hand=reviewed, figures=reviewed.review)
     item = ReviewItem.objects.get(hand=reviewed, step=first["step"])
     page = get(client, f"/play/{reviewed.pk}/review/?step={second['step']}&item={item.pk}")
     assert "pl-taken" not in page and "pl-mine" not in page and "pl-compare" not in page and 'id="item-gone"' in page
@@ -78,7 +78,7 @@ def test_the_summary_gives_the_agreement_rate_and_the_cost_in_all(client, review
     page = get(client, f"/play/{reviewed.pk}/review/")
     rate = _text(re.search(r'<span id="agree-rate">(.*?)</span>', page, re.S).group(1))
     assert re.search(rf"({agree}\D+{decided}|{decided}\D+{agree})\D+[(（]{round(100 * agree / decided)} %[)）]", rate), rate  # of the decided only
-    total = selectors.hand_totals(decisions)
+    total = presenter.hand_totals(reviewed.review)
     assert cost(total["cost"], total["cost_se"]) in _text(re.search(r'<strong id="total-cost">(.*?)</strong>', page, re.S).group(1))
     assert total["cost"] == pytest.approx(sum(d["cost"] for d in costly))
 
@@ -105,7 +105,7 @@ def test_the_chart_draws_each_decision_s_worth_and_its_figures_agree(client, rev
 
 def test_an_item_asked_shows_no_chart_and_no_costliest_list(client, reviewed):
     decision = next(d for d in reviewed.review["decisions"] if d["costly"])
-    services.store_review(hand=reviewed, figures=reviewed.review)
+    review_work.store_review(hand=reviewed, figures=reviewed.review)
     item = ReviewItem.objects.get(hand=reviewed, step=decision["step"])
     page = get(client, f"/play/{reviewed.pk}/review/?step={item.step}&item={item.pk}")
     assert "worth-chart" not in page and "Costliest" not in page and "损失最大" not in page and f"/play/items/{item.pk}/" in page
@@ -118,7 +118,7 @@ def test_a_decision_too_close_to_call_says_so_and_is_not_counted_in_the_agreemen
     close.update(decided=False, same=False, worse=False, costly=False, reasons=[])
     for row in close["options"]:
         row.update(clear=False, best=False)
-    Hand.objects.filter(pk=reviewed.pk).update(review=review)
+    Hand.objects.filter(pk=reviewed.pk).update(review=summed(review))
     page = get(client, f"/play/{reviewed.pk}/review/?step={close['step']}")
     verdict = _text(re.search(r'<p id="decision-verdict">(.*?)</p>', page, re.S).group(1))
     assert "太接近" in verdict and "不评分" in verdict and "pl-reasons" not in page.split('id="dec-h"')[1].split("</section>")[0]

@@ -25,10 +25,10 @@ from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import Player
+from kwx import hand_review
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
-from play import review
 from play.models import Hand
 from tests.conftest import ROOT
 from tests.play.helpers import upload
@@ -91,7 +91,7 @@ def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_complet
     monkeypatch.setattr(review_sets, "MIN_DEALS", review_sets.CLEAR.deals)  # as the worker's processes have it (they do not read tests/conftest.py)
     done = play(seeded_deal(24, 0), [BasicBot(), StrongBot(), StrongBot()])  # a short hand (5 decisions, 20 moves): reviewed twice at the real minimum of deals
     hand = upload(Player.objects.create(), json.dumps(done.record.to_json()), 0)  # committed: its task is queued
-    total = len(review.decision_points(hand.record, hand.seat))
+    total = len(hand_review.decision_points(hand.kwx_record, hand.seat))
     assert total >= 4 and DBTaskResult.objects.get().status == "READY"
     state = lambda: Hand.objects.values_list("review_state", "review_done").get(pk=hand.pk)
 
@@ -119,7 +119,7 @@ def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_complet
     task.refresh_from_db()
     hand.refresh_from_db()
     assert task.status == "SUCCESSFUL" and len(task.worker_ids) == 2 and "back in the queue" in out
-    method = review.Method(settings.REVIEW_POLICY, WORK)
-    straight = review.review_hand(hand.record, hand.seat, method)
+    method = hand_review.Method(settings.REVIEW_POLICY, WORK)
+    straight = hand_review.review_hand(hand_review.Reviewed.from_json(hand.record), hand.seat, method)
     assert hand.review == json.loads(json.dumps(straight))  # the same figures as one uninterrupted run
     assert (hand.review_done, hand.review_total) == (total, total)

@@ -16,7 +16,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import setup_test_environment, teardown_test_environment
 
-from play import seats
+from kwx.table import seats
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -64,7 +64,7 @@ class Command(BaseCommand):
                     hand = Game.objects.get(pk=game_id).hands.get(number=number)
                     if hand.over:
                         break
-                    view = view_for(seats.replayed(hand.record).final, 0)
+                    view = view_for(seats.replayed(hand.kwx_record).final, 0)
                     if view.decision.may_pass:
                         action = person.claim(view)
                         move = "pass" if action is None else f"{action.verb} {action.tile}"

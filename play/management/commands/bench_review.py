@@ -29,8 +29,9 @@ from django.test.utils import setup_test_environment, teardown_test_environment
 
 from accounts.models import Player
 from kwx.bots.registry import policy_factory
+from kwx.table import seats
 from kwx.table.view import view_for
-from play import forms, seats, services
+from play import forms, services
 from play.management.commands.bench_play import percentile
 from play.models import Game, Hand
 
@@ -85,7 +86,7 @@ def play_as(person: Any, player: Player, client: str = "", game: Game | None = N
         last = game.hands.order_by("-number").first()
         hand = services.next_hand(player=player, game_id=game.pk, number=last.number if last else None, piao=0, client=client)
     while not hand.over:
-        view = view_for(seats.replayed(hand.record).final, 0)
+        view = view_for(seats.replayed(hand.kwx_record).final, 0)
         action = person.claim(view) if view.decision.may_pass else person.act(view)
         move = "pass" if action is None else f"{action.verb} {action.tile}" + (" ld" if action.liang_dao else "")
         hand, _changed, _done = services.act(player=player, game_id=game.pk, seen=hand.action_count, choice=forms.parse_choice(move), hand_id=hand.pk, client=client)

@@ -1,4 +1,6 @@
-"""The review (复盘) of one hand from one seat: each decision selected on one set of deals and confirmed on another, what it cost, and why.
+"""The review (复盘) of one hand from one seat: each decision judged, what it cost, and why.
+
+Each decision is selected on one set of deals and confirmed on another.
 
 Pure Python over the engine. A decision is a state where the seat had more than one
 choice (its own turn with a discard to pick, a kong or a win on offer; or a claim on
@@ -16,6 +18,8 @@ clearly worse choice says why in words (:func:`reasons`). Each decision's worlds
 seed derived from the record, the seat and the step (:func:`decision_seed`), so the same record
 gives the same figures on any machine, and the decisions of one hand are independent:
 :func:`review_points` may work them out in several processes at once and gives the same figures.
+A record comes in typed (:class:`Reviewed`: the record, whole or one seat's view, and the key of its
+seeds, the record's JSON as it was stored).
 """
 
 from __future__ import annotations
@@ -33,14 +37,14 @@ from kwx.hand.efficiency import Efficiency, discard_options, efficiency
 from kwx.hand.tiles import TILE_IDS
 from kwx.numbers import seed_of
 from kwx.processes import as_done
+from kwx.table import seats
 from kwx.table.advice import COSTLY, sample_world
-from kwx.table.record import Replay
+from kwx.table.record import Record, Replay
 from kwx.table.review import ChoiceReviewed, DecisionReviewed, review_decision
+from kwx.table.seat_record import SeatRecord
 from kwx.table.selfplay import Policy
 from kwx.table.table import Action, Table, claim_win
 from kwx.table.view import SeatView, view_for
-
-from . import seats
 
 COSTLY_MARGIN = COSTLY.sigmas
 """A choice is costly only when its gap to the best exceeds this many paired standard errors on both sets …"""
@@ -67,7 +71,9 @@ class Method:
 
 
 def policies(name: str, give_way: Callable[[], object] | None = None) -> Callable[[], list[Policy]]:
-    """What makes the three seats' rollout policies for one rollout: fresh bots named ``name`` (a key of ``kwx.bots.registry``).
+    """What makes the three seats' rollout policies for one rollout: fresh bots named ``name``.
+
+    ``name`` is a key of ``kwx.bots.registry``.
 
     ``give_way`` (``kwx.processes.GiveWay``) is called first, before every rollout: it pauses the review while a
     person's request computes on the host (the figures do not change: the seeds and the budget are the same)."""
@@ -83,6 +89,20 @@ def policies(name: str, give_way: Callable[[], object] | None = None) -> Callabl
 
 
 @dataclass(frozen=True, slots=True)
+class Reviewed:
+    """A record to review: the record (the whole hand, or one seat's view) and the key of its decisions' seeds."""
+
+    record: Record | SeatRecord
+    key: str
+    """The record's JSON as it was stored, canonical (sorted keys, no spaces, ASCII): an upload's own keys count, so its figures never change."""
+
+    @classmethod
+    def from_json(cls, data: Any) -> Reviewed:
+        """A stored record's JSON read (raises RecordError), keyed by that JSON."""
+        return cls(seats.read_record(data), json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True))
+
+
+@dataclass(frozen=True, slots=True)
 class DecisionPoint:
     """A state where the seat had a choice, and the record's next action (what was done)."""
 
@@ -91,8 +111,10 @@ class DecisionPoint:
     taken: Action
 
 
-def _key(action: Action | None) -> dict[str, Any]:
-    """A choice as the figures name it: verb, tile, 亮倒, and under 半亮 the triplets kept face down (``kou``, only when there are some)."""
+def choice_key(action: Action | None) -> dict[str, Any]:
+    """A choice as the figures name it: verb, tile, 亮倒, and under 半亮 the triplets kept face down.
+
+    ``kou`` is there only when some triplets are kept."""
     if action is None:
         return {"verb": seats.PASS, "tile": "", "liang_dao": False}
     key: dict[str, Any] = {"verb": action.verb, "tile": action.tile, "liang_dao": action.liang_dao}
@@ -113,7 +135,7 @@ def chosen_at(done: Replay, step: int, seat: int) -> Action | None:
     return _chosen(done.states[step], done.actions[step], seat)
 
 
-def decision_points(record: dict[str, Any], seat: int) -> list[DecisionPoint]:
+def decision_points(record: Record | SeatRecord, seat: int) -> list[DecisionPoint]:
     """Every state of the record where ``seat`` had more than one choice."""
     done = seats.replayed(record)
     out = []
@@ -124,9 +146,9 @@ def decision_points(record: dict[str, Any], seat: int) -> list[DecisionPoint]:
     return out
 
 
-def decision_seed(record: dict[str, Any], seat: int, step: int) -> int:
-    """The seed of one decision's worlds: from the record's canonical JSON, the seat and the step."""
-    return seed_of(json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True), seat, step, sep="|", bits=64)
+def decision_seed(key: str, seat: int, step: int) -> int:
+    """The seed of one decision's worlds: from the record's key (its canonical JSON, ``Reviewed.key``), the seat and the step."""
+    return seed_of(key, seat, step, sep="|", bits=64)
 
 
 def _waits(result: Efficiency) -> list[dict[str, Any]]:
@@ -163,7 +185,7 @@ def _shapes(view: SeatView) -> Callable[[Action | None], dict[str, Any]]:
 
 def _row(choice: ChoiceReviewed, shape: dict[str, Any], mine: Action | None, judged: DecisionReviewed) -> dict[str, Any]:
     return {
-        **_key(choice.action),
+        **choice_key(choice.action),
         "mean": choice.mean,
         "se": choice.stderr,
         "deals": choice.deals,
@@ -180,7 +202,9 @@ def _row(choice: ChoiceReviewed, shape: dict[str, Any], mine: Action | None, jud
 
 
 def costly(judged: DecisionReviewed, choice: Action | None) -> bool:
-    """Whether a choice is costly: both sets find its gap to the selected best clear by COSTLY (more than 3 paired errors and half a stake)."""
+    """Whether a choice is costly: both sets find its gap to the selected best clear by COSTLY.
+
+    COSTLY: more than 3 paired errors and half a stake."""
     c = judged.of(choice)
     return c.worse and judged.first_worlds >= COSTLY.deals and COSTLY.clear(c.first_gap, c.first_gap_se) and c.gap_deals >= COSTLY.deals and COSTLY.clear(c.gap, c.gap_se)
 
@@ -191,7 +215,9 @@ def _relative(view: SeatView, other: int) -> int:
 
 
 def _hits(view: SeatView, kind: int, phase: Literal["claim", "rob"]) -> dict[int, float]:
-    """For each hidden opponent, the share of worlds (dealt with ``progress``) in which the seat throwing (``claim``) or adding to a pong (``rob``) ``kind`` lets it win."""
+    """For each hidden opponent, the share of worlds in which ``kind`` lets it win.
+
+    The worlds are dealt with ``progress``; the seat throws ``kind`` (``claim``) or adds it to a pong (``rob``)."""
     rng = random.Random(kind)
     hits = dict.fromkeys((o for o in view.others() if not view.seats[o].liang_dao), 0)
     for _ in range(REASON_WORLDS):
@@ -213,7 +239,11 @@ def _likely(view: SeatView, kind: int, phase: Literal["claim", "rob"]) -> tuple[
 
 
 def reasons(view: SeatView, mine: Action | None, best: Action | None, shape: Callable[[Action | None], dict[str, Any]]) -> list[dict[str, Any]]:
-    """Why the seat's choice cost against the best, in codes the page puts in words: the deal-in it walked into (a revealed wait, 包胡; a hidden hand's likely wait), the kong that gets robbed, the 亮倒 that costs double (or the one given up), the kong money given up, the shanten, fan or waits given up; else that it is later play."""
+    """Why the seat's choice cost against the best, in codes the page puts in words.
+
+    The deal-in it walked into (a revealed wait, 包胡; a hidden hand's likely wait), the kong that gets
+    robbed, the 亮倒 that costs double (or the one given up), the kong money given up, the shanten, fan
+    or waits given up; else that it is later play."""
     out: list[dict[str, Any]] = []
     revealed = {o: view.seats[o].waits for o in view.others() if view.seats[o].liang_dao}
     if mine is not None and mine.verb in ("discard", "kong"):
@@ -248,13 +278,16 @@ def reasons(view: SeatView, mine: Action | None, best: Action | None, shape: Cal
     return out or [{"code": "later"}]
 
 
-def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method: Method, give_way: Callable[[], object] | None = None) -> dict[str, Any]:
-    """One decision's figures from its confirming deals: every choice's worth (mean ± standard error, deals), its gap to the selected best (± paired, deals), its §4 figures; the verdict and its reasons.
+def review_point(reviewed: Reviewed, seat: int, point: DecisionPoint, method: Method, give_way: Callable[[], object] | None = None) -> dict[str, Any]:
+    """One decision's figures from its confirming deals, its verdict and its reasons.
+
+    Every choice's worth (mean ± standard error, deals), its gap to the selected best (± paired,
+    deals), its §4 figures.
 
     ``give_way`` is called before every rollout (``policies``)."""
     state = point.state
     view = view_for(state, seat)
-    header = seats.header_of(record)
+    header = reviewed.record.header
     mine = _chosen(state, point.taken, seat)
     factory = policy_factory(method.policy)
     policy = factory()
@@ -262,7 +295,7 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
     judged = review_decision(
         view,
         policies(method.policy, give_way),
-        seed=decision_seed(record, seat, point.step),
+        seed=decision_seed(reviewed.key, seat, point.step),
         work_per_choice=method.work_per_choice,
         focus=(mine, own),
         control=world_control(seat),
@@ -279,9 +312,9 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
         "phase": state.phase,
         "claim": view.decision.may_pass,
         "tile": TILE_IDS[state.tile] if view.decision.may_pass and state.tile is not None else "",
-        "mine": _key(mine),
-        "best": _key(judged.selected),
-        "policy_choice": _key(own),
+        "mine": choice_key(mine),
+        "best": choice_key(judged.selected),
+        "policy_choice": choice_key(own),
         "decided": judged.decided(mine),
         "named": judged.named,
         "same": judged.agrees(mine),
@@ -299,12 +332,12 @@ def review_point(record: dict[str, Any], seat: int, point: DecisionPoint, method
     }
 
 
-def _review_job(job: tuple[dict[str, Any], int, DecisionPoint, Method, Callable[[], object] | None]) -> dict[str, Any]:
+def _review_job(job: tuple[Reviewed, int, DecisionPoint, Method, Callable[[], object] | None]) -> dict[str, Any]:
     return review_point(*job)
 
 
 def review_points(
-    record: dict[str, Any],
+    reviewed: Reviewed,
     seat: int,
     points: Sequence[DecisionPoint],
     method: Method,
@@ -322,11 +355,13 @@ def review_points(
     """
     if jobs > 1:
         points = sorted(points, key=lambda p: -len(view_for(p.state, seat).decision.choices))
-    yield from as_done(_review_job, [(record, seat, point, method, give_way) for point in points], jobs, beat)
+    yield from as_done(_review_job, [(reviewed, seat, point, method, give_way) for point in points], jobs, beat)
 
 
 def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[str, Any]:
-    """A hand's review: its decisions in the hand's order, how many were decided and confirmed among the best, and the costly ones with what they gave away in all (± from their paired errors).
+    """A hand's review: its decisions in order, how many were decided and among the best, the costly ones and their cost.
+
+    The cost in all is given ± from the costly decisions' paired errors.
 
     Only costly decisions are added up, each confirmed on deals apart from those that picked
     the best; the agreement rate counts only decided decisions (a decision too close to call
@@ -346,15 +381,15 @@ def summary(seat: int, decisions: list[dict[str, Any]], method: Method) -> dict[
     }
 
 
-def review_hand(record: dict[str, Any], seat: int, method: Method, jobs: int = 1) -> dict[str, Any]:
+def review_hand(reviewed: Reviewed, seat: int, method: Method, jobs: int = 1) -> dict[str, Any]:
     """Every decision of ``seat`` in a record, reviewed at once (the background task stores them one by one instead)."""
-    points = decision_points(record, seat)
-    return summary(seat, list(review_points(record, seat, points, method, jobs)), method)
+    points = decision_points(reviewed.record, seat)
+    return summary(seat, list(review_points(reviewed, seat, points, method, jobs)), method)
 
 
-def judge(decision_figures: dict[str, Any], choice: Any) -> bool:
-    """Whether an answer to a review item (a seats.Choice) is right: both sets of deals do not find it clearly worse than the best."""
-    key = _key(choice.action)
+def judge(decision_figures: dict[str, Any], choice: seats.Choice) -> bool:
+    """Whether an answer to a review item is right: both sets of deals do not find it clearly worse than the best."""
+    key = choice_key(choice.action)
     for row in decision_figures["options"]:
         if (row["verb"], row["tile"], row["liang_dao"], row.get("kou", [])) == (key["verb"], key["tile"], key["liang_dao"], key.get("kou", [])):
             return not row["clear"]

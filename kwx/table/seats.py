@@ -1,6 +1,7 @@
 """The person's seat at an engine table: a stored hand's replay, and what the person may do.
 
-Pure Python over the engine (no Django): the services store and lock, this module plays.
+Pure Python over the engine: the site's services store and lock, this module plays. The bots come in as a policy (the caller
+names them, ``kwx.bots.registry``), so the table stays below the bots.
 """
 
 from __future__ import annotations
@@ -8,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kwx.bots.registry import policy_factory
 from kwx.hand.shapes import shanten
 from kwx.hand.tiles import NUM_KINDS
-from kwx.table.record import Header, Record, Replay, finish
-from kwx.table.seat_record import SeatRecord, is_one_seat, replay_seat_json
+from kwx.table.record import Record, Replay, finish
+from kwx.table.seat_record import SeatRecord, is_one_seat
 from kwx.table.selfplay import Policy, Waiting, advance, seeded_deal
 from kwx.table.table import Action, Table
 from kwx.table.view import SeatView, decision_for
@@ -70,7 +70,9 @@ def auto_choice(view: SeatView, auto: Auto) -> Choice | None:
 
 
 class Person:
-    """The person's policy: it answers once with the choice it was given, then what the switches answer (``auto``), else waits (raises Waiting)."""
+    """The person's policy: the choice it was given once, then what the switches answer, else it waits.
+
+    The switches are ``auto``; waiting raises Waiting."""
 
     def __init__(self, choice: Choice | None = None, auto: Auto | None = None) -> None:
         self.choice = choice
@@ -96,41 +98,45 @@ class Person:
         return self._answer(view)
 
 
-def bot_policies(level: str, person: Policy, seat: int = PERSON) -> list[Policy]:
-    """The three seats' policies: the person at ``seat``, a bot of ``level`` elsewhere."""
-    bot = policy_factory(level)()
+def bot_policies(bot: Policy, person: Policy, seat: int = PERSON) -> list[Policy]:
+    """The three seats' policies: the person at ``seat``, ``bot`` elsewhere."""
     return [person if s == seat else bot for s in range(3)]
 
 
-def replayed(record: dict[str, Any], seed: int | None = None) -> Replay:
-    """A stored record played through the table; with ``seed`` its states know the wall (play goes on from the last), else not (review).
-
-    A record of one seat's view (a hand entered from a real table) replays on its stand-in worlds (``kwx.table.seat_record``)."""
-    if is_one_seat(record):
-        return replay_seat_json(record)
-    rec = Record.from_json(record)
-    return rec.replay(seeded_deal(seed, rec.header.dealer).wall if seed is not None else None)
+def read_record(data: Any) -> Record | SeatRecord:
+    """A stored record's JSON read: a whole hand, or one seat's view (a hand entered from a real table; raises RecordError)."""
+    return SeatRecord.from_json(data) if is_one_seat(data) else Record.from_json(data)
 
 
-def header_of(record: dict[str, Any]) -> Header:
-    """A stored record's header (of a full record, or of one seat's view)."""
-    return SeatRecord.from_json(record).header if is_one_seat(record) else Record.from_json(record).header
+def replayed(record: Record | SeatRecord, seed: int | None = None) -> Replay:
+    """A record played through the table; with ``seed`` its states know the wall.
+
+    Play goes on from the last state of a replay with the wall; a review needs none.
+
+    One seat's view replays on its stand-in worlds (``kwx.table.seat_record``)."""
+    if isinstance(record, SeatRecord):
+        return record.replay()
+    return record.replay(seeded_deal(seed, record.header.dealer).wall if seed is not None else None)
 
 
-def play_on(done: Replay, level: str, choice: Choice | None, seat: int = PERSON, auto: Auto | None = None) -> tuple[Replay, bool]:
-    """Apply the person's choice (if any) to a replayed hand (its states knowing the wall), then let the bots play until the person must choose again or the hand is over.
+def play_on(done: Replay, bot: Policy, choice: Choice | None, seat: int = PERSON, auto: Auto | None = None) -> tuple[Replay, bool]:
+    """Apply the person's choice (if any), then let ``bot`` play the other seats until the person must choose or the hand ends.
+
+    ``done`` is a replayed hand whose states know the wall.
 
     ``auto``: the person's switches answer the decisions they cover on the way. The replay of the longer record, and whether the hand is over.
     """
     trail: list[Table] = []
-    _state, actions, over = advance(done.final, bot_policies(level, Person(choice, auto), seat), trail)
+    _state, actions, over = advance(done.final, bot_policies(bot, Person(choice, auto), seat), trail)
     return finish(done.record.append(*actions), done.states + tuple(trail)), over
 
 
-def bot_plays_on(done: Replay, level: str, stand_in: str, seat: int = PERSON) -> Replay:
-    """Let the bot ``stand_in`` play the person's seat and bots of ``level`` the others, from a replayed hand (its states knowing the wall) to its end."""
+def bot_plays_on(done: Replay, bot: Policy, stand_in: Policy, seat: int = PERSON) -> Replay:
+    """Let ``stand_in`` play the person's seat and ``bot`` the others to the hand's end.
+
+    ``done`` is a replayed hand whose states know the wall."""
     trail: list[Table] = []
-    _state, actions, _over = advance(done.final, bot_policies(level, policy_factory(stand_in)(), seat), trail)
+    _state, actions, _over = advance(done.final, bot_policies(bot, stand_in, seat), trail)
     return finish(done.record.append(*actions), done.states + tuple(trail))
 
 

@@ -1,4 +1,4 @@
-"""The review of a hand: every decision of a seat selected on one set of deals and confirmed on another, the cost with its paired ±, costly only when both sets find it clear, and why."""
+"""The review of a hand (kwx.hand_review): every decision of a seat selected on one set of deals and confirmed on another, the cost with its paired ±, costly only when both sets find it clear, and why."""
 
 from __future__ import annotations
 
@@ -6,24 +6,25 @@ import json
 
 import pytest
 
+from kwx import hand_review
 from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table import review as reviewing
+from kwx.table import seats
 from kwx.table.advice import COSTLY
+from kwx.table.seats import Choice
 from kwx.table.selfplay import play, seeded_deal
 from kwx.table.view import decision_for, view_for
-from play import review, seats
-from play.seats import Choice
 
 WORK = 40
 """Rollout actions per choice: two or three worlds, enough to check the figures' shape and rules."""
-METHOD = review.Method("strong", WORK)
+METHOD = hand_review.Method("strong", WORK)
 
 
 def hand(seed: int, dealer: int = 0, bots=None):
     bots = bots or [BasicBot(), StrongBot(), StrongBot()]
     done = play(seeded_deal(seed, dealer), bots)
-    return done, done.record.to_json()
+    return done, hand_review.Reviewed.from_json(done.record.to_json())
 
 
 class NeverWins:
@@ -52,8 +53,8 @@ def quick(monkeypatch):
 @pytest.mark.parametrize(("seed", "dealer", "seat"), [(1, 0, 0), (2, 1, 1), (4, 0, 1)])
 def test_every_decision_is_one_the_seat_had_and_its_figures_come_from_the_confirming_deals(quick, seed, dealer, seat):
     _done, record = hand(seed, dealer)
-    figures = review.review_hand(record, seat, METHOD)
-    replayed = seats.replayed(record)
+    figures = hand_review.review_hand(record, seat, METHOD)
+    replayed = seats.replayed(record.record)
     states, actions = replayed.states, replayed.actions
     assert figures["decisions"] and figures["method"] == {"version": 3, "policy": "strong", "work_per_choice": WORK}
     for d in figures["decisions"]:
@@ -89,24 +90,24 @@ def test_every_decision_is_one_the_seat_had_and_its_figures_come_from_the_confir
 
 def test_the_same_record_gives_the_same_figures_and_each_step_its_own_worlds(quick):
     _done, record = hand(5)
-    points = review.decision_points(record, 0)
-    first = review.review_point(record, 0, points[0], METHOD)
-    assert review.review_point(record, 0, points[0], METHOD) == first
-    seeds = {review.decision_seed(record, 0, p.step) for p in points}
+    points = hand_review.decision_points(record.record, 0)
+    first = hand_review.review_point(record, 0, points[0], METHOD)
+    assert hand_review.review_point(record, 0, points[0], METHOD) == first
+    seeds = {hand_review.decision_seed(record.key, 0, p.step) for p in points}
     assert len(seeds) == len(points)
-    assert review.decision_seed(record, 1, points[0].step) != review.decision_seed(record, 0, points[0].step)
+    assert hand_review.decision_seed(record.key, 1, points[0].step) != hand_review.decision_seed(record.key, 0, points[0].step)
 
 
 def test_decisions_worked_out_in_several_processes_give_the_same_figures(monkeypatch):
     monkeypatch.setattr(reviewing, "MIN_DEALS", reviewing.CLEAR.deals)  # as the spawned processes have it (they do not read tests/conftest.py)
     _done, record = hand(6)
-    points = review.decision_points(record, 0)
+    points = hand_review.decision_points(record.record, 0)
     assert len(points) >= 3
-    inline = list(review.review_points(record, 0, points, METHOD))
+    inline = list(hand_review.review_points(record, 0, points, METHOD))
     assert [d["step"] for d in inline] == [p.step for p in points]
-    pooled = sorted(review.review_points(record, 0, points, METHOD, jobs=2), key=lambda d: d["step"])
+    pooled = sorted(hand_review.review_points(record, 0, points, METHOD, jobs=2), key=lambda d: d["step"])
     assert pooled == inline
-    assert review.review_hand(record, 0, METHOD, jobs=2) == review.summary(0, inline, METHOD)  # the hand's order again
+    assert hand_review.review_hand(record, 0, METHOD, jobs=2) == hand_review.summary(0, inline, METHOD)  # the hand's order again
 
 
 def test_passing_up_a_discard_win_is_clearly_costly_and_taking_it_is_the_best():
@@ -116,15 +117,15 @@ def test_passing_up_a_discard_win_is_clearly_costly_and_taking_it_is_the_best():
         for step in range(len(done.actions)):
             view = view_for(done.states[step], 0)
             if view.decision.may_pass and any(a.verb == "win" for a in view.decision.options):
-                record = done.record.to_json()
-                point = next(p for p in review.decision_points(record, 0) if p.step == step)
-                figures = review.review_point(record, 0, point, review.Method("strong", 1500))
+                record = hand_review.Reviewed.from_json(done.record.to_json())
+                point = next(p for p in hand_review.decision_points(record.record, 0) if p.step == step)
+                figures = hand_review.review_point(record, 0, point, hand_review.Method("strong", 1500))
                 assert figures["mine"]["verb"] == "pass" and figures["best"]["verb"] == "win"
-                assert figures["costly"] and figures["decided"] and not figures["same"] and figures["cost"] > review.COSTLY_MARGIN * figures["cost_se"]
+                assert figures["costly"] and figures["decided"] and not figures["same"] and figures["cost"] > hand_review.COSTLY_MARGIN * figures["cost_se"]
                 assert {"code": "win", "tile": figures["best"]["tile"]} in figures["reasons"]  # why, in words: the win let go
                 win = next(r for r in figures["options"] if r["verb"] == "win")
                 assert win["selected"] and not win["clear"]
-                assert review.judge(figures, Choice(win_action(view))) and not review.judge(figures, Choice(None))
+                assert hand_review.judge(figures, Choice(win_action(view))) and not hand_review.judge(figures, Choice(None))
                 return
     raise AssertionError("no passed-up discard win in 300 hands")
 
@@ -137,12 +138,12 @@ def test_a_pass_followed_by_the_seats_own_draw_is_a_pass(quick):
     """Seat 1 is next after seat 0: when it passes on seat 0's discard, the next action is its own draw."""
     for seed in range(60):
         _done, record = hand(seed, bots=[BasicBot(), BasicBot(), BasicBot()])
-        replayed = seats.replayed(record)
+        replayed = seats.replayed(record.record)
         for step, action in enumerate(replayed.actions):
             state = replayed.states[step]
             if state.phase == "claim" and decision_for(state, 1).is_open and action.seat == 1 and action.verb == "draw":
-                point = next(p for p in review.decision_points(record, 1) if p.step == step)
-                assert review.review_point(record, 1, point, METHOD)["mine"]["verb"] == "pass"
+                point = next(p for p in hand_review.decision_points(record.record, 1) if p.step == step)
+                assert hand_review.review_point(record, 1, point, METHOD)["mine"]["verb"] == "pass"
                 return
     raise AssertionError("no such pass in 60 hands")
 
@@ -154,17 +155,17 @@ def test_judge_accepts_a_choice_unless_it_is_clearly_worse_than_the_best():
     from kwx.table.table import Action
 
     pick = lambda t: Choice(Action(0, "discard", KIND_OF_ID[t]))
-    assert review.judge(figures, pick("5p")) and review.judge(figures, pick("1s"))
-    assert not review.judge(figures, pick("Z")) and not review.judge(figures, Choice(None))
+    assert hand_review.judge(figures, pick("5p")) and hand_review.judge(figures, pick("1s"))
+    assert not hand_review.judge(figures, pick("Z")) and not hand_review.judge(figures, Choice(None))
 
 
 def test_a_review_gives_way_before_every_rollout_and_its_figures_do_not_change():
     """Issue 37: the review's processes pause while a person's request computes on the host; they look before each rollout."""
     _done, record = hand(5)
-    point = review.decision_points(record, 0)[0]
+    point = hand_review.decision_points(record.record, 0)[0]
     looks = []
-    figures = review.review_point(record, 0, point, METHOD, give_way=lambda: looks.append(1))
-    assert figures == review.review_point(record, 0, point, METHOD)
+    figures = hand_review.review_point(record, 0, point, METHOD, give_way=lambda: looks.append(1))
+    assert figures == hand_review.review_point(record, 0, point, METHOD)
     choices = len(figures["options"])
     rollouts_at_least = (figures["first_worlds"] + figures["worlds"]) * choices  # every choice on every world of both sets
     rollouts_at_most = (figures["first_worlds"] + 1) * choices + sum(row["deals"] for row in figures["options"]) + choices
@@ -198,9 +199,9 @@ def test_a_deal_in_to_a_revealed_hand_is_costly_and_says_whose_wait_it_was(monke
             view = view_for(done.states[step], 0)
             revealed = {o: view.seats[o].waits for o in view.others() if view.seats[o].liang_dao}
             if action.seat == 0 and action.verb == "discard" and any(action.kind in w for w in revealed.values()) and view.wall_left > 6:
-                record = done.record.to_json()
-                point = next(p for p in review.decision_points(record, 0) if p.step == step)
-                figures = review.review_point(record, 0, point, review.Method("strong", 300))
+                record = hand_review.Reviewed.from_json(done.record.to_json())
+                point = next(p for p in hand_review.decision_points(record.record, 0) if p.step == step)
+                figures = hand_review.review_point(record, 0, point, hand_review.Method("strong", 300))
                 assert figures["worse"] and figures["costly"] and figures["decided"] and not figures["same"]
                 owner = next(o for o, w in revealed.items() if action.kind in w)
                 assert {"code": "deal_in", "seat": owner, "tile": action.tile, "revealed": True} in figures["reasons"]
@@ -208,40 +209,12 @@ def test_a_deal_in_to_a_revealed_hand_is_costly_and_says_whose_wait_it_was(monke
     raise AssertionError("no deal-in to a revealed hand in 200 hands")
 
 
-def test_each_reason_has_its_words_in_both_languages():
-    from django.utils import translation
-
-    from play.templatetags.review_figures import reason_text
-
-    codes = [
-        {"code": "deal_in", "seat": 1, "tile": "5p", "revealed": True},
-        {"code": "deal_in", "seat": 2, "tile": "5p", "revealed": False, "share": 0.31},
-        {"code": "robbed", "seat": 1, "tile": "3p", "revealed": True},
-        {"code": "robbed", "seat": 1, "tile": "3p", "revealed": False, "share": 0.2},
-        {"code": "declare_cost"},
-        {"code": "declare_gain"},
-        {"code": "kong_money", "tile": "7s"},
-        {"code": "shanten", "mine": 2, "best": 1},
-        {"code": "value", "mine": 2, "best": 4},
-        {"code": "waits", "mine": 8, "best": 28},
-        {"code": "win", "tile": "Z"},
-        {"code": "later"},
-    ]
-    for lang in ("zh-hans", "en"):
-        with translation.override(lang):
-            texts = [reason_text(r) for r in codes]
-        assert len(set(texts)) == len(texts) and all(texts)
-    with translation.override("zh-hans"):
-        assert "下家" in reason_text(codes[0]) and "包胡" in reason_text(codes[0]) and "31 %" in reason_text(codes[1])
-        assert "抢杠" in reason_text(codes[2])
-
-
 def test_a_choice_the_judge_never_takes_gives_finite_figures():
     """A 蓄杠 a revealed hand would rob is worth −inf to the judge; as a control variate it must predict nothing, not −inf (a review stored NaN)."""
     from kwx.bots.registry import policy_factory
 
     done = play(seeded_deal(12, 0), [policy_factory("basic")() for _ in range(3)])
-    record = done.record.to_json()
-    point = review.decision_points(record, 0)[11]
-    figures = review.review_point(record, 0, point, review.Method("judge", 30))
+    record = hand_review.Reviewed.from_json(done.record.to_json())
+    point = hand_review.decision_points(record.record, 0)[11]
+    figures = hand_review.review_point(record, 0, point, hand_review.Method("judge", 30))
     json.dumps(figures, allow_nan=False)
