@@ -13,7 +13,7 @@ class Player(models.Model):
 
     The one owner of everything a person makes here: drill attempts, review cards and ratings
     (puzzles), games, hands and review items (play), memorise cards (learn) and score sheets
-    (settlement). ``accounts.services.player_for`` finds it; ``merge_players`` folds a session's
+    (settlement). ``accounts.selectors.request_player`` reads it (``services.player_for`` makes it on a first write); ``merge_players`` folds a session's
     player into an account's when the visitor logs in or signs up.
 
     Two Glicko-2 ratings, one per skill: ``rating`` for 何切 puzzles and ``quiz_rating``

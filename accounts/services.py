@@ -12,7 +12,7 @@ hands, score sheets, anything added later) is moved as it is.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, MutableMapping
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -27,13 +27,8 @@ from kwx.rules import OptionValue, preset
 from kwx_site.middleware import began
 
 from .models import Player
+from .selectors import SESSION_KEY, SHEET_SESSION_KEY, legacy_sheet_player, session_player
 
-SESSION_KEY = "kwx_player"
-"""Session entry holding a visitor's player pk."""
-SHEET_SESSION_KEY = "settle_owner"
-"""Session entry of a visitor's score sheets from before sheets had a player (``Player.sheet_key``): read once, then dropped."""
-MERGE_GRACE = 600
-"""Seconds after a merge during which a request begun before it, with the session's old cookie, still reaches the account."""
 player_merging = Signal()
 """Sent inside ``merge_players``'s transaction, both rows locked, before what is left is moved (``source``, ``target``):
 an area whose rows need a rule when both players have one (puzzles: attempts, ratings, review cards; learn: memorise
@@ -49,59 +44,40 @@ def on_merge(mover: Callable[..., None], *, uid: str) -> None:
     player_merging.connect(receive, sender=Player, dispatch_uid=uid, weak=False)
 
 
-def player_for(request: HttpRequest | Request, *, create: bool = True) -> Player | None:
-    """The request's player: the account's, or the visitor's session's (made on first need when ``create``).
+def player_for(request: HttpRequest | Request) -> Player:
+    """The request's player for a write: the account's, or the visitor's session's, made on first need (legacy sheets claimed).
 
     A session whose player was merged into an account reaches the account only for a request
     that began before the merge (``kwx_site.middleware.began``: an answer in flight in another
     tab while the log-in happened). Anything the old cookie sends later gets a new visitor's
     player: a copy of the cookie kept from before the log-in (session fixation) never writes
-    into the account nor reads it back.
+    into the account nor reads it back. Pages that only read ask ``selectors.request_player``.
     """
     user: AbstractBaseUser | AnonymousUser | None = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        player = Player.objects.filter(user=user).first()
-        if player is None and create:
-            player, _made = Player.objects.get_or_create(user=user)
+        player, _made = Player.objects.get_or_create(user=user)
         return player
     session = request.session
-    player = _session_player(session, began(request), create)
-    sheets = _sheet_player(session)
+    found = claim_legacy_sheets(session=session, player=session_player(session, began(request), follow_merge=True))
+    if found is not None:
+        return found
+    made = Player.objects.create()
+    session[SESSION_KEY] = made.pk
+    return made
+
+
+def claim_legacy_sheets(*, session: MutableMapping[str, Any], player: Player | None) -> Player | None:
+    """The visitor's player once the score sheets its session's key from before names are theirs (the key is dropped: once)."""
+    key = session.pop(SHEET_SESSION_KEY, None)
+    sheets = legacy_sheet_player(key)
     if sheets is None:
-        pass
-    elif player is None:  # the visitor's sheets from before: their player is the session's now
-        session[SESSION_KEY] = sheets.pk
-        player = sheets
-    elif player.pk != sheets.pk and player.user_id is None:
-        player = merge_players(source=sheets, target=player)
-    if player is None and create:
-        player = Player.objects.create()
-        session[SESSION_KEY] = player.pk
-    return player
-
-
-def _session_player(session: MutableMapping[str, Any], started: datetime | None, create: bool) -> Player | None:
-    """The player whose pk the session holds (the account's, for a request in flight across a merge), or None."""
-    pk = session.get(SESSION_KEY)
-    player = Player.objects.filter(pk=pk, user__isnull=True).first() if isinstance(pk, int) else None
-    if player is None or player.merged_into_id is None:
         return player
-    # The session was folded into an account (a log-in or sign-up in another tab) while this
-    # request was on its way with the old cookie: its answer goes to the account, and the
-    # session is left alone, so this answer's cookie cannot replace the logged-in one.
-    merged_at = player.merged_at
-    recent = merged_at is not None and merged_at > timezone.now() - timedelta(seconds=MERGE_GRACE)
-    if recent and started is not None and started < merged_at:
-        return Player.objects.get(pk=player.merged_into_id) if create else None
-    return None
-
-
-def _sheet_player(session: MutableMapping[str, Any]) -> Player | None:
-    """The player a session's score-sheet key from before names (dropping the key), or None."""
-    key = session.pop(SHEET_SESSION_KEY, None) if SHEET_SESSION_KEY in session else None
-    if not isinstance(key, str) or not key:
-        return None
-    return Player.objects.filter(user__isnull=True, merged_into__isnull=True, sheet_key=key).first()
+    if player is None:  # the visitor's sheets from before: their player is the session's now
+        session[SESSION_KEY] = sheets.pk
+        return sheets
+    if player.pk != sheets.pk and player.user_id is None:
+        return merge_players(source=sheets, target=player)
+    return player
 
 
 def merge_players(*, source: Player, target: Player) -> Player:
@@ -160,7 +136,7 @@ def merge_session_into_account(*, session: MutableMapping[str, Any], user: Abstr
     """On log-in or sign-up: fold the session's player (and its score sheets from before) into the account's; the account's player, or None if the session had nothing."""
     pk = session.pop(SESSION_KEY, None)
     mine = Player.objects.filter(pk=pk, user__isnull=True, merged_into__isnull=True).first() if isinstance(pk, int) else None
-    visitors = [mine, _sheet_player(session)]
+    visitors = [mine, legacy_sheet_player(session.pop(SHEET_SESSION_KEY, None))]
     account = None
     for visitor in visitors:
         if visitor is not None and visitor.user_id is None:

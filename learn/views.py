@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from accounts.selectors import request_player
 from accounts.services import player_for
 from kwx.hand.fans import FAN_BY_KEY, FANS, HAND_FANS, SITUATIONAL_FANS
 from kwx.hand.money import KONG_MONEY
@@ -207,7 +208,7 @@ def memorise(request: HttpRequest) -> HttpResponse:
             return _graded(request, number, rating)
     else:
         number = _int(request.GET.get("n"))
-    player = player_for(request, create=False)
+    player = request_player(request)
     prompt = prompt_for(player, number, now) if number is not None else None
     if number is not None and prompt is None:
         error, status = _("That couplet does not exist; here is the next one."), 404

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.selectors import player_town
+from accounts.selectors import player_town, request_player
 from accounts.services import player_for
 from kwx.errors import EngineError
 from kwx.hand.notation import scan_notation
@@ -93,7 +93,7 @@ def _context(request: HttpRequest, entry: entering.Entry, compiled: entering.Com
 @require_http_methods(["GET", "POST"])
 def enter(request: HttpRequest) -> HttpResponse:
     """/play/enter/: the deal and the moves of a hand played elsewhere, checked; ``save`` stores it and opens its review."""
-    player = player_for(request, create=False)
+    player = request_player(request)
     if request.method == "GET":
         town = player_town(player=player)
         entry = entering.Entry(town.rules, tuple(sorted(town.options.items())), entering.ME, "", "")
@@ -115,7 +115,7 @@ def enter(request: HttpRequest) -> HttpResponse:
     context = _context(request, entry, compiled, header_error, errors, request.POST.dict())
     if request.POST.get("save") and valid and compiled is not None and context["savable"]:
         try:
-            owner = limits.counted_player(request, "upload", lambda: player_for(request, create=True))
+            owner = limits.counted_player(request, "upload", lambda: player_for(request))
         except limits.TooMany as exc:
             context["save_error"] = exc.message
             response = render_page(request, "play/enter.html", "entry", context, status=429)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.forms import TownForm
-from accounts.selectors import player_town
+from accounts.selectors import player_town, request_player
 from accounts.services import player_for
 from kwx.rules import PRESETS, RuleSet
 from kwx.table.record import Replay
@@ -30,8 +30,8 @@ from .models import Game, Hand, ReviewItem
 from .services import PlayError
 
 
-def _player(request: HttpRequest, create: bool = False) -> Any:
-    return player_for(request, create=create)
+def _player(request: HttpRequest) -> Any:
+    return request_player(request)
 
 
 def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, values: dict[str, str] | None = None, data: Any = None) -> dict[str, Any]:
@@ -77,7 +77,7 @@ def start(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "play/start.html", _start_context(request, form.first_errors(), data.dict(), data), status=400)
     try:
-        player = limits.counted_player(request, "game", lambda: _player(request, create=True))
+        player = limits.counted_player(request, "game", lambda: player_for(request))
     except limits.TooMany as exc:
         return _too_many(request, exc, "start", data.dict())
     game = services.start_game(player=player, client=client_ip(request), **form.cleaned_data)
@@ -346,7 +346,7 @@ def upload(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "play/start.html", _start_context(request, {"record": next(iter(form.first_errors().values()))}, values), status=400)
     try:
-        player = limits.counted_player(request, "upload", lambda: _player(request, create=True))
+        player = limits.counted_player(request, "upload", lambda: player_for(request))
     except limits.TooMany as exc:
         return _too_many(request, exc, "record", values)
     upload = form.cleaned_data

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.selectors import request_player
 from accounts.services import player_for
 from kwx.errors import printable
 from kwx.rules import record_options
@@ -122,7 +123,7 @@ class NextPuzzleView(APIView):
         kind = request.query_params.get("kind")
         if kind is not None and kind not in Puzzle.TABLE_KINDS:
             return error_response("kind", _('Unknown kind "%(kind)s": use %(kinds)s.') % {"kind": kind[:20], "kinds": ", ".join(Puzzle.TABLE_KINDS)})
-        puzzle = selectors.next_puzzle(player_for(request, create=False), mode, theme, kind=kind)
+        puzzle = selectors.next_puzzle(request_player(request), mode, theme, kind=kind)
         if puzzle is None:
             return error_response("mode", _("No puzzle for this mode right now (nothing due for review?)."), status.HTTP_404_NOT_FOUND)
         return Response(puzzle_json(puzzle))
@@ -174,4 +175,4 @@ class ProgressView(APIView):
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="Your progress")
     def get(self, request: Request) -> Response:
-        return Response(selectors.progress(player_for(request, create=False)).as_json())
+        return Response(selectors.progress(request_player(request)).as_json())

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.selectors import request_town
+from accounts.selectors import request_player, request_town
 from accounts.services import player_for
 from analysis import board
 from analysis.discards import from_bank
@@ -179,7 +179,7 @@ def _feedback(result: Any) -> dict[str, Any]:
 
 def _answer_page(request: HttpRequest, puzzle: Puzzle, template: str) -> HttpResponse:
     mode, theme = _mode(request, puzzle.kind)
-    player = player_for(request, create=False)
+    player = request_player(request)
     context = _puzzle_context(request, puzzle, mode, theme, player)
     status = 200
     if request.method == "POST":
@@ -205,7 +205,7 @@ def drills(request: HttpRequest) -> HttpResponse:
     mode = mode if mode in selectors.MODES and mode != "quiz" else "rated"
     if mode == "theme" and theme is None:
         theme = THEME_KEYS[0]
-    player = player_for(request, create=False)
+    player = request_player(request)
     if mode == "review":
         head = selectors.next_in_review(player)
         if isinstance(head, ReviewItem):  # a played hand's costly decision opens in its review
@@ -229,7 +229,7 @@ def drill(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET"])
 def quiz_next(request: HttpRequest) -> HttpResponse:
     """/learn/quiz/: the next 算番 quiz item."""
-    player = player_for(request, create=False)
+    player = request_player(request)
     puzzle = selectors.next_puzzle(player, "quiz")
     if puzzle is None:
         return render(request, "puzzles/drill.html", {"mode": "quiz", "mode_name": MODES["quiz"], **_sidebar(request, player)})
@@ -255,7 +255,7 @@ def _kind_rows(figures: selectors.Progress) -> list[tuple[str, str, str, selecto
 @require_http_methods(["GET"])
 def progress(request: HttpRequest) -> HttpResponse:
     """/progress/: the request's own player only: attempts, accuracy, rating chart, themes, streak, reviews."""
-    player = player_for(request, create=False)
+    player = request_player(request)
     figures = selectors.progress(player)
     context = {
         "progress": figures,

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.selectors import request_player
 from accounts.services import player_for
 from kwx import EngineError
 from kwx.hand.tiles import TILE_IDS
@@ -35,7 +36,7 @@ FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,36}")
 
 def _sheet(request: HttpRequest, sheet_id: int) -> ScoreSheet:
     """The visitor's sheet, or 404 (also for another player's sheet)."""
-    return found(get_sheet(player_for(request, create=False), sheet_id), "No such score sheet.")
+    return found(get_sheet(request_player(request), sheet_id), "No such score sheet.")
 
 
 def present(result: Settlement) -> dict[str, Any]:
@@ -114,7 +115,7 @@ def calculator(request: HttpRequest) -> HttpResponse:
     Changing the rules re-renders the whole calculator (htmx target ``#st-calc``), since the fields they ask for change with them.
     """
     asked = request.GET.get("rules", "")
-    start = asked if asked in PRESETS else default_preset(player=player_for(request, create=False))  # a link's rules, else the player's town
+    start = asked if asked in PRESETS else default_preset(player=request_player(request))  # a link's rules, else the player's town
     data = request.POST if request.method == "POST" else request.GET if "result" in request.GET else None
     if data is not None:
         setup = SetupForm(data, preset_key=start)
@@ -136,7 +137,7 @@ def sheet_list(request: HttpRequest) -> HttpResponse:
 
     A preset chosen without JavaScript shows its switches first (the sheet is not started with switches its table never saw).
     """
-    player = player_for(request, create=False)
+    player = request_player(request)
     form = SheetForm(request.POST or None, preset_key=default_preset(player=player))
     error = ""
     partial = _fragment(request, "st-rules", "rules", None)

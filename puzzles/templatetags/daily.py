@@ -14,8 +14,7 @@ from django.db import DatabaseError
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from accounts.selectors import request_town
-from accounts.services import player_for
+from accounts.selectors import request_player, request_town
 from accounts.town import option_text
 from kwx.rules import PRESETS, label
 from kwx_site.text import english, level_name
@@ -48,7 +47,7 @@ def daily_set(context: Any) -> dict[str, Any]:
     try:
         day = selectors.site_day()
         puzzle = services.daily_drill(day=day)
-        shown = selectors.daily_set(player=player_for(request, create=False), day=day, puzzle=puzzle)
+        shown = selectors.daily_set(player=request_player(request), day=day, puzzle=puzzle)
         town = request_town(request=request)
     except DatabaseError:
         logger.warning("database unavailable: %s %s shown without the daily set", request.method, request.path)

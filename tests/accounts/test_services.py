@@ -15,7 +15,8 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from accounts.models import Player
-from accounts.services import SESSION_KEY, SHEET_SESSION_KEY, merge_players, merge_session_into_account, player_for
+from accounts.selectors import SESSION_KEY, SHEET_SESSION_KEY, request_player
+from accounts.services import merge_players, merge_session_into_account, player_for
 from learn.models import VerseCard
 from play.models import Game, Hand
 from puzzles.models import Attempt
@@ -114,16 +115,18 @@ def test_a_visitor_with_sheets_from_before_the_one_owner_finds_them_and_keeps_th
     old = Player.objects.create(sheet_key="old-visitor-key")
     create_sheet(player=old, players=["甲", "乙", "丙"])
     alone = visitor_request({SHEET_SESSION_KEY: "old-visitor-key"})
-    assert player_for(alone, create=False).pk == old.pk and alone.session[SESSION_KEY] == old.pk
-    assert SHEET_SESSION_KEY not in alone.session
+    assert request_player(alone).pk == old.pk and dict(alone.session) == {SHEET_SESSION_KEY: "old-visitor-key"}  # a read writes nothing
+    assert player_for(alone).pk == old.pk and alone.session[SESSION_KEY] == old.pk  # the first write claims them
+    assert SHEET_SESSION_KEY not in alone.session and request_player(alone).pk == old.pk
 
     drills = Player.objects.create()
     other = Player.objects.create(sheet_key="second-key")
     create_sheet(player=other, players=["A", "B", "C"])
     both = visitor_request({SESSION_KEY: drills.pk, SHEET_SESSION_KEY: "second-key"})
-    assert player_for(both, create=False).pk == drills.pk
+    assert request_player(both).pk == drills.pk and not ScoreSheet.objects.filter(player=drills).exists()  # shown once a write claims them
+    assert player_for(both).pk == drills.pk
     assert list(ScoreSheet.objects.filter(player=drills).values_list("players", flat=True)) == [["A", "B", "C"]]
-    assert player_for(visitor_request({SHEET_SESSION_KEY: "second-key"}), create=False) is None  # the key is spent
+    assert request_player(visitor_request({SHEET_SESSION_KEY: "second-key"})) is None  # the key is spent
 
 
 @pytest.mark.django_db

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from accounts.forms import TownForm
 from accounts.models import Player
-from accounts.selectors import Town, player_town, request_town, town_of
-from accounts.services import SESSION_KEY, choose_rules, merge_players
+from accounts.selectors import SESSION_KEY, Town, player_town, request_town, town_of
+from accounts.services import choose_rules, merge_players
 from kwx import EngineError
 from kwx.rules import PRESETS, resolve
 
