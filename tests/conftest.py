@@ -42,6 +42,30 @@ settings.register_profile("thorough", max_examples=2000, deadline=None, suppress
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+_REVIEWED: dict[tuple, dict] = {}
+
+
+@pytest.fixture
+def reviews_worked_out_once(monkeypatch):
+    """For tests of what the pages and the queue do with a review, not of its figures: each decision is worked out once per
+    test process and its figures reused. A decision's figures depend only on the record, the seat, the step, the method and
+    the deals' minimum (its worlds are seeded by them), so a reused one is what a fresh run gives; the review's own tests
+    (tests/engine/test_hand_review.py, tests/play/test_review_task.py) work every decision out."""
+    import copy
+
+    from kwx import hand_review
+
+    real = hand_review.review_point
+
+    def once(reviewed, seat, point, method, give_way=None):
+        key = (reviewed.key, seat, point.step, method, review_sets.MIN_DEALS)
+        if key not in _REVIEWED:
+            _REVIEWED[key] = real(reviewed, seat, point, method, give_way)
+        return copy.deepcopy(_REVIEWED[key])
+
+    monkeypatch.setattr(hand_review, "review_point", once)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_ev_refusals():
     """Each test starts with no remembered EV refusals (the database counters it sees are fresh too)."""

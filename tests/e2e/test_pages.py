@@ -1,7 +1,7 @@
 """One walk of every page (tests/e2e/pages.py) in both languages, in Chromium under the site's own
 Content-Security-Policy. At 390 px each page is loaded once and that load is checked by axe-core,
 for ARIA references to missing ids and for fitting the phone (44 px tap targets, a one-row header
-whose links fit, nothing that scrolls sideways); at 360 px it is loaded again for the fit alone.
+whose links fit, nothing that scrolls sideways); then laid out again at 360 px for the fit alone.
 One test per page and language, so a failure names its page and workers share the walk."""
 
 from __future__ import annotations
@@ -27,18 +27,11 @@ def load(page, name: str, language: str) -> str:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", PAGES)
-def test_the_page_passes_axe_and_fits_390_px(browser, live_server, name, language):
+def test_the_page_passes_axe_and_fits_390_and_360_px(browser, live_server, name, language):
     with open_page(browser, live_server, 390, 844, language=language) as page:
         url = load(page, name, language)
         found = [f"{v['id']} ({v['impact']}) {v['help']} at {v['nodes']}" for v in violations(page)]
         found += dangling_references(page) + fit_problems(page, 390)
-    assert not found, f"{language} {url}:\n" + "\n".join(found)
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("name", PAGES)
-def test_the_page_fits_360_px(browser, live_server, name, language):
-    with open_page(browser, live_server, 360, 800, language=language) as page:
-        url = load(page, name, language)
-        found = fit_problems(page, 360)
+        page.set_viewport_size({"width": 360, "height": 800})  # the narrowest phone: the same load, laid out again
+        found += [f"at 360 px: {problem}" for problem in fit_problems(page, 360)]
     assert not found, f"{language} {url}:\n" + "\n".join(found)

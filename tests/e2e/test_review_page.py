@@ -22,7 +22,7 @@ from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import SHOTS, open_page, shot
 from tests.play.helpers import run_queued_tasks
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once")]
 
 
 def paste_a_hand(page) -> Hand:

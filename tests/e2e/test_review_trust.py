@@ -16,10 +16,10 @@ from play import review_work
 from play.models import Hand
 from puzzles.models import Puzzle
 from tests.e2e.conftest import open_page, shot
-from tests.play.test_review import Reckless
+from tests.engine.test_hand_review import Reckless
 from tests.puzzles.factories import ensure_bank
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once")]
 SIZES = [(390, 844), (1280, 900)]
 
 

@@ -10,7 +10,7 @@ from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import SHOTS, open_page, shot
 from tests.play.helpers import finish_hand, run_queued_tasks
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once")]
 
 
 class Commit:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import secrets
+
 from accounts.models import Player
 from kwx.bots.basic import BasicBot
 from kwx.bots.registry import policy_factory
@@ -110,3 +113,19 @@ def summed(review: dict) -> dict:
     review.update(decided=sum(x["decided"] for x in d), agree=sum(x["same"] for x in d), costly=len(dear))
     review.update(costly_cost=sum(x["cost"] for x in dear), costly_cost_se=sum(x["cost_se"] ** 2 for x in dear) ** 0.5)
     return review
+
+
+class FixedDeals:
+    """Stands in for ``play.services.secrets``: the walls of the hands a game deals come from the seeds ``first``, ``first + 1`` … and
+    the first dealer is seat 0, so a test's hands are the same every run (their reviews may be worked out once)."""
+
+    def __init__(self, first: int) -> None:
+        self.seeds = itertools.count(first)
+
+    def randbits(self, _bits: int) -> int:
+        return next(self.seeds)
+
+    def randbelow(self, _n: int) -> int:
+        return 0
+
+    token_urlsafe = staticmethod(secrets.token_urlsafe)

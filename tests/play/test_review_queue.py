@@ -22,7 +22,7 @@ from play.models import Hand
 
 from .helpers import move_for, run_queued_tasks
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
 TASK = "play.tasks.review_hand"
 
 

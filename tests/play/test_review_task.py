@@ -17,10 +17,16 @@ from kwx_site.management.commands.db_worker import LeasedWorker
 from play import forms, review_work, services
 from play.models import Hand, ReviewItem
 
-from .helpers import move_for, run_queued_tasks, upload
+from .helpers import FixedDeals, move_for, run_queued_tasks, upload
 
 pytestmark = pytest.mark.django_db
 TASK = "play.tasks.review_hand"
+
+
+@pytest.fixture(autouse=True)
+def short_hands(monkeypatch):
+    """The games here deal from seed 13 on: a short first hand (4 decisions at a table of basic play), reviewed in full by each test."""
+    monkeypatch.setattr(services, "secrets", FixedDeals(13))
 
 
 def finished_hand(capture, level: str = "basic") -> Hand:
@@ -34,8 +40,8 @@ def finished_hand(capture, level: str = "basic") -> Hand:
     return hand
 
 
-def uploaded_hand(capture, seed: int = 5) -> Hand:
-    """A finished hand of many decisions from a fixed wall, uploaded (its review queued the same way)."""
+def uploaded_hand(capture, seed: int = 24) -> Hand:
+    """A finished hand of a few decisions (5) from a fixed wall, uploaded (its review queued the same way)."""
     from kwx.bots.basic import BasicBot
     from kwx.bots.strong import StrongBot
     from kwx.table.selfplay import play, seeded_deal

@@ -11,11 +11,11 @@ from play import services
 from play.models import Hand
 from play.templatetags.review_figures import cost
 from puzzles.models import Player
-from tests.play.helpers import decide_all, finish_hand, run_queued_tasks
+from tests.play.helpers import FixedDeals, decide_all, finish_hand, run_queued_tasks
 from tests.web.test_play import start
 from tests.web.test_play_review import get
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
 
 
 def _text(html: str) -> str:
@@ -23,7 +23,8 @@ def _text(html: str) -> str:
 
 
 @pytest.fixture
-def game(client, django_capture_on_commit_callbacks):
+def game(client, django_capture_on_commit_callbacks, monkeypatch):
+    monkeypatch.setattr(services, "secrets", FixedDeals(101))  # the same game in every test: its reviews are worked out once
     game = start(client)
     player = game.player
     for _ in (1, 2):

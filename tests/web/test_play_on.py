@@ -18,7 +18,7 @@ from tests.play.helpers import finish_hand, move_for, run_queued_tasks
 from tests.web.test_play import start
 from tests.web.test_play_review import get, uploaded
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
 
 
 def _move(action) -> str:

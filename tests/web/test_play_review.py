@@ -20,7 +20,7 @@ from play.models import Hand, ReviewItem
 from play.templatetags.review_figures import MINUS
 from tests.play.helpers import run_queued_tasks
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
 WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b", re.I)
 
 

@@ -16,7 +16,7 @@ from tests.play.helpers import run_queued_tasks
 from tests.web.test_play import current, start
 from tests.web.test_play_review import uploaded
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 

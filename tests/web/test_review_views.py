@@ -12,7 +12,7 @@ from play.templatetags.review_figures import cost, worth
 from tests.play.helpers import decide_all, run_queued_tasks, summed
 from tests.web.test_play_review import get, uploaded
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
 
 
 @pytest.fixture
