@@ -1,5 +1,5 @@
 """One walk of every page (tests/e2e/pages.py) in both languages, in Chromium under the site's own
-Content-Security-Policy. At 390 px each page is loaded once and that load is checked by axe-core,
+Content-Security-Policy. At 390 px each page is loaded once and that load is checked by axe-core (in Chinese),
 for ARIA references to missing ids and for fitting the phone (44 px tap targets, a one-row header
 whose links fit, nothing that scrolls sideways); then laid out again at 360 px for the fit alone.
 One test per page and language, so a failure names its page and workers share the walk."""
@@ -15,6 +15,9 @@ from tests.e2e.pages import PAGES, dangling_references, fit_problems, page_url
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.presentation]
 LANGUAGES = {"zh-hans": "zh-Hans", "en": "en"}
 """The site's languages and the ``lang`` of their pages."""
+AXE_LANGUAGE = "zh-hans"
+"""The language whose walk axe-core checks: a page's elements, roles, names and colours are the same in both (one template,
+its words translated); what the words change (widths, the header's fit, sideways scroll) is checked in both."""
 
 
 def load(page, name: str, language: str) -> str:
@@ -30,7 +33,7 @@ def load(page, name: str, language: str) -> str:
 def test_the_page_passes_axe_and_fits_390_and_360_px(browser, live_server, name, language):
     with open_page(browser, live_server, 390, 844, language=language) as page:
         url = load(page, name, language)
-        found = [f"{v['id']} ({v['impact']}) {v['help']} at {v['nodes']}" for v in violations(page)]
+        found = [f"{v['id']} ({v['impact']}) {v['help']} at {v['nodes']}" for v in violations(page)] if language == AXE_LANGUAGE else []
         found += dangling_references(page) + fit_problems(page, 390)
         page.set_viewport_size({"width": 360, "height": 800})  # the narrowest phone: the same load, laid out again
         found += [f"at 360 px: {problem}" for problem in fit_problems(page, 360)]
