@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
@@ -14,3 +17,12 @@ def migrate(targets=None):
     executor.migrate(targets)
     executor.loader.build_graph()
     return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
+
+
+@contextmanager
+def migrated_back(targets) -> Iterator:
+    """The apps as they were at ``targets``; the newest state is back afterwards, whatever the test did."""
+    try:
+        yield migrate(targets)
+    finally:
+        migrate()

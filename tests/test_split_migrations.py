@@ -16,7 +16,7 @@ from django.db import connection
 
 from learn.models import VerseCard
 from settlement.models import ScoreSheet, SheetHand
-from tests.migrating import migrate
+from tests.migrating import migrate, migrated_back
 
 BEFORE = [("analysis", "0002_score_sheets"), ("learn", None), ("settlement", None)]
 SPLIT = [("analysis", "0003_models_move_to_learn_and_settlement"), ("learn", "0001_initial"), ("settlement", "0001_initial")]
@@ -26,11 +26,9 @@ TABLES = {"analysis_versecard", "analysis_scoresheet", "analysis_sheethand"}
 
 @pytest.fixture
 def old_state():
-    """The apps as they were before the split; the newest state is back afterwards, whatever the test did."""
-    try:
-        yield migrate(BEFORE)
-    finally:
-        migrate()
+    """The apps as they were before the split."""
+    with migrated_back(BEFORE) as apps:
+        yield apps
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 
-from tests.migrating import migrate
+from tests.migrating import migrate, migrated_back
 from tournaments.models import TournamentShard
 
 BEFORE = [("analysis", "0004_tournament_shards"), ("tournaments", None)]
@@ -15,11 +15,9 @@ TABLE = "analysis_tournamentshard"
 
 @pytest.fixture
 def old_state():
-    """The apps as they were before the move (the model in ``analysis``); the newest state is back afterwards."""
-    try:
-        yield migrate(BEFORE)
-    finally:
-        migrate()
+    """The apps as they were before the move (the model in ``analysis``)."""
+    with migrated_back(BEFORE) as apps:
+        yield apps
 
 
 @pytest.mark.django_db(transaction=True)

@@ -18,18 +18,16 @@ from learn.models import VerseCard
 from play.models import Game, Hand
 from puzzles.models import Attempt, ReviewCard
 from settlement.models import ScoreSheet
-from tests.migrating import migrate
+from tests.migrating import migrate, migrated_back
 
 BEFORE = [("puzzles", "0011_puzzle_retired"), ("play", "0003_review_task"), ("learn", "0001_initial"), ("settlement", "0001_initial"), ("accounts", None)]
 
 
 @pytest.fixture
 def old_state():
-    """The apps as they were before the move; the newest state is back afterwards, whatever the test did."""
-    try:
-        yield migrate(BEFORE)
-    finally:
-        migrate()
+    """The apps as they were before the move."""
+    with migrated_back(BEFORE) as apps:
+        yield apps
 
 
 @pytest.mark.django_db(transaction=True)
