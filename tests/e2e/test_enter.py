@@ -11,7 +11,7 @@ from play.models import Hand
 from tests.e2e.conftest import open_page, shot
 from tests.play.helpers import run_queued_tasks
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once")]
 HAND = "1123p456p789p55pZ"
 MOVES = "+5p -Z R-F L-9p +3s -3s R-B L-B +2s -2s R-F L-9s +8p -8p"
 

@@ -13,7 +13,7 @@ from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import open_page, shot
 from tests.web.test_play_table import ACTIONS, REVEALED, crafted_record
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once")]
 MAX_PRESSES = 60
 FOCUS_ON_HAND = "() => { const a = document.activeElement; return !!a && (!!a.closest('.pl-hand-form') || a.id === 'next-hand') }"
 SWAPPED = "seen => { const s = document.querySelector('input[name=seen]'); return !s || s.value !== seen }"

@@ -10,7 +10,7 @@ from django.test import Client
 from play.models import Hand
 from tests.play.helpers import run_queued_tasks
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
 HAND = "1123p456p789p55pZ"
 MOVES = "+5p -Z R-F L-9p +3s -3s"
 

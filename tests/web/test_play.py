@@ -14,11 +14,21 @@ from kwx.bots.judge import JudgeBot
 from kwx.table.record import replay
 from kwx.table.seats import PERSON
 from kwx.table.view import view_for
+from play import services
 from play.models import Game, Hand, ReviewItem
 from tests.conftest import VECTORS
-from tests.play.helpers import move_for, run_queued_tasks
+from tests.play.helpers import FixedDeals, move_for, run_queued_tasks
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
+
+
+@pytest.fixture(autouse=True)
+def fixed_deals(monkeypatch):
+    """Every game here deals its hands from seed 734019233 on (a short first hand, 3 decisions at a table of basic play): the
+    same hands every run, their reviews worked out once (the seed's digits appear nowhere else on a page)."""
+    monkeypatch.setattr(services, "secrets", FixedDeals(734_019_233))
+
+
 START = {"level": "basic", "rules": "standard", "base": "1", "piao": "0"}
 
 

@@ -38,7 +38,7 @@ def answers(url: str) -> bool:
 
 
 def test_the_dev_server_runs_a_worker_beside_it_that_stops_with_it():
-    done = play(seeded_deal(13, 0), [BasicBot(), BasicBot(), BasicBot()])  # a short hand (4 decisions): the worker reviews it at the real minimum of deals
+    done = play(seeded_deal(170, 0), [BasicBot(), BasicBot(), BasicBot()])  # a short hand (2 decisions): the worker reviews it at the real minimum of deals
     hand = upload(Player.objects.create(), json.dumps(done.record.to_json()), 0)  # its review is queued
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
