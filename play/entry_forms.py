@@ -17,7 +17,7 @@ from kwx.hand.tiles import KIND_OF_ID
 from kwx.rules import PRESETS, record_options
 
 from .entry import Entry
-from .forms import PlayForm, whole_or_none
+from .forms import PlayForm, optional_text, whole_or_none
 
 MAX_MOVES = 6_000
 """Characters of the moves: a whole hand written out is under 1,000."""
@@ -25,30 +25,20 @@ CLAIMS = ("R:pong", "R:kong", "R:win", "L:pong", "L:kong", "L:win", "I:pong", "I
 """The claim buttons: who (R 下家, L 上家, I you) and what, on the tile on offer (or your win on your draw)."""
 
 
-def _text(**kwargs: Any) -> forms.CharField:
-    return forms.CharField(required=False, **kwargs)
-
-
 class EnterForm(PlayForm):
     """The whole entry as the page posts it: every field, plus at most one of ``tap`` (a palette tile), ``claim`` (a claim button) or ``undo``."""
 
-    rules = _text()
-    dealer = _text()
-    dice1 = _text()
-    dice2 = _text()
-    hand = _text(max_length=200)
-    moves = _text(max_length=MAX_MOVES, strip=False)
-    tap = _text()
-    claim = _text()
-    undo = _text()
+    rules = optional_text()
+    dealer = optional_text()
+    dice1 = optional_text()
+    dice2 = optional_text()
+    hand = optional_text(max_length=200)
+    moves = optional_text(max_length=MAX_MOVES, strip=False)
+    tap = optional_text()
+    claim = optional_text()
+    undo = optional_text()
     declare = forms.BooleanField(required=False)
-    shown = _text(max_length=80)
-
-    def clean_rules(self) -> str:
-        rules: str = self.cleaned_data["rules"]
-        if rules not in PRESETS:
-            raise ValidationError(_("Choose one of the rule presets."))
-        return rules
+    shown = optional_text(max_length=80)
 
     def clean_dealer(self) -> int:
         text = str(self.cleaned_data["dealer"] or "0").strip()

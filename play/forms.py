@@ -36,7 +36,8 @@ class PlayForm(forms.Form):
         return {field: str(errors[0]) for field, errors in self.errors.items()}
 
 
-def _text(**kwargs: Any) -> forms.CharField:
+def optional_text(**kwargs: Any) -> forms.CharField:
+    """A text field the form reads itself (never required: an absent one is empty)."""
     return forms.CharField(required=False, **kwargs)
 
 
@@ -74,10 +75,10 @@ class StartForm(PlayForm):
     the picker's own reader: a switch of a preset the form no longer shows is left out).
     """
 
-    level = _text()
-    rules = _text()
-    base = _text()
-    piao = _text()
+    level = optional_text()
+    rules = optional_text()
+    base = optional_text()
+    piao = optional_text()
 
     def clean_level(self) -> str:
         level: str = self.cleaned_data["level"]
@@ -114,7 +115,7 @@ class StartForm(PlayForm):
 class ChoiceForm(PlayForm):
     """A choice at the table (or a review item tried again): ``move``."""
 
-    move = _text()
+    move = optional_text()
 
     def clean_move(self) -> Choice:
         return parse_choice(self.cleaned_data["move"])
@@ -127,8 +128,8 @@ class MoveForm(ChoiceForm):
     table as it is (nothing is played), as for any stale page.
     """
 
-    seen = _text()
-    hand = _text()
+    seen = optional_text()
+    hand = optional_text()
 
     def clean_seen(self) -> int | None:
         return whole_or_none(self.cleaned_data["seen"])
@@ -140,7 +141,7 @@ class MoveForm(ChoiceForm):
 class PlayOnForm(ChoiceForm):
     """Play on from a step of a finished hand: the step (a count that cannot be read is None: the service names the range) and the other choice."""
 
-    step = _text()
+    step = optional_text()
 
     def clean_step(self) -> int | None:
         return whole_or_none(self.cleaned_data["step"])
@@ -149,8 +150,8 @@ class PlayOnForm(ChoiceForm):
 class BranchMoveForm(PlayForm):
     """The person's next choice in a branch (``move``, or ``bot``: the strong bot plays the rest) and how many actions the page showed."""
 
-    seen = _text()
-    move = _text()
+    seen = optional_text()
+    move = optional_text()
 
     def clean_seen(self) -> int | None:
         return whole_or_none(self.cleaned_data["seen"])
@@ -163,8 +164,8 @@ class BranchMoveForm(PlayForm):
 class NextHandForm(PlayForm):
     """The next hand of a game: the number of the hand the page showed over, and the 漂 chosen for the next."""
 
-    number = _text()
-    piao = _text()
+    number = optional_text()
+    piao = optional_text()
 
     def clean_number(self) -> int | None:
         return whole_or_none(self.cleaned_data["number"])
@@ -186,9 +187,9 @@ class UploadForm(PlayForm):
     ``cleaned_data`` holds ``data`` (the record as JSON data), ``replay`` (its replay) and ``seat``.
     """
 
-    record = _text(strip=False)
+    record = optional_text(strip=False)
     file = forms.FileField(required=False)
-    seat = _text()
+    seat = optional_text()
 
     def raw(self) -> str | bytes:
         """The record as sent: the file's bytes (one past the limit, so the reader can say it is too long), else the pasted text."""
