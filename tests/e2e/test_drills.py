@@ -17,7 +17,7 @@ def test_tap_a_tile_then_progress_counts_it(page):
     assert tile.bounding_box()["width"] >= 40  # big enough to tap on a phone
     tile.click()
     page.wait_for_selector(".feedback")
-    assert page.locator("#board.is-right").count() == 1
+    expect(page.locator("#board.is-right")).to_have_count(1)  # its class comes at htmx's settle, after the feedback is in
     assert page.url.endswith(f"/drills/{puzzle.pk}/?mode=rated")  # htmx swapped the board in place
     assert page.locator("#rating-card .big-rating").inner_text() != "1500?"  # the sidebar rating was refreshed too
     page.locator("a.next").wait_for()
@@ -34,7 +34,7 @@ def test_quiz_pick_a_multiplier_on_desktop(desktop_page):
     wrong = next(c for c in quiz.options["choices"] if c != total)
     page.locator(f'button.choice[value="{wrong}"]').click()
     page.wait_for_selector(".feedback")
-    assert page.locator("#board.is-wrong").count() == 1
+    expect(page.locator("#board.is-wrong")).to_have_count(1)  # its class comes at htmx's settle, after the feedback is in
     assert page.locator("table.breakdown tr.total").inner_text().replace("\t", " ").strip().endswith(f"×{total}")
     page.goto(f"{page.base}/progress/")
     assert page.get_by_test_id("attempts").inner_text() == "1"
@@ -135,7 +135,8 @@ def test_an_answer_that_meets_a_restarting_server_is_sent_again_and_counts_once(
     page.wait_for_selector(".feedback")
     assert len(sent) == 2 and sent[0] == sent[1]  # the same answer and attempt id, sent again
     assert "discard=3p" in sent[1]
-    assert Attempt.objects.count() == 1 and page.locator("#board.is-right").count() == 1
+    expect(page.locator("#board.is-right")).to_have_count(1)
+    assert Attempt.objects.count() == 1
 
 
 def test_an_answer_after_logging_in_in_another_tab_is_kept(page, django_user_model):

@@ -41,7 +41,8 @@ def test_answer_one_table_drill_of_each_kind_at_390_px(page, kind):
         page.screenshot(path=f"{SHOTS}/{kind}-390.png", full_page=True)
     button.click()
     page.wait_for_selector(".feedback")
-    assert page.locator("#board.is-right").count() == 1 and page.locator(".why").is_visible()
+    expect(page.locator("#board.is-right")).to_have_count(1)  # its class comes at htmx's settle, after the feedback is in
+    assert page.locator(".why").is_visible()
     assert page.locator(".dr-table").is_visible()  # the table stays in view with the answer
     _no_sideways_scroll(page)
     if SHOTS:
