@@ -155,19 +155,15 @@ class Payment:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Win:
-    """A valued win, made at the table or settled from a Winner.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Win(Winner):
+    """A winner valued: made at the table or settled from a :class:`Winner`, scored once.
 
-    The seat, the winning kind, the 13 tiles before it, the side (自摸 or 点炮), every situational fan it carries (亮倒
-    and 抢杠胡 included) and its value.
+    Beside the winner's seat, 13 tiles and winning kind: the side (自摸 or 点炮), every situational
+    fan it carries (``situation``, 亮倒 and 抢杠胡 included) and its value.
     """
 
-    seat: int
-    kind: int
-    hand: Hand
     side: Literal["self_draw", "discard"]
-    situation: frozenset[str]
     value: WinValue
 
     def amount(self, base: int) -> int:
@@ -176,10 +172,7 @@ class Win:
 
     @property
     def winner(self) -> Winner:
-        """The win as the calculator is told of it: the fans a user sets, without 亮倒 and 抢杠胡.
-
-        The result and the 亮倒 list say those.
-        """
+        """The win as the calculator is told of it: the fans a user sets, without 亮倒 and 抢杠胡 (the result and 亮倒 list say those)."""
         return Winner(self.seat, self.hand, self.kind, self.situation - {"liang_dao", "qiang_gang_hu"})
 
 
@@ -461,7 +454,7 @@ def _value(inp: HandInput, rules: Rules, w: Winner) -> Win:
             "winners",
             player=name,
         )
-    return Win(w.seat, w.kind, w.hand, side, frozenset(situation), value)
+    return Win(seat=w.seat, hand=w.hand, kind=w.kind, situation=frozenset(situation), side=side, value=value)
 
 
 def _extras_of(inp: HandInput, rules: RuleSet, win: Win) -> WinExtras:

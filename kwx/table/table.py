@@ -357,7 +357,7 @@ def win_for(rules: Rules, seat: int, hand: Hand, kind: int, side: Literal["self_
     values = score_win(hand, kind, _with_situation(rules, situation))
     if values is None:
         return None
-    return Win(seat, kind, hand, side, situation, values[0] if side == "self_draw" else values[1])
+    return Win(seat=seat, hand=hand, kind=kind, situation=situation, side=side, value=values[0] if side == "self_draw" else values[1])
 
 
 def win_on(state: Table, seat: int) -> Win | None:
