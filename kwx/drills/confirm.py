@@ -48,7 +48,10 @@ POLICY = CHAIN[-1]
 
 
 def confirm_seed(key: str, policy: str = "strong") -> int:
-    """The seed of drill ``key``'s confirming worlds for ``policy`` (a hash of the key and the policy: independent of the deal seed that selected it)."""
+    """The seed of drill ``key``'s confirming worlds for ``policy``.
+
+    A hash of the key and the policy: independent of the deal seed that selected it.
+    """
     return seed_of("kwx-confirm", key) if policy == "strong" else seed_of("kwx-confirm", policy, key)
 
 
@@ -67,7 +70,10 @@ def choices_of(record: TableDrill) -> tuple[SeatView, tuple[Action | None, ...]]
 
 
 def play_out(view: SeatView, choices: Sequence[Action | None], worlds: int, seed: int, policy: Callable[[], Policy] = StrongBot) -> tuple[tuple[float, ...], ...]:
-    """Each choice's net money on ``worlds`` worlds drawn from ``seed`` (the same worlds for every choice), every seat then played by ``policy``."""
+    """Each choice's net money on ``worlds`` worlds drawn from ``seed``, every seat then played by ``policy``.
+
+    The same worlds for every choice.
+    """
     bots = (policy(), policy(), policy())
     results: list[list[float]] = [[] for _ in choices]
     for n, (played, _predicted, _steps) in enumerate(played_worlds(view, choices, seed, lambda: bots), 1):
@@ -133,7 +139,10 @@ def recheck(record: TableDrill, worlds: int, seed: int, policy: Callable[[], Pol
 
 
 def summary_lines(checks: Sequence[Check]) -> list[str]:
-    """Per kind: drills re-checked, how many hold, the mean margin shown against the mean on fresh worlds, and the 杠不杠 drills whose "no kong" declares 亮倒."""
+    """Per kind: drills re-checked, how many hold, the margin shown against fresh worlds' and the 亮倒 count.
+
+    The last is the 杠不杠 drills whose "no kong" declares 亮倒.
+    """
     lines = []
     for kind in sorted({c.kind for c in checks}):
         mine = [c for c in checks if c.kind == kind]
@@ -148,7 +157,10 @@ def summary_lines(checks: Sequence[Check]) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Confirmed:
-    """A drill after confirmation: its record (None when it leaves the bank), the answers it had before and the ones the confirming worlds accept."""
+    """A drill after confirmation: its record, the answers it had before and those the confirming worlds accept.
+
+    ``record`` is None when the drill leaves the bank.
+    """
 
     key: str
     kind: str
@@ -158,14 +170,17 @@ class Confirmed:
 
     @property
     def status(self) -> str:
-        """``holds`` (same answers), ``re-answered`` (still a drill, other answers) or ``retired`` (no clear decision on the confirming worlds)."""
+        """``holds`` (same answers), ``re-answered`` (other answers) or ``retired`` (no clear decision when confirmed)."""
         if self.record is None:
             return "retired"
         return "holds" if self.accepted == self.before else "re-answered"
 
 
 def confirm(record: TableDrill, worlds: int = CONFIRM_WORLDS, policy: str = POLICY, rule: MarginRule = RULE) -> Confirmed:
-    """The drill with every figure from ``policy``'s confirming worlds (its position, choices and explanations unchanged), or retired when they keep no clear answer."""
+    """The drill with every figure from ``policy``'s confirming worlds, or retired when they keep no clear answer.
+
+    Its position, choices and explanations are unchanged.
+    """
     kind, key = record.kind, record.key
     margin = record.margin
     selection = record.selection or Figures(margin.diff, margin.se, margin.worlds, margin.rollouts, accepted=record.accepted)
@@ -199,7 +214,10 @@ def confirm(record: TableDrill, worlds: int = CONFIRM_WORLDS, policy: str = POLI
 
 
 def build(kind: str, index: int, rule: MarginRule = RULE) -> TableDrill | None:
-    """The bank record of drill ``index`` of ``kind``: selected on one set of worlds, then confirmed by each policy of CHAIN on its own (None: no drill at this index)."""
+    """The bank record of drill ``index`` of ``kind`` (None: no drill at this index).
+
+    Selected on one set of worlds, then confirmed by each policy of CHAIN on its own.
+    """
     record = select(kind, index, rule)
     for policy in CHAIN:
         record = None if record is None else confirm(record, policy=policy, rule=rule).record

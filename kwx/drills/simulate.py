@@ -34,7 +34,10 @@ MAX_MELDS_FOR_PONG = 3
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A seat's 14-tile decision met in simulated play: its view, the tiles seen elsewhere, the discards it made so far, and the engine's options."""
+    """A seat's 14-tile decision met in simulated play.
+
+    Its view, the tiles seen elsewhere, the discards it made so far, and the engine's options.
+    """
 
     view: SeatView
     turn: int

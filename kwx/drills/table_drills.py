@@ -191,7 +191,9 @@ def verify(
     dangerous: frozenset[int] = frozenset(),
     sharp: bool = False,
 ) -> Verdict:
-    """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate (``sharp``: see ``decide``)."""
+    """Play each option out on the same sampled worlds until the margin rule keeps or rejects the candidate.
+
+    ``sharp``: see ``decide``."""
     bot = StrongBot()
     results: list[list[float]] = [[] for _ in options]
     for played, _predicted, _steps in played_worlds(view, options, seed, lambda: (bot, bot, bot)):
@@ -297,7 +299,10 @@ class _Watch:
 
 
 def decisions(seed: int, kind: str, rules: Rules) -> Iterator[tuple[SeatView, tuple[Action | None, ...]]]:
-    """Each decision of ``kind`` met when three strong bots play the deal of ``seed``: the deciding seat's view and the choices."""
+    """Each decision of ``kind`` met when three strong bots play the deal of ``seed``.
+
+    The deciding seat's view and the choices.
+    """
     table_deal = seeded_deal(seed, dealer=seed % 3)
     state = deal(table_deal.hands, table_deal.dealer, rules, table_deal.wall)
     watch = _Watch(kind)
@@ -325,7 +330,10 @@ class Drill:
 
 
 def kong_costs_shape(view: SeatView, options: tuple[Action | None, ...]) -> bool:
-    """Whether the kong (``options[0]``) leaves a worse shanten than not konging: passing a discard, or the other choice on one's turn."""
+    """Whether the kong (``options[0]``) leaves a worse shanten than not konging.
+
+    Not konging: passing a discard, or the other choice on one's turn.
+    """
     kong = options[0]
     assert kong is not None and kong.verb == "kong"
     after = view.hand.after_kong(kong.kind)
@@ -349,7 +357,9 @@ def sharp(kind: str, index: int) -> bool:
 
 
 def find_drill(kind: str, index: int, rule: MarginRule = RULE, rules: str = "standard") -> Drill | None:
-    """Drill ``index`` of ``kind``: the first candidate of its seeded deals that the margin rule keeps (None: none in MAX_ATTEMPTS deals).
+    """Drill ``index`` of ``kind``: the first candidate of its seeded deals that the margin rule keeps.
+
+    None: none in MAX_ATTEMPTS deals.
 
     A refusal drill (:func:`refuses`) looks only at kongs that cost shape (:func:`kong_costs_shape`)
     and keeps a candidate only when not konging is the best, over up to REFUSAL_ATTEMPTS deals;
@@ -484,7 +494,9 @@ def rating_of(diff: float, se: float, melds: int) -> int:
 
 
 def select(kind: str, index: int, rule: MarginRule = RULE) -> TableDrill | None:
-    """The record of drill ``index`` of ``kind`` as its selecting worlds found it (its key included), or None when its deals give none.
+    """The record of drill ``index`` of ``kind`` as its selecting worlds found it, or None when its deals give none.
+
+    Its key included.
 
     The bank's records are these confirmed on a second set of worlds (``kwx.drills.confirm.build``)."""
     drill = find_drill(kind, index, rule)
