@@ -130,6 +130,7 @@ class GiveWay:
         return False
 
     def __call__(self) -> float:
+        """Wait while the host is busy, at most ``most`` seconds; the seconds waited."""
         start = time.monotonic()
         waited = 0.0
         while waited < self.most and self.busy():

@@ -82,3 +82,18 @@ def test_a_bot_module_never_takes_the_whole_table(path):
         if module.startswith("kwx.table"):
             assert not HIDDEN & set(names), f"{path.name} imports {sorted(HIDDEN & set(names))} from {module}"
         assert module not in {f"kwx.bots.{m.removesuffix('.py')}" for m in MEASURING}, f"{path.name} imports {module}, which reads whole tables"
+
+
+SUMMARY_MOST = 120
+"""The most characters a docstring's first line (its summary) may have in the library; the detail goes below it."""
+
+
+@pytest.mark.parametrize("path", _modules(KWX), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_docstring_of_the_library_opens_with_one_short_line(path):
+    long = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and (doc := ast.get_docstring(node, clean=False)):
+            summary = doc.strip().splitlines()[0]
+            if len(summary) > SUMMARY_MOST:
+                long.append(f"{getattr(node, 'name', '(module)')}: {len(summary)} characters")
+    assert not long, f"{path.relative_to(ROOT)}: summaries longer than {SUMMARY_MOST} characters: {long}"
