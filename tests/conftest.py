@@ -35,7 +35,6 @@ django_settings.REVIEW_JOBS = 1
 """Reviews run in the test's process, where a test may replace a part of them (their work in several processes has its own tests)."""
 review_sets.MIN_DEALS = 2
 """… and each of their two sets of deals may be as small as the work budget makes it (a verdict needs 8 deals a set: tests/engine/test_review_decision.py)."""
-"""Reviews run in the test's process, where a test may replace a part of them (their work in several processes has its own tests)."""
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
