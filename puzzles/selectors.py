@@ -55,6 +55,12 @@ def _served(kind: str, theme: str | None = None) -> QuerySet[Puzzle]:
     return qs.filter(themes__contains=f" {theme} ") if theme else qs
 
 
+def served_themes() -> frozenset[str]:
+    """The themes some served 何切 puzzle is tagged with (a theme whose bank is empty, or all retired, is offered nowhere)."""
+    tagged = _served(Puzzle.DISCARD).values_list("themes", flat=True).distinct()
+    return frozenset(key for themes in tagged for key in themes.split() if key in THEME_KEYS)
+
+
 def town_has(*, kind: str, town: Town, theme: str | None = None) -> bool:
     """Whether a shipped bank holds items of this kind (and theme) asked under the town's preset."""
     return _served(kind, theme).filter(rules=town.rules).exists()
@@ -157,7 +163,7 @@ def next_puzzle(
         qs = qs.filter(themes__contains=f" {theme} ")
     if mode == "streak":
         return _streak_step(player, qs, rng)
-    return _near(qs, rating, rng) or _near(_served(drawn).filter(rules__in=rules), rating, rng)
+    return _near(qs, rating, rng) or _near(_served(drawn, theme).filter(rules__in=rules), rating, rng)
 
 
 def _streak_step(player: Player | None, qs: QuerySet[Puzzle], rng: random.Random) -> Puzzle | None:

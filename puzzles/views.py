@@ -82,10 +82,11 @@ def analyzer_url(puzzle: Puzzle) -> str:
 
 
 def _sidebar(request: HttpRequest, player: Any) -> dict[str, Any]:
+    served = selectors.served_themes()
     return {
         "player": player,
         "due": selectors.due_count(player),
-        "theme_choices": [THEMES[k] for k in THEME_KEYS],
+        "theme_choices": [THEMES[k] for k in THEME_KEYS if k in served],
         "modes": MODES,
         "kind_choices": [(k, KIND_NAMES[k]) for k in Puzzle.TABLE_KINDS],
     }
@@ -213,7 +214,9 @@ def drills(request: HttpRequest) -> HttpResponse:
     kind = _kind(request) if mode in ("rated", "streak") else None
     puzzle = selectors.next_puzzle(player, mode, theme, kind=kind)
     if puzzle is None:
-        context = {"mode": mode, "mode_name": MODES[mode], "theme": theme, "kind": kind, **_sidebar(request, player)}
+        sidebar = _sidebar(request, player)
+        theme_empty = theme is not None and all(t.key != theme for t in sidebar["theme_choices"])
+        context = {"mode": mode, "mode_name": MODES[mode], "theme": theme, "theme_empty": theme_empty, "kind": kind, **sidebar}
         return render(request, "puzzles/drill.html", context)
     query = {"mode": mode} | ({"theme": theme} if theme else {}) | ({"kind": kind} if kind else {})
     page = "quiz" if puzzle.kind == Puzzle.QUIZ else "drill"  # a due review card may be a 算番 item
@@ -257,10 +260,11 @@ def progress(request: HttpRequest) -> HttpResponse:
     """/progress/: the request's own player only: attempts, accuracy, rating chart, themes, streak, reviews."""
     player = request_player(request)
     figures = selectors.progress(player)
+    served = selectors.served_themes()
     context = {
         "progress": figures,
         "chart": selectors.rating_chart(figures.history),
-        "theme_rows": [(THEMES[k], figures.themes[k]) for k in THEME_KEYS],
+        "theme_rows": [(THEMES[k], figures.themes[k]) for k in THEME_KEYS if figures.themes[k].attempts or k in served],
         "kind_rows": _kind_rows(figures),
         "modes": MODES,
         "play": play_selectors.play_summary(player),

@@ -38,6 +38,26 @@ def test_theme_mode_gives_that_theme(bank):
         assert key in selectors.next_puzzle(None, "theme", key).theme_list
 
 
+def test_a_theme_is_served_while_a_served_puzzle_carries_it():
+    assert "ka_wu_xing" in selectors.served_themes()  # the shipped banks
+    Puzzle.objects.update(retired=True)
+    assert selectors.served_themes() == frozenset()
+    puzzle = discard_puzzle("34556p123789sZZZ")
+    assert selectors.served_themes() == frozenset(puzzle.theme_list) and "ka_wu_xing" in puzzle.theme_list
+    Puzzle.objects.filter(pk=puzzle.pk).update(retired=True)
+    assert selectors.served_themes() == frozenset()
+
+
+def test_theme_mode_never_falls_back_to_a_puzzle_without_the_theme():
+    Puzzle.objects.update(retired=True)
+    player = Player.objects.create()
+    wait = discard_puzzle("34556p123789sZZZ")  # 卡五星 wait choice
+    assert "dragons" not in wait.theme_list
+    assert selectors.next_puzzle(player, "theme", "dragons") is None
+    answer_puzzle(player=player, puzzle=wait, answer=wait.accepted[0], attempt_id=aid("seen"))
+    assert selectors.next_puzzle(player, "theme", "ka_wu_xing") == wait  # seen, still of the theme: asked again
+
+
 def test_streak_gets_harder(bank):
     player = Player.objects.create()
     ratings = []

@@ -13,7 +13,7 @@ from analysis.board import analyzer_url
 from kwx_site.figures import figure
 from puzzles.models import Puzzle
 from puzzles.text import ev_explanation
-from tests.puzzles.factories import aid, ensure_bank, ev_puzzle
+from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, ev_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +42,20 @@ def test_theme_ev_gives_an_ev_puzzle_in_theme_mode():
         assert picked.is_ev and "ev" in picked.theme_list
         page = Client().get(r["Location"]).content.decode()
         assert f"<strong>{picked.draws_left}</strong>" in page  # the draws left are part of the question
+
+
+def test_a_theme_no_served_puzzle_carries_is_not_offered_and_its_link_says_so():
+    Puzzle.objects.update(retired=True)
+    discard_puzzle("34556p123789sZZZ")  # a 卡五星 puzzle; no 期望值 one
+    r = Client().get("/drills/", {"mode": "theme", "theme": "ev"}, HTTP_ACCEPT_LANGUAGE="en")
+    html = r.content.decode()
+    assert r.status_code == 200 and "No puzzle carries this theme now. Try another theme." in html
+    chip = 'class="chip" href="/drills/?mode=theme&amp;theme={}"'.format
+    assert chip("ev") not in html and chip("ka_wu_xing") in html  # the sidebar offers only themes that have puzzles
+    progress = Client().get("/progress/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "卡五星 wait choice" in progress and "Expected value (期望值)" not in progress  # nor does the progress page, unless answered
+    ev_puzzle("34556p123789sZZZ", 3)
+    assert chip("ev") in Client().get("/drills/", {"mode": "theme", "theme": "ka_wu_xing"}, follow=True).content.decode()
 
 
 def test_feedback_fragment_shows_both_rankings_and_why(puzzle):
