@@ -227,3 +227,9 @@ def test_every_example_shows_its_fan(fan):
 
 def test_hand_fans_are_not_situational():
     assert all(not f.situational for f in HAND_FANS)
+
+
+@pytest.mark.parametrize("fan", [f for f in FANS if f.option is not None], ids=lambda f: f.key)
+def test_a_fan_whose_value_a_town_sets_names_no_multiplier_in_its_definition(fan):
+    for text in (fan.definition, fan.definition_en):
+        assert "×" not in text, f"{fan.key}: {text!r} states a multiplier a rule option changes"
