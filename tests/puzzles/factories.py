@@ -18,12 +18,14 @@ from kwx.hand.serial import option_row
 from kwx.hand.tiles import KIND_OF_ID, TILE_IDS, kinds_of
 from kwx.table.view import PublicSeat, SeatView
 from puzzles.banks import NAMES, TOWN_BANK, load_banks
-from puzzles.generation.bank import PREFIX
-from puzzles.generation.ev import ev_record, judge_ev
+from puzzles.generation.bank import PREFIX, read_bank
+from puzzles.generation.ev import EV_BANK_PATH, ev_record, judge_ev
 from puzzles.generation.themes import tag
 from puzzles.models import Puzzle
 
 _serial = count(1)
+_EV_SHIPPED = bool(read_bank(EV_BANK_PATH))
+"""Whether the 期望值 bank ships any drill (the table judges them: docs/drills.md); an empty one counts as loaded."""
 
 
 def _town_bank_present(rules: str) -> bool:
@@ -32,7 +34,7 @@ def _town_bank_present(rules: str) -> bool:
 
 _PRESENT = {
     "bank": lambda: Puzzle.objects.filter(key__startswith=PREFIX["discard"]).exists() and Puzzle.objects.filter(key__startswith=PREFIX["quiz"]).exists(),
-    "ev_bank": lambda: Puzzle.objects.filter(key__startswith=PREFIX["ev"]).exists(),
+    "ev_bank": lambda: not _EV_SHIPPED or Puzzle.objects.filter(key__startswith=PREFIX["ev"]).exists(),
     "table_bank": lambda: Puzzle.objects.filter(kind__in=Puzzle.TABLE_KINDS).exists(),
     **{name: partial(_town_bank_present, name.removeprefix(TOWN_BANK)) for name in NAMES if name.startswith(TOWN_BANK)},
 }

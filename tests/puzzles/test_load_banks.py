@@ -14,7 +14,6 @@ from accounts.models import Player
 from kwx.rules import PRESETS, town_presets
 from puzzles.banks import BANKS, NAMES
 from puzzles.generation.bank import PREFIX, read_bank
-from puzzles.generation.ev import EV_BANK_PATH
 from puzzles.models import Attempt, Puzzle, ReviewCard
 from puzzles.services import answer_puzzle
 from tests.puzzles.factories import aid
@@ -78,26 +77,26 @@ def test_on_a_database_that_has_the_banks_it_changes_nothing():
 
 @pytest.mark.django_db
 def test_it_adds_the_missing_and_brings_stored_puzzles_up_to_their_record():
-    ev = RECORDS["ev_bank"][:3]
-    keys = [r["key"] for r in ev]
+    shipped = RECORDS["bank"][:3]
+    keys = [r["key"] for r in shipped]
     rows = {p.key: p for p in Puzzle.objects.filter(key__in=keys)}
-    for record in ev:  # what an old build stored: a step-back figure too high, a first rating since replaced
-        stale = {**record["ev"], "options": [{**o, "score": o["score"] + 0.14} for o in record["ev"]["options"]]}
-        Puzzle.objects.filter(key=record["key"]).update(ev=stale, rating=1234.0, plays=0, table={})
+    for record in shipped:  # what an old build stored: an option's figure off, a first rating since replaced
+        stale = [{**record["options"][0], "ukeire": record["options"][0]["ukeire"] + 3}, *record["options"][1:]]
+        Puzzle.objects.filter(key=record["key"]).update(options=stale, rating=1234.0, plays=0, table={})
     Puzzle.objects.filter(key=keys[1]).update(plays=5)  # its rating was learned from plays: kept
     Puzzle.objects.filter(key=keys[2]).update(hand="123456789p1234s")  # another position under that key: left alone
-    missing = [r["key"] for r in RECORDS["table_bank"][:4]] + [f"{PREFIX['discard']}00002", f"{PREFIX['quiz']}00003"]
+    missing = [r["key"] for r in RECORDS["table_bank"][:4]] + [f"{PREFIX['discard']}00004", f"{PREFIX['quiz']}00003"]
     Puzzle.objects.filter(key__in=missing).delete()
 
     out, err = load_banks()
 
     now = {p.key: p for p in Puzzle.objects.filter(key__in=keys)}
     assert {k: p.pk for k, p in now.items()} == {k: p.pk for k, p in rows.items()}  # the same rows, not made again
-    assert now[keys[0]].ev == ev[0]["ev"] and now[keys[0]].rating == ev[0]["rating"] and now[keys[0]].table == TABLES[keys[0]]
-    assert now[keys[1]].ev == ev[1]["ev"] and now[keys[1]].rating == 1234.0
-    assert now[keys[2]].ev != ev[2]["ev"] and now[keys[2]].hand == "123456789p1234s" and now[keys[2]].table == {}
+    assert now[keys[0]].options == shipped[0]["options"] and now[keys[0]].rating == shipped[0]["rating"] and now[keys[0]].table == TABLES[keys[0]]
+    assert now[keys[1]].options == shipped[1]["options"] and now[keys[1]].rating == 1234.0
+    assert now[keys[2]].options != shipped[2]["options"] and now[keys[2]].hand == "123456789p1234s" and now[keys[2]].table == {}
     assert set(Puzzle.objects.filter(key__in=missing).values_list("key", flat=True)) == set(missing)
-    assert f"{EV_BANK_PATH.name}: {len(RECORDS['ev_bank'])} records, 0 added, 2 updated" in out
+    assert f"{BANKS['bank'].name}: {len(RECORDS['bank'])} records, 2 added, 2 updated" in out
     assert "table_bank.json.gz: " in out and ", 4 added, 0 updated" in out
     assert keys[2] in err and "left as they are" in err
     again, _err = load_banks()
@@ -125,8 +124,8 @@ def test_the_puzzles_of_the_banks_made_before_are_retired_with_their_attempts_ke
 @pytest.mark.django_db
 def test_it_loads_only_the_banks_it_is_given():
     Puzzle.objects.all().delete()
-    out, _err = load_banks("ev_bank")
-    assert Puzzle.objects.count() == len(RECORDS["ev_bank"]) and out.count("\n") == 1
+    out, _err = load_banks("bank_suizhou")
+    assert Puzzle.objects.count() == len(RECORDS["bank_suizhou"]) > 0 and out.count("\n") == 1
     with pytest.raises(CommandError, match="no bank named quiz .*" + ", ".join(NAMES)):
         load_banks("quiz")
 

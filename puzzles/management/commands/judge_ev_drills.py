@@ -45,5 +45,8 @@ class Command(BaseCommand):
         self.stdout.write(f"{len(judged)} judged ({opts['worlds']} worlds each, {TABLE_POLICY} in every seat): {kept} stay, {len(judged) - kept} leave; {time.process_time() - start:.0f} CPU s")
         if opts["write"] and judged:
             out = [judged[r["key"]] if r["key"] in judged else r for r in records]
-            write_bank([r for r in out if r is not None], EV_BANK_PATH, read_meta(EV_BANK_PATH))
+            meta = read_meta(EV_BANK_PATH)
+            left = sorted({*meta.get("table", {}).get("left", ()), *(key for key, r in judged.items() if r is None)})
+            meta["table"] = {"policy": TABLE_POLICY, "worlds": opts["worlds"], "left": left}
+            write_bank([r for r in out if r is not None], EV_BANK_PATH, meta)
             self.stdout.write(f"wrote {EV_BANK_PATH.name}")
