@@ -13,7 +13,7 @@ from play.services import LEVELS
 from puzzles import selectors, services
 from puzzles.models import Attempt, DailyDrill, Puzzle, ReviewCard
 from puzzles.services import answer_puzzle
-from tests.puzzles.factories import aid, discard_puzzle, ensure_bank
+from tests.puzzles.factories import aid, discard_puzzle, ensure_bank, ev_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -80,11 +80,19 @@ def test_a_drill_another_server_stored_first_is_the_days_drill(monkeypatch):
 
 def test_a_week_of_daily_drills_goes_round_every_kind_without_a_repeat():
     ensure_bank()
+    ev_puzzle("34556p123789sZZZ", 3)  # the shipped 期望值 bank is empty (docs/drills.md): a drill of the kind for its day
     week = [services.daily_drill(day=MONDAY + timedelta(days=n)) for n in range(7)]
     kinds = ["ev" if p.is_ev else p.kind for p in week]
     assert kinds == list(selectors.DAILY_ROTATION) and sorted(set(kinds)) == sorted(["ev", *Puzzle.DRILL_KINDS, Puzzle.QUIZ])
     assert len({p.pk for p in week}) == 7 and not any(p.retired for p in week)
     assert kinds[0] == "discard" and not week[0].is_ev  # a Monday is a plain 何切
+
+
+def test_a_day_whose_kind_has_no_drill_takes_the_next_kind_in_turn():
+    ensure_bank()
+    Puzzle.objects.filter(draws_left__isnull=False).update(retired=True)  # no 期望值 drill served
+    sunday, monday = services.daily_drill(day=MONDAY + timedelta(days=6)), services.daily_drill(day=MONDAY + timedelta(days=7))
+    assert sunday.kind == monday.kind == Puzzle.DISCARD and not sunday.is_ev and sunday != monday
 
 
 def test_a_retired_puzzle_is_never_the_days_drill():

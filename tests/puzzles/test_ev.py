@@ -11,7 +11,7 @@ from kwx.hand.ev import compare_rankings
 from kwx.hand.rules import make_rules
 from kwx.hand.serial import estimate_row, option_row
 from kwx.hand.tiles import TILE_IDS
-from puzzles.generation.bank import PREFIX, read_bank
+from puzzles.generation.bank import PREFIX, read_bank, read_meta
 from puzzles.generation.ev import (
     EV_BANK_PATH,
     MAX_EV_ACCEPTED,
@@ -83,24 +83,27 @@ def test_generation_is_reproducible_and_every_record_passes_the_filter():
         assert r["accepted"] == [TILE_IDS[k] for k in comparison.ev_best] and judge_ev(comparison) is not None
 
 
-def test_ev_bank_size_and_keys():
-    assert len(EV_RECORDS) >= 60
-    assert len({r["key"] for r in EV_RECORDS}) == len(EV_RECORDS)
-    assert all(r["key"].startswith(PREFIX["ev"]) and r["themes"] == [EV_THEME] for r in EV_RECORDS)
+def test_the_bank_holds_the_generators_drills_that_the_table_kept():
+    """Made by ``generate_ev_puzzles`` (its seed and count in the meta), then judged at the table by ``judge_ev_drills --write``:
+    each drill either stays, with the table's figures, or left, its key kept in the meta."""
+    meta = read_meta(EV_BANK_PATH)
+    shipped, left = [r["key"] for r in EV_RECORDS], meta["table"]["left"]
+    assert sorted(shipped + left) == [f"{PREFIX['ev']}{n:05d}" for n in range(1, meta["count"] + 1)] and meta["table"]["policy"] == "judge"
+    assert all("table" in r["ev"] and r["themes"] == [EV_THEME] for r in EV_RECORDS)
     assert len({(r["hand"], str(r["melds"]), r["visible"], r["rules"]) for r in EV_RECORDS}) == len(EV_RECORDS)
 
 
-@pytest.mark.parametrize("r", EV_RECORDS, ids=[r["key"] for r in EV_RECORDS])
-def test_every_shipped_ev_puzzle_matches_the_engine(r):
+def test_every_shipped_ev_puzzle_matches_the_engine():
     """Each of them, recomputed: accepted == ev_best, both rankings as shipped, still passing the EV filter."""
-    hand, seen = build_hand(r["hand"], r["melds"], r["visible"])
-    comparison = compare_rankings(hand, seen, make_rules(r["rules"], r["situation"]), r["draws_left"])
-    assert r["accepted"] == [TILE_IDS[k] for k in comparison.ev_best], r["key"]
-    assert len(r["accepted"]) <= MAX_EV_ACCEPTED, r["key"]
-    assert r["ev"]["plain_best"] == [TILE_IDS[k] for k in comparison.plain_best], r["key"]
-    assert r["ev"]["options"] == [estimate_row(o.discard, o.estimate) for o in comparison.ev_options], r["key"]
-    assert r["options"] == [option_row(o) for o in comparison.plain_options], r["key"]
-    assert judge_ev(comparison) is not None, r["key"]
+    for r in EV_RECORDS:
+        hand, seen = build_hand(r["hand"], r["melds"], r["visible"])
+        comparison = compare_rankings(hand, seen, make_rules(r["rules"], r["situation"]), r["draws_left"])
+        assert r["accepted"] == [TILE_IDS[k] for k in comparison.ev_best], r["key"]
+        assert len(r["accepted"]) <= MAX_EV_ACCEPTED, r["key"]
+        assert r["ev"]["plain_best"] == [TILE_IDS[k] for k in comparison.plain_best], r["key"]
+        assert r["ev"]["options"] == [estimate_row(o.discard, o.estimate) for o in comparison.ev_options], r["key"]
+        assert r["options"] == [option_row(o) for o in comparison.plain_options], r["key"]
+        assert judge_ev(comparison) is not None, r["key"]
 
 
 @pytest.mark.django_db

@@ -14,7 +14,7 @@ from kwx.rules import LEGACY_PRESETS, town_presets
 from puzzles import selectors
 from puzzles.models import Puzzle
 from puzzles.services import answer_puzzle
-from tests.puzzles.factories import aid, ensure_bank
+from tests.puzzles.factories import aid, ensure_bank, ev_puzzle
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +41,7 @@ def test_a_xiaogan_player_gets_xiaogan_drills_and_quiz_items(banks):
     player = _player("xiaogan")
     for puzzle in _drawn(player) + _drawn(player, "streak") + _drawn(player, "theme", theme="ka_wu_xing"):
         assert puzzle.rules == "xiaogan" and puzzle.kind == Puzzle.DISCARD and puzzle.key.startswith("xiaogan-")
+    ev_puzzle("34556p123789sZZZ", 3)
     assert {p.rules for p in _drawn(player, "theme", theme="ev")} <= set(LEGACY_PRESETS)  # 期望值: no bank for 孝感, the legacy one
     assert {p.rules for p in _drawn(player, "quiz")} == {"xiaogan"}
     assert selectors.asked_rules(kind=Puzzle.DISCARD, town=player_town(player=player)) == ("xiaogan",)
