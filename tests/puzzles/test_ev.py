@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 
 import pytest
@@ -107,11 +108,17 @@ def test_every_shipped_ev_puzzle_matches_the_engine():
 
 
 @pytest.mark.django_db
-def test_load_banks_loaded_the_ev_bank():
-    from puzzles.models import Puzzle
-    from tests.puzzles.factories import ensure_bank
+def test_load_banks_loads_the_ev_bank_and_retires_the_drills_that_left_it():
+    """A database loaded before the table judged the drills holds them: ``load_banks`` retires those the bank no longer ships."""
+    from django.core.management import call_command
 
-    ensure_bank("ev_bank")
-    loaded = Puzzle.objects.filter(themes__contains=f" {EV_THEME} ")
-    assert loaded.count() == len(EV_RECORDS)
+    from puzzles.generation.bank import bank_row
+    from puzzles.models import Puzzle
+
+    before = Puzzle.objects.create(**bank_row(generate_ev(7, 1)[0][0]))  # v00001 as an old bank stored it
+    call_command("load_banks", stdout=io.StringIO())  # every bank, as a deploy runs it: then what no bank holds is retired
+    loaded = Puzzle.objects.filter(themes__contains=f" {EV_THEME} ", retired=False)
+    assert sorted(p.key for p in loaded) == sorted(r["key"] for r in EV_RECORDS)
     assert all(p.is_ev and p.draws_left >= 1 for p in loaded)
+    before.refresh_from_db()
+    assert before.retired == (before.key in read_meta(EV_BANK_PATH)["table"]["left"]) == True  # noqa: E712

@@ -10,7 +10,7 @@ from puzzles.banks import FILES, NAMES, load_banks, retire_old
 class Command(BaseCommand):
     help = (
         "Load the shipped puzzle banks (puzzles/data/*.json.gz) by key: add the missing puzzles, bring stored ones up to "
-        "their record, delete nothing; with every bank, retire the puzzles no bank holds (of the banks made before, table drills that left the bank, quiz items replaced). "
+        "their record, delete nothing; with every bank, retire the puzzles no bank holds (of the banks made before, table drills that left the bank, 期望值 drills the table did not bear out, quiz items replaced). "
         "Running it again changes nothing; `make setup` and deploys run it after migrate."
     )
 
@@ -30,5 +30,5 @@ class Command(BaseCommand):
                 self.stderr.write(f"{source}: {len(loaded.apart)} stored puzzles hold another position than their key's record, left as they are: {shown}")
         if not names:
             self.stdout.write(
-                f"retired: {retire_old()} puzzles no shipped bank holds (of the banks made before, table drills that left the bank, quiz items replaced), kept for their attempts, no longer served"
+                f"retired: {retire_old()} puzzles no shipped bank holds (of the banks made before, table drills that left the bank, 期望值 drills the table did not bear out, quiz items replaced), kept for their attempts, no longer served"
             )
