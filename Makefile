@@ -33,7 +33,7 @@ run: setup  ## serve the site on SQLite at http://127.0.0.1:8000/ with one task 
 PG_TESTS = --ignore=tests/engine -m "database and not presentation"
 
 # Both runs spread their tests over the cores that were free when `make test` started, before its own
-# lint loaded them (scripts/test-workers: `-n 2` on an idle 2-core machine, one process on a busy one);
+# lint loaded them (scripts/test-workers reads the cores idle over two seconds: `-n 2` on an idle 2-core machine, one process on a busy one);
 # every worker has its own database, live-server port and EV slot directory (tests/conftest.py).
 test: $(DEV)  ## every test: lint and types, then SQLite, then PostgreSQL, browsers included
 	scripts/system-deps.sh
