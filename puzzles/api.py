@@ -124,6 +124,8 @@ class NextPuzzleView(APIView):
         if kind is not None and kind not in Puzzle.TABLE_KINDS:
             return error_response("kind", _('Unknown kind "%(kind)s": use %(kinds)s.') % {"kind": kind[:20], "kinds": ", ".join(Puzzle.TABLE_KINDS)})
         puzzle = selectors.next_puzzle(request_player(request), mode, theme, kind=kind)
+        if puzzle is None and mode == "theme" and theme not in selectors.served_themes():
+            return error_response("theme", _('No puzzle carries the theme "%(theme)s" now.') % {"theme": theme}, status.HTTP_404_NOT_FOUND)
         if puzzle is None:
             return error_response("mode", _("No puzzle for this mode right now (nothing due for review?)."), status.HTTP_404_NOT_FOUND)
         return Response(puzzle_json(puzzle))

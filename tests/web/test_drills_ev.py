@@ -55,6 +55,8 @@ def test_a_theme_no_served_puzzle_carries_is_not_offered_and_its_link_says_so():
     assert chip("ev") not in html and chip("ka_wu_xing") in html  # the sidebar offers only themes that have puzzles
     progress = Client().get("/progress/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "卡五星 wait choice" in progress and "Expected value (期望值)" not in progress  # nor does the progress page, unless answered
+    api = Client().get("/api/v1/puzzles/next/", {"theme": "ev"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert api.status_code == 404 and api.json()["error"]["field"] == "theme" and 'No puzzle carries the theme "ev" now.' in api.json()["error"]["message"]
     ev_puzzle("34556p123789sZZZ", 3)
     assert chip("ev") in Client().get("/drills/", {"mode": "theme", "theme": "ka_wu_xing"}, follow=True).content.decode()
 
