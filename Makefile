@@ -34,10 +34,12 @@ PG_TESTS = --ignore=tests/engine -m "database and not presentation"
 
 # Both runs spread their tests over the cores that were free when `make test` started, before its own
 # lint loaded them (scripts/test-workers reads the cores idle over two seconds: `-n 2` on an idle 2-core machine, one process on a busy one);
-# every worker has its own database, live-server port and EV slot directory (tests/conftest.py).
+# every worker has its own database, live-server port and EV slot directory, and all share the decisions
+# reviews_worked_out_once works out (KWX_TEST_REVIEWS, both runs; tests/conftest.py).
 test: $(DEV)  ## every test: lint and types, then SQLite, then PostgreSQL, browsers included
 	scripts/system-deps.sh
 	workers="$$(scripts/test-workers)"; echo "pytest workers: $${workers:-none (one process)}, load $$(cut -d' ' -f1-3 /proc/loadavg)" && \
+	export KWX_TEST_REVIEWS="$$(mktemp -d /tmp/kwx-reviews.XXXXXX)" && trap 'rm -rf "$$KWX_TEST_REVIEWS"' EXIT && \
 	$(MAKE) --no-print-directory lint && \
 	$(PY) -m pytest $$workers && \
 	scripts/with-postgres.sh $(PY) -m pytest $$workers $(PG_TESTS)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import atexit
+import copy
+import hashlib
 import os
+import pickle
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -42,25 +46,41 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 _REVIEWED: dict[tuple, dict] = {}
+if "KWX_TEST_REVIEWS" not in os.environ:  # a pytest run of its own: its workers (started after this import) share this one
+    os.environ["KWX_TEST_REVIEWS"] = tempfile.mkdtemp(prefix=f"kwx-reviews-{os.getpid()}-")
+    atexit.register(shutil.rmtree, os.environ["KWX_TEST_REVIEWS"], ignore_errors=True)
+REVIEWS_SHARED = Path(os.environ["KWX_TEST_REVIEWS"])
+"""The folder where the test processes of one run share the decisions ``reviews_worked_out_once`` worked out: every xdist
+worker, and with ``make test`` both databases' runs (the Makefile makes it, and removes it after)."""
+
+
+def _shared_review(key: tuple, work: Callable[[], dict]) -> dict:
+    """The figures of a decision: this process's, another process's of the same run, or worked out now (and shared)."""
+    if key not in _REVIEWED:
+        path = REVIEWS_SHARED / hashlib.sha256(repr(key).encode()).hexdigest()
+        try:
+            _REVIEWED[key] = pickle.loads(path.read_bytes())
+        except (FileNotFoundError, EOFError, pickle.UnpicklingError):
+            _REVIEWED[key] = work()
+            part = path.with_suffix(f".{os.getpid()}")
+            part.write_bytes(pickle.dumps(_REVIEWED[key]))
+            part.replace(path)  # whole or not at all: another process never reads half a file
+    return copy.deepcopy(_REVIEWED[key])
 
 
 @pytest.fixture
 def reviews_worked_out_once(monkeypatch):
     """For tests of what the pages and the queue do with a review, not of its figures: each decision is worked out once per
-    test process and its figures reused. A decision's figures depend only on the record, the seat, the step, the method and
-    the deals' minimum (its worlds are seeded by them), so a reused one is what a fresh run gives; the review's own tests
-    (tests/engine/test_hand_review.py, tests/play/test_review_task.py) work every decision out."""
-    import copy
-
+    test run (``REVIEWS_SHARED``) and its figures reused. A decision's figures depend only on the record, the seat, the step,
+    the method and the deals' minimum (its worlds are seeded by them), so a reused one is what a fresh run gives; the review's
+    own tests (tests/engine/test_hand_review.py, tests/play/test_review_task.py) work every decision out."""
     from kwx import hand_review
 
     real = hand_review.review_point
 
     def once(reviewed, seat, point, method, give_way=None):
         key = (reviewed.key, seat, point.step, method, review_sets.MIN_DEALS)
-        if key not in _REVIEWED:
-            _REVIEWED[key] = real(reviewed, seat, point, method, give_way)
-        return copy.deepcopy(_REVIEWED[key])
+        return _shared_review(key, lambda: real(reviewed, seat, point, method, give_way))
 
     monkeypatch.setattr(hand_review, "review_point", once)
 
