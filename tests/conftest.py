@@ -10,6 +10,7 @@ import pickle
 import shutil
 import tempfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -25,10 +26,6 @@ VECTORS = ROOT / "tests" / "vectors"
 
 django_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 """Tests hash passwords fast; the hashers' strength is Django's to test, the flows are ours."""
-django_settings.EV_SLOT_DIR = tempfile.mkdtemp(prefix=f"kwx-ev-test-{os.getpid()}-")
-atexit.register(shutil.rmtree, django_settings.EV_SLOT_DIR, ignore_errors=True)
-"""Each test process (each xdist worker, each worktree) has its own EV slots: the slot is a host-wide
-``flock`` (analysis/ev_limits.py), and another run's EV request must not take this run's slot."""
 django_settings.REVIEW_WORK = 30
 """Reviews in tests play two or three worlds a decision: enough to check what is stored and shown, fast (the real budget is measured by ``manage.py bench_review``)."""
 os.environ.setdefault("TASK_NICE", "0")
@@ -43,6 +40,14 @@ review_sets.MIN_DEALS = 2
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each test process (each xdist worker, each worktree) has its own EV slots: the slot is a host-wide ``flock``
+    (analysis/ev_limits.py), and another run's EV request must not take this run's slot. Made here, not on import: a
+    process that only imports a test module (a test's subprocess, killed at its end) makes none, so leaves none behind."""
+    django_settings.EV_SLOT_DIR = tempfile.mkdtemp(prefix=f"kwx-ev-test-{os.getpid()}-")
+    config.add_cleanup(partial(shutil.rmtree, django_settings.EV_SLOT_DIR, ignore_errors=True))
 
 
 _REVIEWED: dict[tuple, dict] = {}
