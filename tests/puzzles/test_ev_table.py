@@ -24,20 +24,23 @@ def record(drills) -> dict:
     return drills[0]
 
 
-def _scripted(monkeypatch, record, means: dict[str, float]) -> None:
-    """Make the table's worlds give each discard of ``record`` the mean ``means[tile]`` (the same world noise for all)."""
-    tiles = [o["discard"] for o in record["ev"]["options"]]
+def _scripted(monkeypatch, records: list[dict], means: dict[str, dict[str, float]]) -> None:
+    """Make the table's worlds give each discard of each drill the mean ``means[key][tile]`` (0 where none is given; the same
+    world noise for all); a drill is known by its worlds' seed, and is played out on its own discards only."""
+    by_seed = {table_seed(r["key"]): r for r in records}
 
     def play_out(view, choices, worlds, seed, policy):
-        assert [c.tile for c in choices] == tiles and seed == table_seed(record["key"])
-        return tuple(tuple(means.get(c.tile, 0.0) + (w % 5) * 0.7 + 0.01 * ((w * 7 + i) % 3) for w in range(worlds)) for i, c in enumerate(choices))
+        record = by_seed[seed]
+        assert [c.tile for c in choices] == [o["discard"] for o in record["ev"]["options"]]
+        scripted = means.get(record["key"], {})
+        return tuple(tuple(scripted.get(c.tile, 0.0) + (w % 5) * 0.7 + 0.01 * ((w * 7 + i) % 3) for w in range(worlds)) for i, c in enumerate(choices))
 
     monkeypatch.setattr(ev, "play_out", play_out)
 
 
 def test_a_drill_the_table_bears_out_stays_with_the_tables_figures(monkeypatch, record):
     accepted = record["accepted"]
-    _scripted(monkeypatch, record, dict.fromkeys(accepted, 2.0))
+    _scripted(monkeypatch, [record], {record["key"]: dict.fromkeys(accepted, 2.0)})
     done = judge_at_table(record, worlds=32)
     assert done is not None and done["accepted"] == accepted and done["options"] == record["options"]
     table = done["ev"]["table"]
@@ -51,7 +54,7 @@ def test_a_drill_the_table_does_not_bear_out_leaves(monkeypatch, where, record):
     plain = record["ev"]["plain_best"][0]
     other = next(o["discard"] for o in record["ev"]["options"] if o["discard"] not in record["accepted"] and o["discard"] != plain)
     means = {**dict.fromkeys(record["accepted"], 2.0), plain: 2.0} if where == "plain best level" else {other: 2.0}
-    _scripted(monkeypatch, record, means)
+    _scripted(monkeypatch, [record], {record["key"]: means})
     assert judge_at_table(record, worlds=32) is None
 
 
@@ -66,13 +69,7 @@ def test_the_command_judges_a_slice_and_writes_only_with_write(monkeypatch, tmp_
     call_command("judge_ev_drills", "--limit", "2", "--worlds", "3", stdout=out)
     assert "2 judged (3 worlds each, judge in every seat)" in out.getvalue() and bank.read_bytes() == before
     stays, leaves = drills[0], drills[1]
-    means = {stays["key"]: dict.fromkeys(stays["accepted"], 2.0), leaves["key"]: {leaves["ev"]["plain_best"][0]: 2.0}}
-
-    def play_out(view, choices, worlds, seed, policy):
-        scripted = next((m for k, m in means.items() if table_seed(k) == seed), {})
-        return tuple(tuple(scripted.get(c.tile, 0.0) + (w % 5) * 0.7 for w in range(worlds)) for c in choices)
-
-    monkeypatch.setattr(ev, "play_out", play_out)
+    _scripted(monkeypatch, drills, {stays["key"]: dict.fromkeys(stays["accepted"], 2.0), leaves["key"]: {leaves["ev"]["plain_best"][0]: 2.0}})
     call_command("judge_ev_drills", "--keys", f"{stays['key']},{leaves['key']}", "--worlds", "32", "--write", stdout=io.StringIO())
     after = {r["key"]: r for r in read_bank(bank)}
     assert set(after) == {r["key"] for r in drills} - {leaves["key"]} and after[stays["key"]]["ev"]["table"]["worlds"] == 32
