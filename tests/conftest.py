@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
 import copy
 import hashlib
 import os
@@ -43,29 +42,31 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Each test process (each xdist worker, each worktree) has its own EV slots: the slot is a host-wide ``flock``
-    (analysis/ev_limits.py), and another run's EV request must not take this run's slot. Made here, not on import: a
-    process that only imports a test module (a test's subprocess, killed at its end) makes none, so leaves none behind."""
+    """The run's temp folders, made here rather than on import: a process that only imports a test module (a test's
+    subprocess, killed at its end) makes none, so leaves none behind.
+
+    Each test process (each xdist worker, each worktree) has its own EV slots: the slot is a host-wide ``flock``
+    (analysis/ev_limits.py), and another run's EV request must not take this run's slot. All the processes of a run share
+    one ``KWX_TEST_REVIEWS`` folder for the decisions ``reviews_worked_out_once`` works out: the xdist workers inherit the
+    controller's (it configures before it starts them), and ``make test`` makes one for both databases' runs.
+    """
     django_settings.EV_SLOT_DIR = tempfile.mkdtemp(prefix=f"kwx-ev-test-{os.getpid()}-")
     config.add_cleanup(partial(shutil.rmtree, django_settings.EV_SLOT_DIR, ignore_errors=True))
+    if "KWX_TEST_REVIEWS" not in os.environ:
+        os.environ["KWX_TEST_REVIEWS"] = tempfile.mkdtemp(prefix=f"kwx-reviews-{os.getpid()}-")
+        config.add_cleanup(partial(shutil.rmtree, os.environ["KWX_TEST_REVIEWS"], ignore_errors=True))
 
 
 _REVIEWED: dict[tuple, dict] = {}
-if "KWX_TEST_REVIEWS" not in os.environ:  # a pytest run of its own: its workers (started after this import) share this one
-    os.environ["KWX_TEST_REVIEWS"] = tempfile.mkdtemp(prefix=f"kwx-reviews-{os.getpid()}-")
-    atexit.register(shutil.rmtree, os.environ["KWX_TEST_REVIEWS"], ignore_errors=True)
-REVIEWS_SHARED = Path(os.environ["KWX_TEST_REVIEWS"])
-"""The folder where the test processes of one run share the decisions ``reviews_worked_out_once`` worked out: every xdist
-worker, and with ``make test`` both databases' runs (the Makefile makes it, and removes it after)."""
 
 
 def _shared_review(key: tuple, work: Callable[[], dict]) -> dict:
     """The figures of a decision: this process's, another process's of the same run, or worked out now (and shared)."""
     if key not in _REVIEWED:
-        path = REVIEWS_SHARED / hashlib.sha256(repr(key).encode()).hexdigest()
+        path = Path(os.environ["KWX_TEST_REVIEWS"], hashlib.sha256(repr(key).encode()).hexdigest())
         try:
             _REVIEWED[key] = pickle.loads(path.read_bytes())
-        except (FileNotFoundError, EOFError, pickle.UnpicklingError):
+        except FileNotFoundError:
             _REVIEWED[key] = work()
             part = path.with_suffix(f".{os.getpid()}")
             part.write_bytes(pickle.dumps(_REVIEWED[key]))
@@ -76,7 +77,7 @@ def _shared_review(key: tuple, work: Callable[[], dict]) -> dict:
 @pytest.fixture
 def reviews_worked_out_once(monkeypatch):
     """For tests of what the pages and the queue do with a review, not of its figures: each decision is worked out once per
-    test run (``REVIEWS_SHARED``) and its figures reused. A decision's figures depend only on the record, the seat, the step,
+    test run (``KWX_TEST_REVIEWS``) and its figures reused. A decision's figures depend only on the record, the seat, the step,
     the method and the deals' minimum (its worlds are seeded by them), so a reused one is what a fresh run gives; the review's
     own tests (tests/engine/test_hand_review.py, tests/play/test_review_task.py) work every decision out."""
     from kwx import hand_review
