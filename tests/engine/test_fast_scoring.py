@@ -45,8 +45,11 @@ def waiting_hands(draw: st.DrawFn) -> Hand:
             if any(counts[k] + needed.count(k) > COPIES for k in set(needed)):
                 continue
             if not run and draw(st.integers(0, 3)) == 0:
-                melds.append(Meld(draw(st.sampled_from(list(MeldType))), kind))
-                counts[kind] += 4 if melds[-1].type is not MeldType.PONG else 3  # held, removed below
+                meld = Meld(draw(st.sampled_from(list(MeldType))), kind)
+                if counts[kind] + meld.type.size > COPIES:  # a kong needs the kind's every copy
+                    continue
+                melds.append(meld)
+                counts[kind] += meld.type.size  # held, removed below
                 continue
             for k in needed:
                 counts[k] += 1
@@ -84,6 +87,7 @@ def test_score_win_equals_scoring_every_reading(hand, rules):
 @settings(max_examples=200)
 @given(waiting_hands(), RULES)
 def test_waits_are_the_winning_tiles_scored_by_definition(hand, rules):
+    assert max(hand.held) <= COPIES, hand
     result = efficiency(hand, hand.held, rules)
     expected = [(k, score_by_readings(hand, k, rules)) for k in range(NUM_KINDS) if hand.held[k] < COPIES and is_complete(with_tile(hand.concealed, k), len(hand.melds))]
     assert [(w.kind, (w.self_draw, w.discard)) for w in result.waits] == expected
