@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.axe import assert_no_violations
+from tests.e2e.axe import assert_no_violations, violations
 from tests.e2e.conftest import open_page
 from tests.e2e.pages import switch_to_english
 from tests.puzzles.factories import discard_puzzle, ev_puzzle, quiz_puzzle
@@ -139,3 +139,15 @@ def test_an_ev_drills_two_tables_fit_a_small_phone_and_pass_axe(browser, live_se
         expect(page.locator('table.plain-ranking tr[data-discard="3p"] .plain-best-badge')).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing scrolls sideways
         assert_no_violations(page)
+
+
+def test_axe_names_each_violation_its_rule_and_where(browser, live_server):
+    """The helper every page check goes through reports what axe-core finds: a planted image without a text alternative and an
+    unnamed button are each named by rule, impact and selector (and a clean page reports nothing)."""
+    with open_page(browser, live_server, 390, 844) as page:
+        page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>t</h1><p>clean</p></main></body></html>')
+        assert violations(page) == []
+        page.set_content('<html lang="en"><head><title>t</title></head><body><main><h1>t</h1><img id="no-alt" src="data:,"><button id="no-name"></button></main></body></html>')
+        found = {v["id"]: v for v in violations(page)}
+        assert found["image-alt"]["nodes"] == ["#no-alt"] and found["image-alt"]["impact"] == "critical"
+        assert found["button-name"]["nodes"] == ["#no-name"] and found["button-name"]["help"]
