@@ -129,3 +129,10 @@ class FixedDeals:
         return 0
 
     token_urlsafe = staticmethod(secrets.token_urlsafe)
+
+
+def deal_from(monkeypatch, first: int) -> None:
+    """Games started from now on deal their hands from seed ``first`` on, seat 0 dealing first (:class:`FixedDeals`)."""
+    from play import services
+
+    monkeypatch.setattr(services, "secrets", FixedDeals(first))

@@ -17,7 +17,7 @@ from kwx_site.management.commands.db_worker import LeasedWorker
 from play import forms, review_work, services
 from play.models import Hand, ReviewItem
 
-from .helpers import FixedDeals, move_for, run_queued_tasks, upload
+from .helpers import deal_from, move_for, run_queued_tasks, upload
 
 pytestmark = pytest.mark.django_db
 TASK = "play.tasks.review_hand"
@@ -26,7 +26,7 @@ TASK = "play.tasks.review_hand"
 @pytest.fixture(autouse=True)
 def short_hands(monkeypatch):
     """The games here deal from seed 13 on: a short first hand (4 decisions at a table of basic play), reviewed in full by each test."""
-    monkeypatch.setattr(services, "secrets", FixedDeals(13))
+    deal_from(monkeypatch, 13)
 
 
 def finished_hand(capture, level: str = "basic") -> Hand:

@@ -11,7 +11,7 @@ from play import services
 from play.models import Hand
 from play.templatetags.review_figures import cost
 from puzzles.models import Player
-from tests.play.helpers import FixedDeals, decide_all, finish_hand, run_queued_tasks
+from tests.play.helpers import deal_from, decide_all, finish_hand, run_queued_tasks
 from tests.web.test_play import start
 from tests.web.test_play_review import get
 
@@ -24,7 +24,7 @@ def _text(html: str) -> str:
 
 @pytest.fixture
 def game(client, django_capture_on_commit_callbacks, monkeypatch):
-    monkeypatch.setattr(services, "secrets", FixedDeals(101))  # the same game in every test: its reviews are worked out once
+    deal_from(monkeypatch, 101)  # the same game in every test (and tests/e2e/test_review_views.py): its reviews are worked out once
     game = start(client)
     player = game.player
     for _ in (1, 2):

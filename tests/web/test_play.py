@@ -14,19 +14,22 @@ from kwx.bots.judge import JudgeBot
 from kwx.table.record import replay
 from kwx.table.seats import PERSON
 from kwx.table.view import view_for
-from play import services
 from play.models import Game, Hand, ReviewItem
 from tests.conftest import VECTORS
-from tests.play.helpers import FixedDeals, move_for, run_queued_tasks
+from tests.play.helpers import deal_from, move_for, run_queued_tasks
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
 
 
+SHORT_DEALS = 734_019_233
+"""The first seed of the games here and in tests/web/test_play_on.py: a short first hand (3 decisions at a table of basic play),
+the same every run, its review worked out once (the seed's digits appear nowhere else on a page)."""
+
+
 @pytest.fixture(autouse=True)
 def fixed_deals(monkeypatch):
-    """Every game here deals its hands from seed 734019233 on (a short first hand, 3 decisions at a table of basic play): the
-    same hands every run, their reviews worked out once (the seed's digits appear nowhere else on a page)."""
-    monkeypatch.setattr(services, "secrets", FixedDeals(734_019_233))
+    """Every game here deals its hands from ``SHORT_DEALS`` on."""
+    deal_from(monkeypatch, SHORT_DEALS)
 
 
 START = {"level": "basic", "rules": "standard", "base": "1", "piao": "0"}
