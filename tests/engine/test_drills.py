@@ -154,16 +154,13 @@ def test_a_pong_drill_shows_the_line_the_judge_plays_after_the_pong():
 
 
 def test_a_new_drill_is_selected_from_its_seeds_and_stores_the_choices_it_played():
-    """The quickest shipped 碰不碰 index, selected again by today's strong bot: the same record twice, its choices stored in
-    the order played, legal in its view, one per answer; confirming it plays exactly those."""
+    """A 碰不碰 index whose selection is quick (index 9: 0.6 s here, where the first, 0, takes 6 s), selected by today's strong
+    bot: the same record twice, its choices stored in the order played, legal in its view, one per answer; confirming it plays
+    exactly those."""
     from kwx.table.view import SeatView
 
-    record = None
-    for index in range(40):
-        record = drills.select("pong", index)
-        if record is not None:
-            break
-    assert record is not None and drills.select("pong", record.source.index) == record
+    record = drills.select("pong", 9)
+    assert record is not None and record.source.index == 9 and drills.select("pong", 9) == record
     assert record.table == SeatView.from_json(record.table.to_json())  # the view as the bank stores it
     assert record.choices == candidate_options(record.table, "pong")
     played = []

@@ -16,14 +16,9 @@ from kwx.table.seats import PERSON
 from kwx.table.view import view_for
 from play.models import Game, Hand, ReviewItem
 from tests.conftest import VECTORS
-from tests.play.helpers import deal_from, move_for, run_queued_tasks
+from tests.play.helpers import SHORT_DEALS, deal_from, move_for, run_queued_tasks
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
-
-
-SHORT_DEALS = 734_019_233
-"""The first seed of the games here and in tests/web/test_play_on.py: a short first hand (3 decisions at a table of basic play),
-the same every run, its review worked out once (the seed's digits appear nowhere else on a page)."""
 
 
 @pytest.fixture(autouse=True)

@@ -14,8 +14,8 @@ from kwx.table.record import Record
 from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
 from play.models import Hand
-from tests.play.helpers import deal_from, finish_hand, move_for, run_queued_tasks
-from tests.web.test_play import SHORT_DEALS, start
+from tests.play.helpers import SHORT_DEALS, deal_from, finish_hand, move_for, run_queued_tasks
+from tests.web.test_play import start
 from tests.web.test_play_review import get, uploaded
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
