@@ -74,21 +74,34 @@ def _shared_review(key: tuple, work: Callable[[], dict]) -> dict:
     return copy.deepcopy(_REVIEWED[key])
 
 
+def point_worked_out_once(reviewed, seat, point, method, give_way=None, *, real=None) -> dict:
+    """One decision's figures, worked out once per test run (``KWX_TEST_REVIEWS``) by ``real`` (``hand_review.review_point``).
+
+    A decision's figures depend only on the record, the seat, the step, the method and the deals' minimum (its worlds are
+    seeded by them), so a reused one is what a fresh run gives."""
+    from kwx import hand_review
+
+    key = (reviewed.key, seat, point.step, method, review_sets.MIN_DEALS)
+    return _shared_review(key, lambda: (real or hand_review.review_point)(reviewed, seat, point, method, give_way))
+
+
+def review_worked_out_once(reviewed, seat: int, method) -> dict:
+    """A whole review as ``hand_review.review_hand`` gives it, its decisions worked out once per run: what the review task's
+    own tests (tests/play/test_review_task.py) compare the task's figures with, the task itself working every decision out."""
+    from kwx import hand_review
+
+    points = hand_review.decision_points(reviewed.record, seat)
+    return hand_review.summary(seat, [point_worked_out_once(reviewed, seat, p, method) for p in points], method)
+
+
 @pytest.fixture
 def reviews_worked_out_once(monkeypatch):
     """For tests of what the pages and the queue do with a review, not of its figures: each decision is worked out once per
-    test run (``KWX_TEST_REVIEWS``) and its figures reused. A decision's figures depend only on the record, the seat, the step,
-    the method and the deals' minimum (its worlds are seeded by them), so a reused one is what a fresh run gives; the review's
-    own tests (tests/engine/test_hand_review.py, tests/play/test_review_task.py) work every decision out."""
+    test run (``point_worked_out_once``) and its figures reused; the review's own tests (tests/engine/test_hand_review.py,
+    tests/play/test_review_task.py) work every decision out."""
     from kwx import hand_review
 
-    real = hand_review.review_point
-
-    def once(reviewed, seat, point, method, give_way=None):
-        key = (reviewed.key, seat, point.step, method, review_sets.MIN_DEALS)
-        return _shared_review(key, lambda: real(reviewed, seat, point, method, give_way))
-
-    monkeypatch.setattr(hand_review, "review_point", once)
+    monkeypatch.setattr(hand_review, "review_point", partial(point_worked_out_once, real=hand_review.review_point))
 
 
 @pytest.fixture(autouse=True)

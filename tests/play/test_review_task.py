@@ -16,6 +16,7 @@ from kwx import hand_review
 from kwx_site.management.commands.db_worker import LeasedWorker
 from play import forms, review_work, services
 from play.models import Hand, ReviewItem
+from tests.conftest import review_worked_out_once
 
 from .helpers import deal_from, move_for, run_queued_tasks, upload
 
@@ -52,9 +53,9 @@ def uploaded_hand(capture, seed: int = 24) -> Hand:
 
 
 def expected(hand: Hand, settings) -> dict:
-    """The review worked out here, straight through: what the task must have stored."""
+    """The review worked out here, straight through, each decision once a run: what the task must have stored."""
     method = hand_review.Method(settings.REVIEW_POLICY, settings.REVIEW_WORK)
-    return hand_review.review_hand(hand_review.Reviewed.from_json(hand.record), hand.seat, method)
+    return review_worked_out_once(hand_review.Reviewed.from_json(hand.record), hand.seat, method)
 
 
 def test_a_finished_hand_queues_its_review_when_it_commits_and_the_worker_stores_it(django_capture_on_commit_callbacks, settings):

@@ -30,7 +30,7 @@ from kwx.bots.basic import BasicBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import play, seeded_deal
 from play.models import Hand
-from tests.conftest import ROOT
+from tests.conftest import ROOT, review_worked_out_once
 from tests.play.helpers import upload
 from tests.processes import children, running
 
@@ -85,7 +85,7 @@ def hand_locked(hand_id: int) -> Iterator[None]:
         lock.rollback()
 
 
-def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_completes_it(monkeypatch, reviews_worked_out_once):
+def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_completes_it(monkeypatch):
     from kwx.table import review as review_sets
 
     monkeypatch.setattr(review_sets, "MIN_DEALS", review_sets.CLEAR.deals)  # as the worker's processes have it (they do not read tests/conftest.py)
@@ -121,6 +121,6 @@ def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_complet
     assert task.status == "SUCCESSFUL" and len(task.worker_ids) == 2 and "back in the queue" in out
     method = hand_review.Method(settings.REVIEW_POLICY, WORK)
     # one uninterrupted run in this process, its decisions worked out once a run (the PostgreSQL half reads the SQLite half's)
-    straight = hand_review.review_hand(hand_review.Reviewed.from_json(hand.record), hand.seat, method)
+    straight = review_worked_out_once(hand_review.Reviewed.from_json(hand.record), hand.seat, method)
     assert hand.review == json.loads(json.dumps(straight))  # the same figures as one uninterrupted run
     assert (hand.review_done, hand.review_total) == (total, total)
