@@ -24,7 +24,7 @@ def _text(html: str) -> str:
 
 @pytest.fixture
 def game(client, django_capture_on_commit_callbacks, monkeypatch):
-    deal_from(monkeypatch, 101)  # the same game in every test (and tests/e2e/test_review_views.py): its reviews are worked out once
+    deal_from(monkeypatch, 138)  # the same game in every test (two hands of about 10 decisions in all): its reviews are worked out once
     game = start(client)
     player = game.player
     for _ in (1, 2):
