@@ -150,7 +150,7 @@ DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "dja
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark what the PostgreSQL run takes (``-m "database and not presentation"``, the Makefile's PG_TESTS).
+    """Mark what the PostgreSQL run takes (``-m "database and not presentation and not sqlite_only"``, the Makefile's PG_TESTS).
 
     ``database``: a test that can meet a database (pytest-django's ``django_db`` mark or a database
     fixture); the others compute the same on every database. ``presentation``: a browser test other

@@ -21,7 +21,7 @@ from tests.conftest import ROOT
 from tests.play.helpers import upload
 from tests.web.test_review_worker import DEADLINE, database_url, wait_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_only]  # `make run` serves on SQLite (README)
 
 
 def free_port() -> int:
