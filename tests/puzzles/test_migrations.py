@@ -4,31 +4,21 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from puzzles import rating as glicko
+from tests.migrating import migrate
 from tests.puzzles.factories import discard_puzzle, quiz_puzzle
 
 BEFORE, AFTER = ("puzzles", "0004_load_ev_bank"), ("puzzles", "0005_quiz_rating_streak_floor")
-
-
-def _migrate(target=None):
-    """Migrate the puzzles app to ``target`` (every app's newest migration when None: going back to before
-    the move of ``Player`` to accounts takes the apps that point at it back too); the apps of that state."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    targets = [target] if target else executor.loader.graph.leaf_nodes()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.fixture
 def old_schema():
     """The apps as they were before the split; the newest schema is back afterwards, whatever the test did."""
     try:
-        yield _migrate(BEFORE)
+        yield migrate([BEFORE])
     finally:
-        _migrate()
+        migrate()
         with connection.cursor() as cursor:
             assert "quiz_rating" in {c.name for c in connection.introspection.get_table_description(cursor, "puzzles_player")}
 
@@ -42,7 +32,7 @@ def test_quiz_attempts_move_to_their_own_track_and_the_puzzle_rating_stays(old_s
     player = Player.objects.create(rating=1430.0, rating_deviation=200.0, streak=2, best_streak=4)
     Attempt.objects.create(player=player, puzzle=drill, attempt_id="d", answer="3p", correct=True, rated=True, rating_before=1500, rating_after=1505, mode="streak")
     Attempt.objects.create(player=player, puzzle=quiz, attempt_id="q", answer="1", correct=False, rated=True, rating_before=1505, rating_after=1430, mode="quiz")
-    new = _migrate(AFTER)
+    new = migrate([AFTER])
     moved = new.get_model("puzzles", "Player").objects.get(pk=player.pk)
     expected, _item = glicko.rate_answer(glicko.Rating(), glicko.Rating(quiz.rating, quiz.rating_deviation, quiz.volatility), False)
     assert (moved.rating, moved.rating_deviation, moved.best_streak, moved.streak) == (1430.0, 200.0, 4, 2)
