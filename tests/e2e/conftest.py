@@ -45,6 +45,12 @@ def browser():
         browser.close()
 
 
+def speaking(context, live_server, language: str) -> None:
+    """The context starts with the cookie the site's language switch sets (none for Chinese, the default)."""
+    if language != "zh-hans":
+        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+
+
 @contextmanager
 def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = False, language: str = "zh-hans", javascript: bool = True, touch: bool = False, zone: str | None = None):
     """A fresh browser context (own cookies) of that window size; ``page.base`` is the server.
@@ -56,8 +62,7 @@ def open_page(browser, live_server, width: int, height: int, bypass_csp: bool = 
     ``zone``: the browser's time zone (an IANA name; the machine's by default).
     """
     context = browser.new_context(viewport={"width": width, "height": height}, locale="zh-CN", bypass_csp=bypass_csp, java_script_enabled=javascript, has_touch=touch, timezone_id=zone)
-    if language != "zh-hans":
-        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    speaking(context, live_server, language)
     page = context.new_page()
     page.set_default_timeout(PATIENCE_MS)
     page.base = live_server.url
