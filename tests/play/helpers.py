@@ -132,7 +132,7 @@ class FixedDeals:
 
 
 SHORT_DEALS = 734_019_233
-"""The first seed of the games of tests/web/test_play.py, test_play_on.py and tests/play/test_review_queue.py: a short first hand
+"""The first seed of the games of tests/web/test_play.py, test_play_on.py, tests/play/test_review_queue.py and test_services.py: a short first hand
 (3 decisions at a table of basic play), the same every run, its review worked out once (the seed's digits appear nowhere else on a page)."""
 
 
