@@ -16,6 +16,7 @@ import pytest
 from django.conf import settings as django_settings
 from hypothesis import HealthCheck, settings
 
+from kwx import hand_review
 from kwx.table import review as review_sets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +59,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _REVIEWED: dict[tuple, dict] = {}
+REVIEW_POINT = hand_review.review_point
+"""The review's own ``review_point``, which ``reviews_worked_out_once`` stands in for."""
 
 
 def _shared_review(key: tuple, work: Callable[[], dict]) -> dict:
@@ -74,22 +77,18 @@ def _shared_review(key: tuple, work: Callable[[], dict]) -> dict:
     return copy.deepcopy(_REVIEWED[key])
 
 
-def point_worked_out_once(reviewed, seat, point, method, give_way=None, *, real=None) -> dict:
-    """One decision's figures, worked out once per test run (``KWX_TEST_REVIEWS``) by ``real`` (``hand_review.review_point``).
+def point_worked_out_once(reviewed, seat, point, method, give_way=None) -> dict:
+    """One decision's figures as ``hand_review.review_point`` gives them, worked out once per test run (``KWX_TEST_REVIEWS``).
 
     A decision's figures depend only on the record, the seat, the step, the method and the deals' minimum (its worlds are
     seeded by them), so a reused one is what a fresh run gives."""
-    from kwx import hand_review
-
     key = (reviewed.key, seat, point.step, method, review_sets.MIN_DEALS)
-    return _shared_review(key, lambda: (real or hand_review.review_point)(reviewed, seat, point, method, give_way))
+    return _shared_review(key, lambda: REVIEW_POINT(reviewed, seat, point, method, give_way))
 
 
 def review_worked_out_once(reviewed, seat: int, method) -> dict:
     """A whole review as ``hand_review.review_hand`` gives it, its decisions worked out once per run: what the review task's
     own tests (tests/play/test_review_task.py) compare the task's figures with, the task itself working every decision out."""
-    from kwx import hand_review
-
     points = hand_review.decision_points(reviewed.record, seat)
     return hand_review.summary(seat, [point_worked_out_once(reviewed, seat, p, method) for p in points], method)
 
@@ -99,9 +98,19 @@ def reviews_worked_out_once(monkeypatch):
     """For tests of what the pages and the queue do with a review, not of its figures: each decision is worked out once per
     test run (``point_worked_out_once``) and its figures reused; the review's own tests (tests/engine/test_hand_review.py,
     tests/play/test_review_task.py) work every decision out."""
-    from kwx import hand_review
+    monkeypatch.setattr(hand_review, "review_point", point_worked_out_once)
 
-    monkeypatch.setattr(hand_review, "review_point", partial(point_worked_out_once, real=hand_review.review_point))
+
+@pytest.fixture(autouse=True)
+def _marked_deals(request, monkeypatch):
+    """A test marked ``deals(first)`` (itself or its module) deals its games from seed ``first`` on, seat 0 dealing first:
+    the same hands every run, so their reviews are worked out once a run (``reviews_worked_out_once``)."""
+    mark = request.node.get_closest_marker("deals")
+    if mark is not None:
+        from play import services
+        from tests.play.helpers import FixedDeals
+
+        monkeypatch.setattr(services, "secrets", FixedDeals(*mark.args))
 
 
 @pytest.fixture(autouse=True)

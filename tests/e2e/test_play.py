@@ -11,16 +11,11 @@ import pytest
 from play.models import Hand
 from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import open_page, shot
-from tests.play.helpers import deal_from, run_queued_tasks
+from tests.play.helpers import run_queued_tasks
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once")]
-
-
-@pytest.fixture(autouse=True)
-def _fixed_deals(monkeypatch):
-    """Every hand here is dealt from seed 43 with seat 0 dealing: the thumb's 5 decisions against two strong bots, the same in
-    every test (with JavaScript, without it, with axe-core), so their review is worked out once a run."""
-    deal_from(monkeypatch, 43)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once"), pytest.mark.deals(43)]
+"""Every hand here is dealt from seed 43 with seat 0 dealing: the thumb's 5 decisions against two strong bots, the same in every
+test (with JavaScript, without it, with axe-core), so their review is worked out once a run."""
 
 
 def tap_next_move(page) -> None:

@@ -8,15 +8,11 @@ from kwx.table import seats
 from play.models import Game, Hand
 from tests.e2e.axe import assert_no_violations
 from tests.e2e.conftest import SHOTS, open_page, shot
-from tests.play.helpers import deal_from, finish_hand, run_queued_tasks
+from tests.play.helpers import finish_hand, run_queued_tasks
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once")]
-
-
-@pytest.fixture(autouse=True)
-def _fixed_deals(monkeypatch):
-    """Both tests sit down to the same deal (seed 108, seat 0 dealing: 4 decisions against two strong bots) and play it the same way: its review is worked out once a run."""
-    deal_from(monkeypatch, 108)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once"), pytest.mark.deals(108)]
+"""Both tests sit down to the same deal (seed 108, seat 0 dealing: 4 decisions against two strong bots) and play it the same
+way: its review is worked out once a run."""
 
 
 class Commit:

@@ -132,12 +132,6 @@ class FixedDeals:
 
 
 SHORT_DEALS = 734_019_233
-"""The first seed of the games of tests/web/test_play.py, test_play_on.py, tests/play/test_review_queue.py and test_services.py: a short first hand
-(3 decisions at a table of basic play), the same every run, its review worked out once (the seed's digits appear nowhere else on a page)."""
-
-
-def deal_from(monkeypatch, first: int) -> None:
-    """Games started from now on deal their hands from seed ``first`` on, seat 0 dealing first (:class:`FixedDeals`)."""
-    from play import services
-
-    monkeypatch.setattr(services, "secrets", FixedDeals(first))
+"""The first seed of the games of tests/web/test_play.py, test_play_on.py, tests/play/test_review_queue.py and test_services.py
+(``pytest.mark.deals``): a short first hand (3 decisions at a table of basic play), the same every run, its review worked out
+once (the seed's digits appear nowhere else on a page)."""

@@ -20,16 +20,11 @@ from kwx_site.priorities import OFFLINE_PRIORITY
 from play import forms, selectors, services
 from play.models import Hand
 
-from .helpers import SHORT_DEALS, deal_from, move_for, run_queued_tasks
+from .helpers import SHORT_DEALS, move_for, run_queued_tasks
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once"), pytest.mark.deals(SHORT_DEALS)]
+"""A hand played here is test_play's short first hand: its review is worked out once a run."""
 TASK = "play.tasks.review_hand"
-
-
-@pytest.fixture(autouse=True)
-def _short_deals(monkeypatch):
-    """A hand played here is test_play's short first hand: its review is worked out once a run."""
-    deal_from(monkeypatch, SHORT_DEALS)
 
 
 def record_text(seed: int) -> str:

@@ -18,16 +18,11 @@ from play import forms, review_work, services
 from play.models import Hand, ReviewItem
 from tests.conftest import review_worked_out_once
 
-from .helpers import deal_from, move_for, run_queued_tasks, upload
+from .helpers import move_for, run_queued_tasks, upload
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.deals(13)]
+"""The games here deal from seed 13 on: a short first hand (4 decisions at a table of basic play), reviewed in full by each test."""
 TASK = "play.tasks.review_hand"
-
-
-@pytest.fixture(autouse=True)
-def short_hands(monkeypatch):
-    """The games here deal from seed 13 on: a short first hand (4 decisions at a table of basic play), reviewed in full by each test."""
-    deal_from(monkeypatch, 13)
 
 
 def finished_hand(capture, level: str = "basic") -> Hand:

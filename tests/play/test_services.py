@@ -15,16 +15,11 @@ from play import forms, review_work, services
 from play.models import Game, Hand, ReviewItem
 from play.services import PlayError
 
-from .helpers import SHORT_DEALS, deal_from, move_for, upload
+from .helpers import SHORT_DEALS, move_for, upload
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fixed_deals(monkeypatch):
-    """The games here deal from ``SHORT_DEALS`` on, the person dealing first: a random deal could end before the person's
-    first decision (a bot's win), and a test that answers that decision then failed (a fresh run's PostgreSQL half did)."""
-    deal_from(monkeypatch, SHORT_DEALS)
+pytestmark = [pytest.mark.django_db, pytest.mark.deals(SHORT_DEALS)]
+"""The games here deal from ``SHORT_DEALS`` on, the person dealing first: a random deal could end before the person's first
+decision (a bot's win), and a test that answers that decision then failed (a fresh run's PostgreSQL half did)."""
 
 
 def play_out(player: Player, game: Game) -> Hand:

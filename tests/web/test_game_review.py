@@ -11,11 +11,12 @@ from play import services
 from play.models import Hand
 from play.templatetags.review_figures import cost
 from puzzles.models import Player
-from tests.play.helpers import deal_from, decide_all, finish_hand, run_queued_tasks
+from tests.play.helpers import decide_all, finish_hand, run_queued_tasks
 from tests.web.test_play import start
 from tests.web.test_play_review import get
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once"), pytest.mark.deals(138)]
+"""The same game in every test (seed 138: two hands of about 10 decisions in all): its reviews are worked out once a run."""
 
 
 def _text(html: str) -> str:
@@ -23,8 +24,7 @@ def _text(html: str) -> str:
 
 
 @pytest.fixture
-def game(client, django_capture_on_commit_callbacks, monkeypatch):
-    deal_from(monkeypatch, 138)  # the same game in every test (two hands of about 10 decisions in all): its reviews are worked out once
+def game(client, django_capture_on_commit_callbacks):
     game = start(client)
     player = game.player
     for _ in (1, 2):

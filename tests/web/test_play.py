@@ -16,15 +16,9 @@ from kwx.table.seats import PERSON
 from kwx.table.view import view_for
 from play.models import Game, Hand, ReviewItem
 from tests.conftest import VECTORS
-from tests.play.helpers import SHORT_DEALS, deal_from, move_for, run_queued_tasks
+from tests.play.helpers import SHORT_DEALS, move_for, run_queued_tasks
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
-
-
-@pytest.fixture(autouse=True)
-def fixed_deals(monkeypatch):
-    """Every game here deals its hands from ``SHORT_DEALS`` on."""
-    deal_from(monkeypatch, SHORT_DEALS)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once"), pytest.mark.deals(SHORT_DEALS)]
 
 
 START = {"level": "basic", "rules": "standard", "base": "1", "piao": "0"}

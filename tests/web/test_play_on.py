@@ -14,11 +14,11 @@ from kwx.table.record import Record
 from kwx.table.selfplay import seeded_deal
 from kwx.table.view import view_for
 from play.models import Hand
-from tests.play.helpers import SHORT_DEALS, deal_from, finish_hand, move_for, run_queued_tasks
+from tests.play.helpers import SHORT_DEALS, finish_hand, move_for, run_queued_tasks
 from tests.web.test_play import start
 from tests.web.test_play_review import get, uploaded
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("reviews_worked_out_once"), pytest.mark.deals(SHORT_DEALS)]
 
 
 def _move(action) -> str:
@@ -28,9 +28,8 @@ def _move(action) -> str:
 
 
 @pytest.fixture
-def played(client, django_capture_on_commit_callbacks, monkeypatch) -> Hand:
+def played(client, django_capture_on_commit_callbacks) -> Hand:
     """A hand played to its end with the basic bot's choices: test_play's short first hand, its review worked out once a run."""
-    deal_from(monkeypatch, SHORT_DEALS)
     game = start(client)
     return finish_hand(game.player, game, django_capture_on_commit_callbacks)
 
