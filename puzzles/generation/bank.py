@@ -412,8 +412,7 @@ def write_bank(records: Iterable[dict[str, Any]], path: Path = BANK_PATH, meta: 
 
 def _read(path: Path) -> dict[str, Any]:
     with gzip.open(path, "rb") as f:
-        data: dict[str, Any] = orjson.loads(f.read())  # the same values as json's, in less than half the time (bank.json.gz: 6 MB)
-        return data
+        return orjson.loads(f.read())  # the same values as json's, in less than half the time (bank.json.gz: 6 MB)
 
 
 def read_bank(path: Path = BANK_PATH) -> list[dict[str, Any]]:

@@ -24,8 +24,7 @@ def violations(page) -> list[dict]:
     """axe-core's violations on the page as it is now (each rule with the selectors it failed on)."""
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.evaluate(axe_source())  # through DevTools, not a <script> the site's CSP would block
-    found: list[dict] = page.evaluate(RUN, RULES)
-    return found
+    return page.evaluate(RUN, RULES)
 
 
 def assert_no_violations(page) -> None:
