@@ -25,6 +25,12 @@ pytestmark = [pytest.mark.django_db, pytest.mark.deals(13)]
 TASK = "play.tasks.review_hand"
 
 
+@pytest.fixture(autouse=True)
+def _fast_reviews(settings):
+    """The reviews here play out with the fast bot: these tests are about the task (queued, stored, resumed, failing), not the judge's play."""
+    settings.REVIEW_POLICY = "strong"
+
+
 def finished_hand(capture, level: str = "basic") -> Hand:
     player = Player.objects.create()
     with capture(execute=True):

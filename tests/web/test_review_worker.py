@@ -20,7 +20,6 @@ from contextlib import contextmanager
 
 import psycopg
 import pytest
-from django.conf import settings
 from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
@@ -37,6 +36,8 @@ from tests.processes import children, running
 pytestmark = pytest.mark.django_db(transaction=True)
 WORK = 120
 """Rollout actions per choice in the workers: a few hundred milliseconds a decision, so the task is seen at work."""
+POLICY = "strong"
+"""The bot the workers' reviews play out with: the fast one (what is tested is the task's hand-over, not the judge's play)."""
 DEADLINE = 300.0
 
 
@@ -50,7 +51,7 @@ def database_url() -> str:
 
 def worker(*extra: str) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "DEBUG"}}
-    env |= {"DATABASE_URL": database_url(), "REVIEW_WORK": str(WORK), "REVIEW_POLICY": settings.REVIEW_POLICY, "REVIEW_JOBS": "2"}
+    env |= {"DATABASE_URL": database_url(), "REVIEW_WORK": str(WORK), "REVIEW_POLICY": POLICY, "REVIEW_JOBS": "2"}
     command = [sys.executable, "manage.py", "db_worker", "--no-reload", "--no-startup-delay", "--interval", "0.05", *extra]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
@@ -119,7 +120,7 @@ def test_a_worker_killed_in_the_middle_of_a_review_loses_nothing_another_complet
     task.refresh_from_db()
     hand.refresh_from_db()
     assert task.status == "SUCCESSFUL" and len(task.worker_ids) == 2 and "back in the queue" in out
-    method = hand_review.Method(settings.REVIEW_POLICY, WORK)
+    method = hand_review.Method(POLICY, WORK)
     # one uninterrupted run in this process, its decisions worked out once a run (the PostgreSQL half reads the SQLite half's)
     straight = review_worked_out_once(hand_review.Reviewed.from_json(hand.record), hand.seat, method)
     assert hand.review == json.loads(json.dumps(straight))  # the same figures as one uninterrupted run

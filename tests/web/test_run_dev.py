@@ -19,7 +19,7 @@ from kwx.table.selfplay import play, seeded_deal
 from play.models import Hand
 from tests.conftest import ROOT
 from tests.play.helpers import upload
-from tests.web.test_review_worker import DEADLINE, database_url, wait_for
+from tests.web.test_review_worker import DEADLINE, POLICY, database_url, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite_only]  # `make run` serves on SQLite (README)
 
@@ -42,7 +42,7 @@ def test_the_dev_server_runs_a_worker_beside_it_that_stops_with_it():
     hand = upload(Player.objects.create(), json.dumps(done.record.to_json()), 0)  # its review is queued
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
-    env |= {"DATABASE_URL": database_url(), "PY": sys.executable, "REVIEW_WORK": "30"}
+    env |= {"DATABASE_URL": database_url(), "PY": sys.executable, "REVIEW_WORK": "30", "REVIEW_POLICY": POLICY}  # the fast bot: what is tested is the worker beside the server
     script = subprocess.Popen(["scripts/run-dev.sh", f"127.0.0.1:{port}", "--noreload"], cwd=ROOT, env=env, start_new_session=True, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     try:
         pid = int(re.search(r"task worker: pid (\d+)", script.stderr.readline()).group(1))
