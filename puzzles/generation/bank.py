@@ -463,6 +463,8 @@ class Loaded:
     updated: int = 0
     apart: list[str] = field(default_factory=list)
     """Keys whose stored puzzle is another position than the record's: left as they are, since attempts point to it."""
+    keys: frozenset[str] = frozenset()
+    """Every key the file ships (what ``puzzles.banks.retire_old`` keeps)."""
 
 
 def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> Loaded:
@@ -475,7 +477,7 @@ def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> Loa
     """
     records = read_bank(path)
     rows = {r["key"]: bank_row(r) for r in records}
-    loaded = Loaded(records=len(records))
+    loaded = Loaded(records=len(records), keys=frozenset(rows))
     changed: dict[tuple[str, ...], list[Any]] = {}
     for puzzle in model.objects.filter(key__in=list(rows)).order_by("key"):
         row = rows.pop(puzzle.key)

@@ -187,3 +187,17 @@ def test_every_town_bank_is_loaded_with_its_rules_and_a_town_item_no_bank_ships_
     gone.refresh_from_db()
     assert gone.retired and Attempt.objects.filter(puzzle=gone).count() == 1
     assert not Puzzle.objects.filter(retired=True, key__regex=r"^[a-z_]+-[hs][0-9]{5}$").exclude(key=gone.key).exists()
+
+
+@pytest.mark.django_db
+def test_retire_old_reads_the_shipped_keys_itself_when_not_given_them():
+    """The command hands ``retire_old`` the keys it has just loaded; called alone it reads the bank files for them."""
+    from puzzles.banks import load_banks as load_service
+    from puzzles.banks import retire_old
+
+    old = Puzzle.objects.create(key="d00007", kind=Puzzle.DISCARD, hand="123456789p12345s", accepted=["1p"], options=[])
+    loaded = load_service()
+    assert {k for done in loaded.values() for k in done.keys} == {r["key"] for records in RECORDS.values() for r in records}
+    assert retire_old() == 1 and retire_old() == 0
+    old.refresh_from_db()
+    assert old.retired
