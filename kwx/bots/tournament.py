@@ -402,6 +402,51 @@ def report(run_: Run, summary: Summary) -> list[str]:
     return lines
 
 
+def ending(o: Outcome, seat: int) -> str:
+    """How a hand ended for ``seat``: it won, dealt in, paid or was paid nothing on another's win, or the hand was drawn; hidden or 亮倒."""
+    own = "declared" if o.liang_dao[seat] else "hidden"
+    if o.won[seat]:
+        return f"won by {o.result}, {own}"
+    if o.dealt_in[seat]:
+        into = "declared" if any(o.liang_dao[w] for w in range(3) if o.won[w]) else "hidden"
+        return f"dealt in while {own}, to a {into} hand"
+    if any(o.won):
+        return f"another won by {o.result}, {own}"
+    return f"drawn hand, {own}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """One way hands ended for a line-up entry: how many of its seat-hands ended so, and the money they brought it."""
+
+    ending: str
+    hands: int
+    money: int
+
+
+def endings(run_: Run, entry: int = 0) -> tuple[Ending, ...]:
+    """Line-up entry ``entry``'s seat-hands by how each ended for it (:func:`ending`), the dearest first."""
+    hands: Counter[str] = Counter()
+    money: Counter[str] = Counter()
+    for o in run_.outcomes:
+        seat = o.game.entries.index(entry)
+        key = ending(o, seat)
+        hands[key] += 1
+        money[key] += o.nets[seat]
+    return tuple(sorted((Ending(k, hands[k], money[k]) for k in hands), key=lambda e: (e.money, e.ending)))
+
+
+def ending_lines(run_: Run, entry: int = 0) -> list[str]:
+    """The printed breakdown of :func:`endings`: per ending, its share of the entry's seat-hands, money per hand and per such hand."""
+    rows = endings(run_, entry)
+    total = sum(e.hands for e in rows) or 1
+    lines = [f"{run_.lineup[entry]} (seat-hands {total}) by how the hand ended for it: share, money per hand, money per such hand"]
+    for e in rows:
+        lines.append(f"  {e.ending:<44} {_pct(e.hands / total)} {e.money / total:+8.3f} {e.money / e.hands:+8.2f}")
+    lines.append(f"  {'all':<44} {_pct(1.0)} {sum(e.money for e in rows) / total:+8.3f}")
+    return lines
+
+
 def _quantile(values: Sequence[float], q: float) -> float:
     """The ``q`` quantile of ``values`` (nearest rank; 0 when empty)."""
     ordered = sorted(values)

@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from kwx.bots.tournament import interval, paired_run, run, schedule, summarise
+from kwx.bots.tournament import endings, interval, paired_run, run, schedule, summarise
+from kwx.table.record import replay
 
 
 def test_each_entry_plays_each_wall_from_each_seat():
@@ -81,3 +82,27 @@ def test_shards_split_the_walls_and_merged_they_are_the_whole_tournament():
     assert summarise(together).bots == summarise(whole).bots
     with pytest.raises(ValueError, match="same hand"):
         merged([parts[0], parts[0]])
+
+
+def test_endings_sort_each_seat_hand_by_how_it_ended_and_add_up_to_its_money():
+    """Read again from each hand's record (who won, who fed the win, who had declared 亮倒 when it ended)."""
+    result = run(30, seed=11, lineup=["judge", "companion", "companion"], keep_records=True)
+    expected: Counter[str] = Counter()
+    money: Counter[str] = Counter()
+    for o in result.outcomes:
+        done = replay(o.record)
+        seat, final = o.game.entries.index(0), done.final
+        own = "declared" if final.seats[seat].liang_dao else "hidden"
+        winners = [w.seat for w in final.wins]
+        if seat in winners:
+            key = f"won by {done.result}, {own}"
+        elif done.result in ("discard", "rob_kong") and final.turn == seat:
+            key = f"dealt in while {own}, to a {'declared' if any(final.seats[w].liang_dao for w in winners) else 'hidden'} hand"
+        else:
+            key = f"another won by {done.result}, {own}" if winners else f"drawn hand, {own}"
+        expected[key] += 1
+        money[key] += done.settlement.nets[seat]
+    got = endings(result)
+    assert {e.ending: e.hands for e in got} == expected and {e.ending: e.money for e in got} == money
+    assert [e.money for e in got] == sorted(e.money for e in got)  # the dearest first
+    assert math.isclose(sum(e.money for e in got) / 30, summarise(result).bots[0].points.mean)

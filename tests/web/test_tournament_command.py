@@ -104,3 +104,12 @@ def test_paired_mode_plays_the_same_walls_and_prints_the_gain_per_wall():
     with pytest.raises(CommandError) as err:
         tournament("--hands", "3", "--seats", "strong,basic,basic", "--paired", "nobody")
     assert str(err.value).startswith("--paired: ")
+
+
+def test_endings_print_the_first_bots_hands_by_how_they_ended():
+    lines = tournament("--hands", "6", "--seed", "4", "--seats", "strong,basic,basic", "--endings")
+    points = lines[2].split()[2]
+    start = next(i for i, line in enumerate(lines) if line.startswith("strong (seat-hands 6) by how the hand ended for it"))
+    rows = lines[start + 1 :]
+    assert rows[-1].split()[:4] == ["all", "100.0", "%", points]  # the endings add up to the bot's points per hand
+    assert len(rows) >= 3 and sum(float(r.split()[-4]) for r in rows[:-1]) == pytest.approx(100.0, abs=0.3)  # every seat-hand in one row

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from kwx.bots.registry import BOTS, UnknownBot, policy_factory
-from kwx.bots.tournament import BotFailed, Paired, paired_lines, paired_run, report, run, summarise
+from kwx.bots.tournament import BotFailed, Paired, Run, ending_lines, paired_lines, paired_run, report, run, summarise
 from kwx.rules import PRESETS
 from tournaments.shards import missing_shards, stored_run
 from tournaments.tasks import enqueue_shards
@@ -40,6 +40,7 @@ class Command(BaseCommand):
             metavar="N",
             help="play as N background tasks sharded by wall (manage.py db_worker runs them, on any number of workers); then the same command with --report prints the figures",
         )
+        parser.add_argument("--endings", action="store_true", help="also print the first bot's hands by how each ended for it (won, dealt in, another won, drawn; hidden or 亮倒) with their money")
         parser.add_argument("--report", action="store_true", help="with --tasks: print the figures of the stored shards (an error naming the shards still missing)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -74,6 +75,7 @@ class Command(BaseCommand):
                 raise CommandError(f"--seats: {exc}") from exc
             for line in paired_lines(paired):
                 self.stdout.write(line)
+            self._endings(opts, paired.first, paired.second)
             return
         try:
             result = run(opts["hands"], opts["seed"], seats, opts["rules"], opts["jobs"], keep_records=bool(opts["records"]))
@@ -85,6 +87,14 @@ class Command(BaseCommand):
                     out.write(json.dumps(outcome.record, ensure_ascii=False) + "\n")
         for line in report(result, summarise(result)):
             self.stdout.write(line)
+        self._endings(opts, result)
+
+    def _endings(self, opts: dict[str, Any], *runs: Run) -> None:
+        """With ``--endings``: each run's first bot by how its hands ended."""
+        if opts["endings"]:
+            for done in runs:
+                for line in ending_lines(done):
+                    self.stdout.write(line)
 
     def _tasks(self, seats: list[str], opts: dict[str, Any]) -> None:
         """Queue the shards not stored yet, or (``--report``) print the figures of the stored ones."""
@@ -112,3 +122,4 @@ class Command(BaseCommand):
         lines = paired_lines(Paired(runs[0], runs[1])) if len(runs) == 2 else report(runs[0], summarise(runs[0]))
         for line in lines:
             self.stdout.write(line)
+        self._endings(opts, *runs)
