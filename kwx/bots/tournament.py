@@ -403,7 +403,7 @@ def report(run_: Run, summary: Summary) -> list[str]:
 
 
 def ending(o: Outcome, seat: int) -> str:
-    """How a hand ended for ``seat``: it won, dealt in, paid or was paid nothing on another's win, or the hand was drawn; hidden or 亮倒."""
+    """How a hand ended for ``seat``: it won, dealt in, another won, or the hand was drawn; the seat hidden or declared (亮倒)."""
     own = "declared" if o.liang_dao[seat] else "hidden"
     if o.won[seat]:
         return f"won by {o.result}, {own}"
@@ -437,7 +437,7 @@ def endings(run_: Run, entry: int = 0) -> tuple[Ending, ...]:
 
 
 def ending_lines(run_: Run, entry: int = 0) -> list[str]:
-    """The printed breakdown of :func:`endings`: per ending, its share of the entry's seat-hands, money per hand and per such hand."""
+    """The printed :func:`endings`: per ending, its share of the entry's seat-hands, money per hand and per such hand."""
     rows = endings(run_, entry)
     total = sum(e.hands for e in rows) or 1
     lines = [f"{run_.lineup[entry]} (seat-hands {total}) by how the hand ended for it: share, money per hand, money per such hand"]
