@@ -22,7 +22,7 @@ from django.db.models import Q
 
 from kwx.drills.table_drills import PREFIX as TABLE_PREFIX
 from kwx.rules import town_presets
-from puzzles.generation.bank import BANK_PATH, PREFIX, RETIRED_PREFIXES, Loaded, load_bank, read_bank, town_bank_path
+from puzzles.generation.bank import BANK_PATH, PREFIX, RETIRED_PREFIXES, WITHDRAWN, Loaded, load_bank, read_bank, town_bank_path
 from puzzles.generation.ev import EV_BANK_PATH
 from puzzles.generation.table_bank import TABLE_BANK_PATH
 
@@ -57,14 +57,14 @@ def load_banks(*, names: Iterable[str] = NAMES, model: Any = None) -> dict[str, 
 
 
 def retire_old(*, shipped: Iterable[str] | None = None, model: Any = None) -> int:
-    """Retire the stored puzzles that no shipped bank holds — of the banks made before, table drills that left the bank when confirmed, 算番 quiz items replaced because they could not happen, a town bank's items it no longer ships; how many were retired now.
+    """Retire the stored puzzles that no shipped bank holds or serves — of the banks made before, table drills that left the bank when confirmed, 算番 quiz items replaced because they could not happen or withdrawn (``WITHDRAWN``), a town bank's items it no longer ships; how many were retired now.
 
     ``shipped``: every key the bank files ship, when the caller has just read them all (``load_banks``' ``keys``); read here otherwise.
     """
     from puzzles.models import Puzzle
 
     model = model or Puzzle
-    shipped = set(shipped) if shipped is not None else {r["key"] for path in BANKS.values() for r in read_bank(path)}
+    shipped = set(shipped) if shipped is not None else {r["key"] for path in BANKS.values() for r in read_bank(path)} - WITHDRAWN
     old = Q()
     for prefix in (*RETIRED_PREFIXES, *TABLE_PREFIX.values(), PREFIX["quiz"], PREFIX["ev"]):  # a 期望值 drill the table does not bear out leaves its bank too
         old |= Q(key__regex=rf"^{prefix}[0-9]{{5}}$")

@@ -54,10 +54,14 @@ PLAIN_WIN_KEPT = 0.25
 """Share of ×1 wins (屁胡 self-draws) kept as quiz items: most items should have fans to count."""
 MIN_RATING, MAX_RATING = 800, 2400
 PREFIX = {"discard": "h", "quiz": "s", "ev": "v"}
+"""The first letter of a generated puzzle's key (``h00001``: 何切 puzzle 1; ``s``: 算番 item; ``v``: 期望值 puzzle)."""
 RETIRED_PREFIXES = ("d", "q", "e")
-"""The keys of the banks made before the simulation played on the table (retired by ``puzzles.banks.retire_old``)."""
-"""The first letter of a generated puzzle's key (``h00001``: 何切 puzzle 1; ``s``: 算番 item; ``v``: 期望值 puzzle).
-The banks made before the simulation played on the table (``d``, ``q``, ``e``) are retired: kept for their attempts, no longer served."""
+"""The keys of the banks made before the simulation played on the table: retired by ``puzzles.banks.retire_old`` (kept for their
+attempts, no longer served)."""
+WITHDRAWN = frozenset({"s00606", "s00679"})
+"""Two 算番 items of the legacy bank that ask a self-draw of the wall's last tile without its 海底捞, so their answer lacks a fan
+(``possible.record_problem``). The legacy bank is kept byte for byte, so they stay in its file; ``load_bank`` never loads them and
+``puzzles.banks.retire_old`` retires them where a database holds them (attempts kept)."""
 
 
 def clamp_rating(value: float) -> int:
@@ -464,7 +468,7 @@ class Loaded:
     apart: list[str] = field(default_factory=list)
     """Keys whose stored puzzle is another position than the record's: left as they are, since attempts point to it."""
     keys: frozenset[str] = frozenset()
-    """Every key the file ships (what ``puzzles.banks.retire_old`` keeps)."""
+    """Every key the file ships and serves, ``WITHDRAWN`` left out (what ``puzzles.banks.retire_old`` keeps)."""
 
 
 def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> Loaded:
@@ -476,7 +480,7 @@ def load_bank(model: Any, path: Path = BANK_PATH, batch_size: int = 1000) -> Loa
     pointing at it, stays. A key holding another position is left alone and reported.
     """
     records = read_bank(path)
-    rows = {r["key"]: bank_row(r) for r in records}
+    rows = {r["key"]: bank_row(r) for r in records if r["key"] not in WITHDRAWN}
     loaded = Loaded(records=len(records), keys=frozenset(rows))
     changed: dict[tuple[str, ...], list[Any]] = {}
     for puzzle in model.objects.filter(key__in=list(rows)).order_by("key"):

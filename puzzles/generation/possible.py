@@ -87,7 +87,8 @@ def win_problem(hand: Hand, win: int, side: str, rules: Rules) -> str | None:
 def last_tile_problem(side: str, rules: Rules, wall_left: int) -> str | None:
     """Why a win with the wall empty misses its 海底 fan: a self-draw of the last tile is a 海底捞, a discard win on the last discard a 海底炮,
     wherever the rules count it (not on a robbed kong); None when it does not. (Two items of the legacy bank, s00606 and s00679, miss their
-    海底捞: that bank is kept byte for byte, so ``generate`` replaces only what ``situation_problem`` and ``win_problem`` find.)"""
+    海底捞: that bank is kept byte for byte, so ``generate`` replaces only what ``situation_problem`` and ``win_problem`` find, and
+    those two are withdrawn, ``bank.WITHDRAWN``.)"""
     key = "hai_di_lao" if side == "self_draw" else "hai_di_pao"
     if wall_left == 0 and situation_counts(key, rules.options) and key not in rules.situation and "qiang_gang_hu" not in rules.situation:
         return f"the wall's last tile without {key}"

@@ -30,5 +30,5 @@ class Command(BaseCommand):
                 self.stderr.write(f"{source}: {len(loaded.apart)} stored puzzles hold another position than their key's record, left as they are: {shown}")
         if not names:
             self.stdout.write(
-                f"retired: {retire_old(shipped=[k for loaded in done.values() for k in loaded.keys])} puzzles no shipped bank holds (of the banks made before, table drills that left the bank, 期望值 drills the table did not bear out, quiz items replaced), kept for their attempts, no longer served"
+                f"retired: {retire_old(shipped=[k for loaded in done.values() for k in loaded.keys])} puzzles no shipped bank holds (of the banks made before, table drills that left the bank, 期望值 drills the table did not bear out, quiz items replaced or withdrawn), kept for their attempts, no longer served"
             )
