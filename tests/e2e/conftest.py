@@ -99,6 +99,12 @@ def tap_at_once(page, ids: list[str]) -> dict:
     return page.evaluate(TAP_AT_ONCE, ids)
 
 
+def htmx_settled(page) -> None:
+    """Wait until no htmx request, swap or settle is under way: content swapped in gets its triggers only when it settles
+    (htmx's 20 ms settle step), so a change made on it before then sends nothing."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
+
+
 def shot(page, name: str) -> None:
     """Save a full-page screenshot as ``KWX_SHOTS/name.png`` when KWX_SHOTS is set."""
     if SHOTS:

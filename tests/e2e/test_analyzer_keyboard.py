@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import htmx_settled
+
 
 def focused_id(page) -> str:
     return page.evaluate("document.activeElement ? document.activeElement.id : ''")
@@ -15,7 +17,7 @@ def press(page, key: str, count: int = 1) -> None:
     for _ in range(count):
         with page.expect_response(lambda r: r.request.headers.get("hx-request") == "true"):
             page.keyboard.press(key)
-        page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
+        htmx_settled(page)
 
 
 def test_tile_presses_keep_focus_and_the_last_copy_moves_it_on(page):

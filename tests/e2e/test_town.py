@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import open_page
+from tests.e2e.conftest import htmx_settled, open_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,6 +19,7 @@ def test_pick_a_town_in_one_tap_and_the_analyzer_follows(page):
         page.select_option("#rules", "xiaogan")
     expect(page.locator(".town-status")).to_contain_text("孝感")
     expect(page.locator("#option-shu_kan")).to_be_checked()  # 孝感's room switches came with it
+    htmx_settled(page)  # the swapped-in form listens for changes once it has settled (a change before that sent nothing)
     with page.expect_response(lambda r: r.url.endswith("/town/") and r.request.method == "POST"):
         page.select_option("#option-cap", "8")
     expect(page.locator("#town-label")).to_have_text("孝感（改）")
