@@ -16,7 +16,7 @@ from kwx.table.selfplay import seeded_deal
 from play import services
 from play.models import Game, Hand
 from tests.e2e.axe import assert_no_violations
-from tests.e2e.conftest import open_page, shot
+from tests.e2e.conftest import htmx_settled, open_page, shot
 from tests.e2e.test_play_table import FOCUS_ON_HAND, SWAPPED, key_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -183,6 +183,7 @@ def test_the_start_form_offers_the_town_picker_and_shows_a_changed_town(browser,
             page.goto(f"{page.base}/play/")
             page.select_option("#rules", "xiaogan")
             page.wait_for_function("() => document.querySelector('#town-box input[name=shown]').value === 'xiaogan'")
+            htmx_settled(page)  # the swapped-in box listens for changes once it has settled
             page.locator("#town-switches-more summary").click()
             page.select_option("#option-cap", "8")
             page.wait_for_function("() => document.querySelector('#town-label').classList.contains('town-changed')")

@@ -12,7 +12,7 @@ from kwx.rules import PRESETS
 from settlement.forms import HandForm, calculator_fields
 from settlement.models import ScoreSheet
 from settlement.services import add_hand
-from tests.e2e.conftest import open_page, shot
+from tests.e2e.conftest import htmx_settled, open_page, shot
 from tests.towns import NAMES, TOWNS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,6 +46,7 @@ def test_choosing_a_town_brings_the_fields_its_rules_need(page):
     assert page.locator("#result .st-ready li").count() == 3
     page.select_option("#id_rules", "suizhou")  # 独马: asked only for a declared winner's self-draw
     page.wait_for_selector("#id_horses", state="attached")
+    htmx_settled(page)  # the swapped-in fields listen for changes once they have settled
     page.check("#id_result_1")
     page.select_option("#id_winner", "0")
     page.uncheck("#id_liang_0")
@@ -53,6 +54,7 @@ def test_choosing_a_town_brings_the_fields_its_rules_need(page):
     page.check("#id_liang_0")
     assert page.locator("#id_horses").is_visible()
     assert page.locator("#id_hands_0").is_hidden()  # 随州 plays 查大叫 too, but only a drawn hand asks for the hands
+    htmx_settled(page)
     page.select_option("#id_opt_mai_ma", "none")  # a room switch: no horses at all
     page.wait_for_selector("#id_horses", state="detached")
     assert "（改）" in page.locator("#st-rules legend").inner_text()
