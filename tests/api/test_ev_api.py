@@ -306,25 +306,23 @@ def test_a_refusal_known_before_the_view_is_answered_without_reaching_it(client,
     def unreachable(*args, **kwargs):
         raise AssertionError("the view was reached")
 
-    real = (api.limited_analysis, api_advice.run_advice)
-    monkeypatch.setattr(api, "limited_analysis", unreachable)
-    monkeypatch.setattr(api_advice, "run_advice", unreachable)
-    held = take_slot()  # another worker computing
-    try:
-        assert _over_limit(client, "10.0.0.5")  # its busy refusals counted, at the middleware
-        with django_assert_num_queries(0):  # a client over its limit: remembered, no query
-            over = client.get(COSTLIEST_URL, REMOTE_ADDR="10.0.0.5")
-        busy = client.get(COSTLIEST_URL, HTTP_ACCEPT_LANGUAGE="en")  # a busy host: counted against the client, nothing else
-        advice = client.post("/api/v1/advice/", {}, content_type="application/json")
-    finally:
-        release_slot(held)
+    with monkeypatch.context() as patch:  # the views back afterwards, and nothing else (undo() would also bring back the CPU backstop a loaded machine trips)
+        patch.setattr(api, "limited_analysis", unreachable)
+        patch.setattr(api_advice, "run_advice", unreachable)
+        held = take_slot()  # another worker computing
+        try:
+            assert _over_limit(client, "10.0.0.5")  # its busy refusals counted, at the middleware
+            with django_assert_num_queries(0):  # a client over its limit: remembered, no query
+                over = client.get(COSTLIEST_URL, REMOTE_ADDR="10.0.0.5")
+            busy = client.get(COSTLIEST_URL, HTTP_ACCEPT_LANGUAGE="en")  # a busy host: counted against the client, nothing else
+            advice = client.post("/api/v1/advice/", {}, content_type="application/json")
+        finally:
+            release_slot(held)
     assert over.status_code == 429 and over.json()["error"]["message"].startswith("你的期望值请求太多了")
     assert busy.status_code == advice.status_code == 429 and busy["Retry-After"] == advice["Retry-After"] == "1"
     assert busy.json() == {"error": {"field": None, "message": "Expected values are being computed for others right now; try again in 1 s."}}
     assert busy["Content-Language"] == "en" and "Content-Security-Policy" in busy
     assert advice.json()["error"]["message"].startswith("服务器正在为别人计算期望值")
-    monkeypatch.setattr(api, "limited_analysis", real[0])  # the views back, and nothing else: undo() would also bring back
-    monkeypatch.setattr(api_advice, "run_advice", real[1])  # the CPU backstop that a loaded machine trips (tests/conftest.py)
     assert client.get(f"{URL}?hand={HAND}&depth=ev&draws_left=8").status_code == 200  # a free slot: the view answers
 
 

@@ -55,24 +55,24 @@ def test_advice_past_its_deadline_is_a_503_busy_in_the_error_shape_and_keeps_the
     from kwx.processes import GiveWay
 
     settings.EV_DEADLINE = 0  # the deadline has passed as soon as the work starts
-    stuck, real = Stuck(), api_advice.advice_json
-    monkeypatch.setattr(api_advice, "advice_json", stuck)
-    try:
-        late = client.post(ADVICE, json.dumps(BODY), content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
-        assert late.status_code == 503 and late["Retry-After"] == "5" and late["Content-Type"] == "application/json"
-        assert late.json() == {"error": {"field": None, "message": "The server is too busy to finish the expected values in time; try again in 5 s."}}
-        zh = client.post(ADVICE, json.dumps(BODY), content_type="application/json", REMOTE_ADDR="10.0.0.8")
-        assert zh.status_code == 429 and zh.json()["error"]["message"].startswith("服务器正在为别人计算期望值")  # its work still holds the slot
-        assert stuck.started.wait(60)  # the 503 may come before the EV thread reaches the work (deadline 0); wait for it, not for a time
-        assert host_busy() and stuck.marked == [True]
-        (budget,) = stuck.budgets
-        assert budget.timed_out  # told to stop at its next look at the budget
-    finally:
-        stuck.go.set()
-    ev_thread_idle()
+    stuck = Stuck()
+    with monkeypatch.context() as patch:  # the real work back afterwards, and nothing else (undo() also brought back the CPU backstop: a loaded machine's 429)
+        patch.setattr(api_advice, "advice_json", stuck)
+        try:
+            late = client.post(ADVICE, json.dumps(BODY), content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+            assert late.status_code == 503 and late["Retry-After"] == "5" and late["Content-Type"] == "application/json"
+            assert late.json() == {"error": {"field": None, "message": "The server is too busy to finish the expected values in time; try again in 5 s."}}
+            zh = client.post(ADVICE, json.dumps(BODY), content_type="application/json", REMOTE_ADDR="10.0.0.8")
+            assert zh.status_code == 429 and zh.json()["error"]["message"].startswith("服务器正在为别人计算期望值")  # its work still holds the slot
+            assert stuck.started.wait(60)  # the 503 may come before the EV thread reaches the work (deadline 0); wait for it, not for a time
+            assert host_busy() and stuck.marked == [True]
+            (budget,) = stuck.budgets
+            assert budget.timed_out  # told to stop at its next look at the budget
+        finally:
+            stuck.go.set()
+        ev_thread_idle()
     assert not host_busy() and not GiveWay(str(flight_path())).busy()  # the slot and the mark are given back with the work
     settings.EV_DEADLINE = 10
-    monkeypatch.setattr(api_advice, "advice_json", real)  # the real work back, and nothing else: undo() also brought back the CPU backstop a loaded machine trips (a 429)
     answered = client.post(ADVICE, json.dumps(BODY), content_type="application/json", REMOTE_ADDR="10.0.0.9")
     assert answered.status_code == 200 and answered.json()["choices"]
 

@@ -131,12 +131,11 @@ def test_a_failing_review_says_so_and_asking_again_queues_it_once(django_capture
     def broken(*args, **kwargs):
         raise RuntimeError("broken rollouts")
 
-    real = hand_review.review_point
-    monkeypatch.setattr(hand_review, "review_point", broken)
-    run_queued_tasks()
+    with monkeypatch.context() as patch:  # only this patch undone afterwards (undo() would also undo the suite's fixtures)
+        patch.setattr(hand_review, "review_point", broken)
+        run_queued_tasks()
     hand.refresh_from_db()
     assert hand.review_state == Hand.FAILED and DBTaskResult.objects.get().status == "FAILED"
-    monkeypatch.setattr(hand_review, "review_point", real)  # only what this test replaced (undo() would also undo the suite's fixtures)
     with django_capture_on_commit_callbacks(execute=True):
         services.request_review(player=hand.player, hand_id=hand.pk)
         services.request_review(player=hand.player, hand_id=hand.pk)  # a repeat changes nothing

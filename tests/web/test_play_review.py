@@ -88,10 +88,9 @@ def test_while_its_task_works_the_page_polls_its_fragment_and_shows_the_progress
 
 def test_a_failed_review_says_so_and_offers_to_try_again_by_post(client, django_capture_on_commit_callbacks, monkeypatch):
     hand = uploaded(client, django_capture_on_commit_callbacks)
-    real = hand_review.review_point
-    monkeypatch.setattr(hand_review, "review_point", lambda *a, **k: 1 / 0)
-    run_queued_tasks()
-    monkeypatch.setattr(hand_review, "review_point", real)  # only what this test replaced (undo() would also undo the suite's fixtures)
+    with monkeypatch.context() as patch:  # only this patch undone afterwards (undo() would also undo the suite's fixtures)
+        patch.setattr(hand_review, "review_point", lambda *a, **k: 1 / 0)
+        run_queued_tasks()
     page = get(client, f"/play/{hand.pk}/review/")
     assert 'id="review-again"' in page and "hx-trigger" not in page and f'action="/play/{hand.pk}/review/again/"' in page
     assert client.get(f"/play/{hand.pk}/review/again/").status_code == 405
