@@ -23,7 +23,7 @@ from typing import Any
 
 from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE, made_from
 from kwx.bots.learned import DATA, NAMES, ZERO, Learned, Model
-from kwx.bots.strong import StrongBot
+from kwx.bots.strong import Choice, StrongBot
 from kwx.processes import in_processes
 from kwx.table.record import Replay
 from kwx.table.selfplay import Policy, play, seeded_deal
@@ -34,7 +34,7 @@ RIDGE = 50.0
 """Weight (in samples) pulling every coefficient towards 0 (no correction)."""
 
 
-class _Recorder(Learned):
+class Recorder(Learned):
     """The bot being fitted (the strong bot, or the judge's evaluator with the model of the round before).
 
     Noting the features of each discard it makes with an unlocked hand and the strong bot's worth of it.
@@ -55,8 +55,12 @@ class _Recorder(Learned):
             scored = [c for c in self.discards(view, view.hand, frozenset({action.kind}), action.liang_dao) if c.liang_dao == action.liang_dao]
             if scored:
                 c = scored[0]
-                self.notes.append((view.seat, view.drawn, self.features_of(view, c, self.results(view)), c.worth))
+                self.notes.append((view.seat, view.drawn, self.note(view, c), c.worth))
         return action
+
+    def note(self, view: SeatView, choice: Choice) -> tuple[float, ...]:
+        """The features noted for the discard made (the linear model's)."""
+        return self.features_of(view, choice, self.results(view))
 
 
 def _targets(done: Replay, notes: list[tuple[int, int, tuple[float, ...], float]]) -> list[tuple[tuple[float, ...], float]]:
@@ -80,7 +84,7 @@ def _chunk(args: tuple[int, int, int, tuple[str, ...], Model]) -> Sums:
     xx = [[0.0] * k for _ in range(k)]
     xy = [0.0] * k
     n = 0
-    recorder = _Recorder(model)
+    recorder = Recorder(model)
     names = sorted({n for lineup in pool for n in lineup.split(",")})
     policies: dict[str, Policy] = {name: recorder if name == "strong" else policy_factory(name)() for name in names}
     for index in range(start, stop):

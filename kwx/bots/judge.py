@@ -10,10 +10,11 @@ the fitted figures, docs/bots.md); given kinds it rolls them out as the advice b
 from __future__ import annotations
 
 from kwx.bots.advised import ALL_KINDS, AdvisedBot
+from kwx.bots.boosted import Boosted
 from kwx.bots.learned import Learned
 from kwx.bots.strong import StrongBot
 
-__all__ = ["ALL_KINDS", "KINDS", "JudgeBot"]
+__all__ = ["ALL_KINDS", "KINDS", "BoostedJudgeBot", "JudgeBot"]
 
 KINDS: frozenset[str] = frozenset()
 """The kinds it rolls out by default: none (docs/bots.md, "judge": rollouts of 亮倒, kongs and 碰 on 32 worlds gained nothing measurable over the fitted figures)."""
@@ -29,3 +30,14 @@ class JudgeBot(AdvisedBot):
     def default_evaluator() -> StrongBot:
         """The learned evaluator (the shipped model)."""
         return Learned()
+
+
+class BoostedJudgeBot(JudgeBot):
+    """The judge with the boosted evaluator (:mod:`kwx.bots.boosted`: regression trees in place of the linear correction)."""
+
+    name = "boosted"
+
+    @staticmethod
+    def default_evaluator() -> StrongBot:
+        """The boosted evaluator (the shipped trees)."""
+        return Boosted()

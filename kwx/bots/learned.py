@@ -138,10 +138,14 @@ class Learned(StrongBot):
         chance, cost = look.deal_in(choice.kind)
         return features(look, after, results[choice.kind], choice.liang_dao, chance * cost, choice.worth)
 
+    def corrected(self, view: SeatView, choice: Choice, results: dict[int, Efficiency], hand: Hand | None = None) -> float:
+        """One scored discard's worth plus the model's correction (``results``: :meth:`results` of the same hand)."""
+        return choice.worth + self.model.correction(self.features_of(view, choice, results, hand))
+
     def judged(self, view: SeatView, choices: Sequence[Choice], hand: Hand | None = None) -> list[tuple[Choice, float]]:
         """The first ``top`` choices of the seat's hand (or of ``hand``) with their corrected worths, best first."""
         results = self.results(view, hand)
-        out = [(c, c.worth + self.model.correction(self.features_of(view, c, results, hand))) for c in choices[: self.top]]
+        out = [(c, self.corrected(view, c, results, hand)) for c in choices[: self.top]]
         out.sort(key=lambda p: (-p[1], p[0].kind, p[0].liang_dao))
         return out
 

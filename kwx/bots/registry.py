@@ -15,11 +15,11 @@ from functools import cache
 from kwx.bots.advised import AdviceBot
 from kwx.bots.basic import BasicBot
 from kwx.bots.companion import CompanionBot
-from kwx.bots.judge import JudgeBot
+from kwx.bots.judge import BoostedJudgeBot, JudgeBot
 from kwx.bots.strong import StrongBot
 from kwx.table.selfplay import Policy
 
-BOTS: dict[str, Callable[[], Policy]] = {"basic": BasicBot, "companion": CompanionBot, "strong": StrongBot, "judge": JudgeBot, "advice": AdviceBot}
+BOTS: dict[str, Callable[[], Policy]] = {"basic": BasicBot, "companion": CompanionBot, "strong": StrongBot, "judge": JudgeBot, "boosted": BoostedJudgeBot, "advice": AdviceBot}
 """The project's bots, by name."""
 
 

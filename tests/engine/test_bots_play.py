@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from kwx.bots.basic import BasicBot
 from kwx.bots.companion import CompanionBot
-from kwx.bots.judge import ALL_KINDS, JudgeBot
+from kwx.bots.judge import ALL_KINDS, BoostedJudgeBot, JudgeBot
 from kwx.bots.strong import StrongBot
 from kwx.hand.tiles import COPIES, NUM_KINDS, Hand
 from kwx.table.record import replay
@@ -25,7 +25,7 @@ from kwx.table.selfplay import play, seeded_deal
 from kwx.table.table import SEATS, Table, legal_actions
 from kwx.table.view import SeatView, decision_for, view_for
 
-BOTS = {"basic": BasicBot, "companion": CompanionBot, "strong": StrongBot, "judge": JudgeBot}
+BOTS = {"basic": BasicBot, "companion": CompanionBot, "strong": StrongBot, "judge": JudgeBot, "boosted": BoostedJudgeBot}
 
 
 def hidden_shuffled(state: Table, seat: int, rng: random.Random) -> Table:

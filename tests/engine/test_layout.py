@@ -72,8 +72,8 @@ HIDDEN = {"Table", "SeatState", "view_for", "sample_world", "legal_actions", "ap
 """What a bot must not reach for: a whole table, another seat's state, the reader of hidden tiles."""
 
 
-MEASURING = {"control.py", "fit.py", "fit_judge.py"}
-"""Not bots: ``fit.py`` counts on whole tables what was hidden from a seat (is a hidden hand ready?) to fit the strong bot's figures; ``fit_judge.py`` reads the money each seat made to fit the judge's evaluator; ``control.py`` predicts a review's playouts from a whole sampled world."""
+MEASURING = {"control.py", "fit.py", "fit_judge.py", "fit_boosted.py"}
+"""Not bots: ``fit.py`` counts on whole tables what was hidden from a seat (is a hidden hand ready?) to fit the strong bot's figures; ``fit_judge.py`` and ``fit_boosted.py`` read the money each seat made to fit the judge's evaluator and the boosted one's trees; ``control.py`` predicts a review's playouts from a whole sampled world."""
 
 
 @pytest.mark.parametrize("path", [p for p in _modules(KWX / "bots") if p.name not in MEASURING], ids=lambda p: p.name)

@@ -1,0 +1,176 @@
+"""``python -m kwx.bots.fit_boosted``: fit the boosted evaluator's trees on self-play of the judge's pool.
+
+Plays ``--hands`` hands of the pool the judge's linear model is fitted on (:data:`kwx.bots.fit.POOL`),
+the strong bot's seats taken by the judge's evaluator as shipped, and notes the features
+(:func:`kwx.bots.boosted.features`) of every discard of an unlocked hand with the money the seat
+made from then on (kong money made before left out) less the strong bot's worth. Gradient-boosted
+trees (LightGBM, deterministic, one thread order) are fitted on them; the last 15 % of the samples
+(the last hands) are held out to stop adding trees once they no longer help. The hands depend on
+their index only, so ``--jobs`` does not change the file. Fitting needs ``requirements-fit.txt``
+(NumPy and LightGBM); the bot, the site and the tests read the trees in pure Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from kwx.bots import boosted
+from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE, made_from
+from kwx.bots.fit_judge import Recorder
+from kwx.bots.learned import Learned, load_model
+from kwx.bots.strong import Choice
+from kwx.processes import in_processes
+from kwx.table.selfplay import Policy, play, seeded_deal
+from kwx.table.table import Action
+from kwx.table.view import SeatView
+
+HELD_OUT = 0.15
+"""The share of the samples (the last hands') held out for early stopping."""
+PATIENCE = 100
+"""Trees added without a better held-out error before the fit stops (and keeps the best number)."""
+MAX_TREES = 2000
+PARAMS: dict[str, Any] = {
+    "objective": "regression",
+    "learning_rate": 0.03,
+    "num_leaves": 15,
+    "min_data_in_leaf": 1000,
+    "feature_fraction": 0.9,
+    "bagging_fraction": 0.8,
+    "bagging_freq": 1,
+    "lambda_l2": 10.0,
+    "num_threads": 2,
+    "deterministic": True,
+    "force_row_wise": True,
+    "verbose": -1,
+}
+"""LightGBM's settings (the seed is the fit's)."""
+CHECKS = 8
+"""Held-out samples stored with LightGBM's own predictions, so a test can check the pure-Python walk against them."""
+
+Sample = tuple[tuple[float, ...], float]
+
+
+class _Recorder(Recorder):
+    """The judge's evaluator as shipped, its 碰 and 过 too, noting each discard it makes with an unlocked hand."""
+
+    def __init__(self) -> None:
+        super().__init__(load_model())
+
+    def claim(self, view: SeatView) -> Action | None:
+        """The judge's claim (its corrected 碰 or 过)."""
+        return Learned.claim(self, view)
+
+    def note(self, view: SeatView, choice: Choice) -> tuple[float, ...]:
+        """The boosted evaluator's features of the discard made."""
+        return boosted.features(self, view, choice, self.results(view))
+
+
+def _chunk(args: tuple[int, int, int]) -> list[Sample]:
+    """The samples of hands ``start`` … ``stop − 1`` on walls of ``seed``."""
+    start, stop, seed = args
+    from kwx.bots.registry import policy_factory
+
+    recorder = _Recorder()
+    companion = policy_factory("companion")()
+    out: list[Sample] = []
+    for index in range(start, stop):
+        lineup = POOL[index % len(POOL)].split(",")
+        policies: list[Policy] = [recorder if name == "strong" else companion for name in lineup]
+        done = play(seeded_deal(seed * SEED_STRIDE + index, index % 3), policies)
+        made = made_from(done)
+        out.extend((x, made(seat, drawn) - worth) for seat, drawn, x, worth in recorder.notes)
+        recorder.notes.clear()
+    return out
+
+
+def samples(hands: int, seed: int, jobs: int = 1) -> list[Sample]:
+    """Every noted discard of ``hands`` hands of the pool on walls of ``seed``, in hand order."""
+    items = [(i, min(hands, i + CHUNK), seed) for i in range(0, hands, CHUNK)]
+    return [s for part in in_processes(_chunk, items, jobs) for s in part]
+
+
+def compact(node: dict[str, Any]) -> Any:
+    """A tree of LightGBM's ``dump_model`` as :class:`~kwx.bots.boosted.Trees` reads it (leaf: its value; split: four items)."""
+    if "leaf_value" in node:
+        return node["leaf_value"]
+    if node["decision_type"] != "<=":
+        raise ValueError(f"a split of kind {node['decision_type']!r}: only '<=' is read")
+    return [node["split_feature"], node["threshold"], compact(node["left_child"]), compact(node["right_child"])]
+
+
+def train(rows: Sequence[Sample], seed: int) -> dict[str, Any]:
+    """The trees fitted on ``rows``, with the held-out errors and the check samples."""
+    np = importlib.import_module("numpy")
+    lgb = importlib.import_module("lightgbm")
+    x = np.array([r[0] for r in rows], dtype=float)
+    y = np.array([r[1] for r in rows], dtype=float)
+    cut = int(len(rows) * (1 - HELD_OUT))
+    params = {**PARAMS, "seed": seed}
+    booster = lgb.train(
+        params,
+        lgb.Dataset(x[:cut], y[:cut]),
+        MAX_TREES,
+        valid_sets=[lgb.Dataset(x[cut:], y[cut:])],
+        callbacks=[lgb.early_stopping(PATIENCE, verbose=False)],
+    )
+    best = booster.best_iteration
+    held, truth = x[cut:], y[cut:]
+    predicted = booster.predict(held, num_iteration=best)
+    linear = load_model()
+    lin = np.array([linear.correction(row[: len(linear.coefficients)]) for row in held])
+    dump = booster.dump_model(num_iteration=best)
+    return {
+        "trees": [compact(t["tree_structure"]) for t in dump["tree_info"]],
+        "checks": [[list(map(float, held[i])), float(predicted[i])] for i in range(min(CHECKS, len(held)))],
+        "held_out": {
+            "samples": len(truth),
+            "error_none": float(np.mean(truth**2)),
+            "error_linear": float(np.mean((truth - lin) ** 2)),
+            "error_trees": float(np.mean((truth - predicted) ** 2)),
+        },
+        "params": params,
+        "lightgbm": lgb.__version__,
+        "numpy": np.__version__,
+    }
+
+
+def fit(hands: int, seed: int, jobs: int = 1, log: Any = None) -> dict[str, Any]:
+    """The fitted trees of ``hands`` hands on walls of ``seed``, with how they were made."""
+    rows = samples(hands, seed, jobs)
+    if log is not None:
+        print(f"{len(rows)} discards", file=log, flush=True)
+    data = train(rows, seed)
+    data["meta"] = {
+        "command": f"python -m kwx.bots.fit_boosted --hands {hands} --seed {seed}",
+        "hands": hands,
+        "seed": seed,
+        "samples": len(rows),
+        "pool": list(POOL),
+        "features": list(boosted.NAMES),
+    }
+    if log is not None:
+        print(f"{len(data['trees'])} trees, held-out errors {data['held_out']}", file=log, flush=True)
+    return data
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Fit the boosted evaluator's trees and write them (``--out``, default the shipped file)."""
+    parser = argparse.ArgumentParser(prog="python -m kwx.bots.fit_boosted", description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=40000)
+    parser.add_argument("--seed", type=int, default=9100)
+    parser.add_argument("--jobs", type=int, default=1, help="processes to play in (the file does not depend on it)")
+    parser.add_argument("--out", default=str(boosted.DATA))
+    args = parser.parse_args(argv)
+    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr)
+    Path(args.out).write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

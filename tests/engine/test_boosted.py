@@ -1,0 +1,119 @@
+"""The boosted evaluator: its features, the walk down its trees, the shipped fit, and the bot that plays with it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kwx.bots import boosted, fit_boosted
+from kwx.bots.boosted import NAMES, Boosted, Trees, features, load_trees
+from kwx.bots.companion import CompanionBot
+from kwx.bots.fit import POOL
+from kwx.bots.judge import BoostedJudgeBot
+from kwx.bots.learned import NAMES as LINEAR_NAMES
+from kwx.bots.registry import policy_factory
+from kwx.bots.strong import StrongBot
+from kwx.table.selfplay import play, seeded_deal
+from kwx.table.view import view_for
+
+X = {name: i for i, name in enumerate(NAMES)}
+
+
+def own_turns(seed: int):
+    """Every own-turn view of an unlocked seat in a hand of strong bots on a seeded deal."""
+    done = play(seeded_deal(seed, seed % 3), [StrongBot(), StrongBot(), StrongBot()])
+    for state in done.states:
+        if state.phase == "act" and not state.wins and not state.seats[state.turn].liang_dao:
+            yield view_for(state, state.turn)
+
+
+def scored(bot: Boosted, view):
+    """The strong bot's scored discards of the view's 14 tiles and what each leaves."""
+    allowed = frozenset(a.kind for a in view.options if a.verb == "discard")
+    return bot.discards(view, view.hand, allowed, any(a.liang_dao for a in view.options)), bot.results(view)
+
+
+def test_the_features_are_the_linear_models_then_what_the_hand_and_table_show():
+    bot = Boosted()
+    checked = 0
+    for view in own_turns(5):
+        choices, results = scored(bot, view)
+        for c in choices[:3]:
+            x = features(bot, view, c, results)
+            assert len(x) == len(NAMES) == len(LINEAR_NAMES) + len(boosted.EXTRA)
+            assert x[: len(LINEAR_NAMES)] == bot.features_of(view, c, results)
+            eff = results[c.kind]
+            assert x[X["shanten"]] == eff.shanten and x[X["wait_kinds"]] == len(eff.waits)
+            assert x[X["wall_left"]] == view.wall_left and x[X["liang_dao"]] == float(c.liang_dao)
+            assert x[X["strong_worth"]] == c.worth and x[X["dealer"]] == float(view.dealer == view.seat)
+            revealed = sum(1 for o in view.others() if view.seats[o].liang_dao)
+            assert x[X["revealed"]] == revealed
+            if not revealed:
+                assert x[X["revealed_live"]] == x[X["revealed_cost"]] == 0.0
+            checked += 1
+    assert checked > 20
+
+
+def test_a_tree_is_walked_left_when_the_feature_is_at_most_its_threshold():
+    trees = Trees.from_json({"trees": [[0, 0.5, 1, [1, 2.0, 2, 3]], -0.5]})
+    assert trees.trees == ((0, 0.5, 1.0, (1, 2.0, 2.0, 3.0)), -0.5)
+    assert trees.predict([0.5, 9.0]) == 0.5  # at the threshold: left
+    assert trees.predict([0.6, 2.0]) == 1.5
+    assert trees.predict([0.6, 2.5]) == 2.5
+
+
+def test_the_shipped_trees_give_lightgbms_own_predictions_and_say_how_they_were_made():
+    data = json.loads(boosted.DATA.read_text(encoding="utf-8"))
+    trees = load_trees()
+    assert len(trees.trees) == len(data["trees"]) > 50
+    assert data["checks"]
+    for x, predicted in data["checks"]:
+        assert trees.predict(x) == pytest.approx(predicted, abs=1e-9)
+    meta = data["meta"]
+    assert meta["features"] == list(NAMES) and meta["pool"] == list(POOL)
+    assert meta["command"] == f"python -m kwx.bots.fit_boosted --hands {meta['hands']} --seed {meta['seed']}"
+    held = data["held_out"]
+    assert held["error_trees"] < held["error_linear"] < held["error_none"]  # the trees predict the money better than the linear model
+
+
+def test_a_lightgbm_dump_is_compacted_and_a_split_of_another_kind_refused():
+    dump = {
+        "split_feature": 3,
+        "threshold": 1.5,
+        "decision_type": "<=",
+        "left_child": {"leaf_value": 0.25},
+        "right_child": {"split_feature": 0, "threshold": 0.0, "decision_type": "<=", "left_child": {"leaf_value": -1.0}, "right_child": {"leaf_value": 2.0}},
+    }
+    compact = fit_boosted.compact(dump)
+    assert compact == [3, 1.5, 0.25, [0, 0.0, -1.0, 2.0]]
+    assert Trees.from_json({"trees": [compact]}).predict([0.0, 0, 0, 2.0]) == -1.0
+    with pytest.raises(ValueError, match="'=='"):
+        fit_boosted.compact({**dump, "decision_type": "=="})
+
+
+def test_the_fit_samples_every_unlocked_discard_of_the_judges_seats_with_the_money_made_after_it():
+    rows = fit_boosted.samples(4, seed=3)
+    assert rows == fit_boosted.samples(4, seed=3)
+    assert len(rows) > 20 and all(len(x) == len(NAMES) for x, _ in rows)
+    assert all(x[X["liang_dao"]] in (0.0, 1.0) for x, _ in rows)
+    assert any(y != 0 for _, y in rows)
+
+
+def test_the_boosted_evaluator_ranks_the_strong_bots_six_best_by_worth_plus_the_trees():
+    bot = Boosted()
+    for view in list(own_turns(8))[:6]:
+        choices, results = scored(bot, view)
+        judged = bot.judged(view, choices)
+        assert [c for c, _ in judged] == sorted(choices[:6], key=lambda c: (-(c.worth + bot.trees.predict(features(bot, view, c, results))), c.kind, c.liang_dao))
+        assert all(w == pytest.approx(c.worth + bot.trees.predict(features(bot, view, c, results))) for c, w in judged)
+
+
+@settings(max_examples=6)
+@given(st.integers(0, 10**9))
+def test_the_boosted_judge_plays_whole_hands_with_legal_choices(seed):
+    assert policy_factory("boosted") is BoostedJudgeBot
+    done = play(seeded_deal(seed, seed % 3), [BoostedJudgeBot(), CompanionBot(), BoostedJudgeBot()])
+    assert done.final.is_over
