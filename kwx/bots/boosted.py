@@ -60,9 +60,9 @@ Node: TypeAlias = float | tuple[int, float, "Node", "Node"]
 """A leaf's value, or a split: (feature, threshold, the node for ``x[feature] <= threshold``, the node otherwise)."""
 
 
-def features(bot: Learned, view: SeatView, choice: Choice, results: dict[int, Efficiency], hand: Hand | None = None) -> tuple[float, ...]:
-    """The 40 features of one scored discard of the seat's hand (or of ``hand``), read from what the seat sees."""
-    hand = hand or view.hand
+def features(bot: Learned, view: SeatView, choice: Choice, results: dict[int, Efficiency]) -> tuple[float, ...]:
+    """The 40 features of one scored discard of the seat's 14 tiles, read from what the seat sees."""
+    hand = view.hand
     look = bot.outlook(view)
     after = Hand(with_tile(hand.concealed, choice.kind, -1), hand.melds)
     eff = results[choice.kind]
@@ -70,7 +70,7 @@ def features(bot: Learned, view: SeatView, choice: Choice, results: dict[int, Ef
     revealed = [r for r in look.rivals if r.revealed]
     hidden = [r for r in look.rivals if not r.revealed]
     held = after.held
-    return bot.features_of(view, choice, results, hand) + (
+    return bot.features_of(view, choice, results) + (
         float(eff.shanten),
         eff.ukeire / 10.0,
         float(len(eff.waits)),

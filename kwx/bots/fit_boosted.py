@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from kwx.bots import boosted
-from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE, made_from
-from kwx.bots.fit_judge import Recorder
+from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE
+from kwx.bots.fit_judge import Recorder, targets
 from kwx.bots.learned import Learned, load_model
 from kwx.bots.strong import Choice
 from kwx.processes import in_processes
@@ -83,8 +83,7 @@ def _chunk(args: tuple[int, int, int]) -> list[Sample]:
         lineup = POOL[index % len(POOL)].split(",")
         policies: list[Policy] = [recorder if name == "strong" else companion for name in lineup]
         done = play(seeded_deal(seed * SEED_STRIDE + index, index % 3), policies)
-        made = made_from(done)
-        out.extend((x, made(seat, drawn) - worth) for seat, drawn, x, worth in recorder.notes)
+        out.extend(targets(done, recorder.notes))
         recorder.notes.clear()
     return out
 

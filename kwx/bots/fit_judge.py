@@ -63,7 +63,7 @@ class Recorder(Learned):
         return self.features_of(view, choice, self.results(view))
 
 
-def _targets(done: Replay, notes: list[tuple[int, int, tuple[float, ...], float]]) -> list[tuple[tuple[float, ...], float]]:
+def targets(done: Replay, notes: list[tuple[int, int, tuple[float, ...], float]]) -> list[tuple[tuple[float, ...], float]]:
     """Per noted discard, its features and the money the seat made from then on less the strong bot's worth.
 
     Kong money made before left out.
@@ -90,7 +90,7 @@ def _chunk(args: tuple[int, int, int, tuple[str, ...], Model]) -> Sums:
     for index in range(start, stop):
         lineup = pool[index % len(pool)].split(",")
         done = play(seeded_deal(seed * SEED_STRIDE + index, index % 3), [policies[name] for name in lineup])
-        for x, y in _targets(done, recorder.notes):
+        for x, y in targets(done, recorder.notes):
             n += 1
             for i in range(k):
                 xy[i] += x[i] * y
