@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from kwx.bots.learned import NAMES as LINEAR_NAMES
-from kwx.bots.learned import Learned
+from kwx.bots.learned import Learned, Model
 from kwx.bots.strong import Choice
 from kwx.hand.efficiency import Efficiency
 from kwx.hand.tiles import Hand, with_tile
@@ -135,8 +135,8 @@ class Boosted(Learned):
 
     name = "boosted"
 
-    def __init__(self, trees: Trees | None = None, top: int = 6) -> None:
-        super().__init__(top=top)
+    def __init__(self, trees: Trees | None = None, top: int = 6, model: Model | None = None) -> None:
+        super().__init__(model=model, top=top)
         self.trees = trees or load_trees()
 
     def corrected(self, view: SeatView, choice: Choice, results: dict[int, Efficiency], hand: Hand | None = None) -> float:

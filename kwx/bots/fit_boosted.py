@@ -1,14 +1,16 @@
-"""``python -m kwx.bots.fit_boosted``: fit the boosted evaluator's trees on self-play of the judge's pool.
+"""``python -m kwx.bots.fit_boosted``: fit the boosted evaluator's trees on self-play of the judge's pool, in rounds.
 
-Plays ``--hands`` hands of the pool the judge's linear model is fitted on (:data:`kwx.bots.fit.POOL`),
-the strong bot's seats taken by the judge's evaluator as shipped, and notes the features
-(:func:`kwx.bots.boosted.features`) of every discard of an unlocked hand with the money the seat
-made from then on (kong money made before left out) less the strong bot's worth. Gradient-boosted
-trees (LightGBM, deterministic, one thread order) are fitted on them; the last 15 % of the samples
-(the last hands) are held out to stop adding trees once they no longer help. The hands depend on
-their index only, so ``--jobs`` does not change the file. Fitting needs ``requirements-fit.txt``
-(NumPy and LightGBM); the bot, the site and the tests read the trees in pure Python.
-"""
+Each round plays hands of the pool the judge's linear model is fitted on (:data:`kwx.bots.fit.POOL`),
+the strong bot's seats taken by the bot of the round before (round 0: the judge's evaluator as
+shipped; round ``r``: the boosted evaluator with round ``r − 1``'s trees; 碰 and 过 by the judge's
+linear correction in every round), and notes the features (:func:`kwx.bots.boosted.features`) of
+every discard of an unlocked hand with the money the seat made from then on (kong money made
+before left out) less the strong bot's worth. Gradient-boosted trees (LightGBM, deterministic, one
+thread order) are fitted on the samples of every round so far (expert iteration: each round's bot
+plays the next round); the last 15 % of the samples (the last hands played) are held out to
+stop adding trees once they no longer help. The hands depend on their index only, so ``--jobs``
+does not change the file. Fitting needs ``requirements-fit.txt`` (NumPy and LightGBM); the bot,
+the site and the tests read the trees in pure Python."""
 
 from __future__ import annotations
 
@@ -71,12 +73,20 @@ class _Recorder(Recorder):
         return boosted.features(self, view, choice, self.results(view))
 
 
-def _chunk(args: tuple[int, int, int]) -> list[Sample]:
-    """The samples of hands ``start`` … ``stop − 1`` on walls of ``seed``."""
-    start, stop, seed = args
+class _BoostedRecorder(_Recorder, boosted.Boosted):
+    """The boosted evaluator with the trees of an earlier fit, noting its discards as :class:`_Recorder` does."""
+
+    def __init__(self, trees: boosted.Trees) -> None:
+        super().__init__()
+        self.trees = trees
+
+
+def _chunk(args: tuple[int, int, int, boosted.Trees | None]) -> list[Sample]:
+    """The samples of hands ``start`` … ``stop − 1`` on walls of ``seed``, played by ``player``'s trees (or the judge)."""
+    start, stop, seed, player = args
     from kwx.bots.registry import policy_factory
 
-    recorder = _Recorder()
+    recorder = _Recorder() if player is None else _BoostedRecorder(player)
     companion = policy_factory("companion")()
     out: list[Sample] = []
     for index in range(start, stop):
@@ -88,9 +98,9 @@ def _chunk(args: tuple[int, int, int]) -> list[Sample]:
     return out
 
 
-def samples(hands: int, seed: int, jobs: int = 1) -> list[Sample]:
-    """Every noted discard of ``hands`` hands of the pool on walls of ``seed``, in hand order."""
-    items = [(i, min(hands, i + CHUNK), seed) for i in range(0, hands, CHUNK)]
+def samples(hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None) -> list[Sample]:
+    """Every noted discard of ``hands`` hands of the pool on walls of ``seed``, in hand order (``player``: the trees playing)."""
+    items = [(i, min(hands, i + CHUNK), seed, player) for i in range(0, hands, CHUNK)]
     return [s for part in in_processes(_chunk, items, jobs) for s in part]
 
 
@@ -139,29 +149,40 @@ def train(rows: Sequence[Sample], seed: int) -> dict[str, Any]:
     }
 
 
-def fit(hands: int, seed: int, jobs: int = 1, log: Any = None) -> dict[str, Any]:
-    """The fitted trees of ``hands`` hands on walls of ``seed``, with how they were made."""
-    rows = samples(hands, seed, jobs)
-    if log is not None:
-        print(f"{len(rows)} discards", file=log, flush=True)
-    data = train(rows, seed)
+def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None) -> dict[str, Any]:
+    """The trees of the last of ``len(hands)`` rounds, with how they were made.
+
+    Round ``r`` plays ``hands[r]`` hands on walls of ``seed + r``, the judge's seats played by the
+    trees of round ``r − 1`` (round 0: the judge's linear evaluator), and fits new trees on the
+    samples of every round so far (the last hands played held out).
+    """
+    player: boosted.Trees | None = None
+    rounds: list[dict[str, Any]] = []
+    rows: list[Sample] = []
+    data: dict[str, Any] = {}
+    for r, count in enumerate(hands):
+        new = samples(count, seed + r, jobs, player)
+        rows.extend(new)
+        data = train(rows, seed + r)
+        player = boosted.Trees.from_json(data)
+        rounds.append({"hands": count, "seed": seed + r, "samples": len(new), "trees": len(data["trees"]), "held_out": data["held_out"]})
+        if log is not None:
+            print(f"round {r}: {len(new)} discards, {len(data['trees'])} trees, held-out errors {data['held_out']}", file=log, flush=True)
     data["meta"] = {
-        "command": f"python -m kwx.bots.fit_boosted --hands {hands} --seed {seed}",
-        "hands": hands,
+        "command": "python -m kwx.bots.fit_boosted --hands " + " ".join(map(str, hands)) + f" --seed {seed}",
+        "hands": list(hands),
         "seed": seed,
-        "samples": len(rows),
+        "rounds": rounds,
         "pool": list(POOL),
         "features": list(boosted.NAMES),
     }
-    if log is not None:
-        print(f"{len(data['trees'])} trees, held-out errors {data['held_out']}", file=log, flush=True)
     return data
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Fit the boosted evaluator's trees and write them (``--out``, default the shipped file)."""
     parser = argparse.ArgumentParser(prog="python -m kwx.bots.fit_boosted", description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=40000)
+    parser.add_argument("--hands", type=int, nargs="+", default=[40000], help="hands of each round (round r on walls of seed + r, played by round r − 1's trees)")
     parser.add_argument("--seed", type=int, default=9100)
     parser.add_argument("--jobs", type=int, default=1, help="processes to play in (the file does not depend on it)")
     parser.add_argument("--out", default=str(boosted.DATA))

@@ -41,7 +41,7 @@ class Recorder(Learned):
     """
 
     def __init__(self, model: Model) -> None:
-        super().__init__(model)
+        super().__init__(model=model)
         self.notes: list[tuple[int, int, tuple[float, ...], float]] = []
 
     def claim(self, view: SeatView) -> Action | None:

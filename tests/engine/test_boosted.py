@@ -74,9 +74,12 @@ def test_the_shipped_trees_give_lightgbms_own_predictions_and_say_how_they_were_
         assert trees.predict(x) == pytest.approx(predicted, abs=1e-9)
     meta = data["meta"]
     assert meta["features"] == list(NAMES) and meta["pool"] == list(POOL)
-    assert meta["command"] == f"python -m kwx.bots.fit_boosted --hands {meta['hands']} --seed {meta['seed']}"
-    held = data["held_out"]
-    assert held["error_trees"] < held["error_linear"] < held["error_none"]  # the trees predict the money better than the linear model
+    assert meta["command"] == "python -m kwx.bots.fit_boosted --hands " + " ".join(map(str, meta["hands"])) + f" --seed {meta['seed']}"
+    rounds = meta["rounds"]
+    assert [r["hands"] for r in rounds] == meta["hands"] and [r["seed"] for r in rounds] == [meta["seed"] + r for r in range(len(rounds))]
+    assert rounds[-1]["trees"] == len(trees.trees) and rounds[-1]["held_out"] == data["held_out"]
+    for r in rounds:  # in every round the trees predict the money better than the linear model
+        assert r["held_out"]["error_trees"] < r["held_out"]["error_linear"] < r["held_out"]["error_none"]
 
 
 def test_a_lightgbm_dump_is_compacted_and_a_split_of_another_kind_refused():
@@ -100,6 +103,15 @@ def test_the_fit_samples_every_unlocked_discard_of_the_judges_seats_with_the_mon
     assert len(rows) > 20 and all(len(x) == len(NAMES) for x, _ in rows)
     assert all(x[X["liang_dao"]] in (0.0, 1.0) for x, _ in rows)
     assert any(y != 0 for _, y in rows)
+
+
+def test_a_later_round_is_played_by_the_trees_of_the_round_before():
+    declared = X["liang_dao"]
+    always = Trees.from_json({"trees": [[declared, 0.5, -100.0, 100.0]]})  # 亮倒 worth 200 points more: declared whenever ready
+    never = Trees.from_json({"trees": [[declared, 0.5, 100.0, -100.0]]})
+    bold, shy = fit_boosted.samples(6, seed=3, player=always), fit_boosted.samples(6, seed=3, player=never)
+    assert any(x[declared] == 1.0 for x, _ in bold)
+    assert all(x[declared] == 0.0 for x, _ in shy)
 
 
 def test_the_boosted_evaluator_ranks_the_strong_bots_six_best_by_worth_plus_the_trees():
