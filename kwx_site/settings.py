@@ -74,7 +74,7 @@ TASK_NICE = int(os.environ.get("TASK_NICE", "10"))
 # kwx.bots.registry, or package.module:Class) for REVIEW_WORK rollout actions per choice
 # (docs/play.md; docs/performance.md measures what it costs), its decisions worked out in
 # REVIEW_JOBS processes at once (default: the cores this process may use).
-REVIEW_POLICY = os.environ.get("REVIEW_POLICY", "judge")
+REVIEW_POLICY = os.environ.get("REVIEW_POLICY", "boosted")
 REVIEW_WORK = int(os.environ.get("REVIEW_WORK", "400"))
 REVIEW_JOBS = int(os.environ.get("REVIEW_JOBS", str(len(os.sched_getaffinity(0)))))
 

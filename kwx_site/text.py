@@ -12,7 +12,7 @@ from kwx.hand.tiles import KIND_OF_ID, TILE_NAMES_EN, TILE_NAMES_ZH
 from kwx.rules import PRESETS
 
 _ZH_COUNTS = "一二三四五六七八"
-LEVEL_NAMES = {"basic": gettext_noop("basic"), "companion": gettext_noop("companion"), "strong": gettext_noop("strong"), "judge": gettext_noop("judge")}
+LEVEL_NAMES = {"basic": gettext_noop("basic"), "companion": gettext_noop("companion"), "strong": gettext_noop("strong"), "judge": gettext_noop("judge"), "boosted": gettext_noop("expert")}
 
 
 def english() -> bool:

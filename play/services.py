@@ -44,9 +44,10 @@ from .tasks import review_hand
 
 logger = logging.getLogger(__name__)
 
-LEVELS = ("basic", "companion", "strong", "judge")
-"""The bots one can sit down with: keys of registry.BOTS (the one registry of bots); ``advice`` rolls
-hands out and is too slow to answer inside a page's request."""
+LEVELS = ("basic", "companion", "strong", "judge", "boosted")
+"""The bots one can sit down with: keys of registry.BOTS (the one registry of bots), weakest first (``boosted``, the judge
+with regression trees, is the strongest; docs/bots.md); ``advice`` rolls hands out and is too slow to answer inside a
+page's request."""
 SEAT_BOT = "strong"
 """The bot replayed in the person's seat on each played hand's wall (``Hand.bot_result``), the yardstick /progress/
 shows beside the person's play (the review's bot is ``settings.REVIEW_POLICY``)."""

@@ -371,7 +371,8 @@ DAY_ZONE = ZoneInfo(settings.TIME_ZONE)
 DAILY_ROTATION = ("discard", "pong", "quiz", "kong", "declare", "defence", "ev")
 """The kind of the day's drill, one a day in turn (a week: 何切, 碰不碰, 算番, 杠不杠, 亮不亮, defence, 期望值); ``ev`` is the 期望值 theme of 何切."""
 DAILY_LEVEL = "judge"
-"""The bots' level of the daily hand (a key of ``play.services.LEVELS``): the strongest there is."""
+"""The bots' level of the daily hand (a key of ``play.services.LEVELS``): the judge, the level the streak's hands were
+played at (a stronger level, ``boosted``, is on /play/; moving the daily hand to it would drop the days players have)."""
 
 
 def site_day(now: datetime | None = None) -> date:

@@ -10,7 +10,7 @@ from django.test import Client
 
 from accounts.models import Player
 from kwx.bots.companion import CompanionBot
-from kwx.bots.judge import JudgeBot
+from kwx.bots.judge import BoostedJudgeBot, JudgeBot
 from kwx.table.record import replay
 from kwx.table.seats import PERSON
 from kwx.table.view import view_for
@@ -83,7 +83,7 @@ def test_a_whole_hand_without_javascript_ends_in_its_settlement_and_opens_its_re
     assert nxt.status_code == 302 and game.hands.count() == 2 and current(game).record["piao"][0] == 2
 
 
-@pytest.mark.parametrize(("level", "name", "bot"), [("companion", "陪练", CompanionBot), ("judge", "裁判", JudgeBot)])
+@pytest.mark.parametrize(("level", "name", "bot"), [("companion", "陪练", CompanionBot), ("judge", "裁判", JudgeBot), ("boosted", "高手", BoostedJudgeBot)])
 def test_a_level_one_plays_a_whole_hand_against(client, level, name, bot):
     body = client.get("/play/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert f'name="level" value="{level}"' in body and name in body
