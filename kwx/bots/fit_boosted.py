@@ -182,7 +182,7 @@ def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None) -> dict
 def main(argv: Sequence[str] | None = None) -> int:
     """Fit the boosted evaluator's trees and write them (``--out``, default the shipped file)."""
     parser = argparse.ArgumentParser(prog="python -m kwx.bots.fit_boosted", description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, nargs="+", default=[40000], help="hands of each round (round r on walls of seed + r, played by round r − 1's trees)")
+    parser.add_argument("--hands", type=int, nargs="+", default=[40000, 60000, 60000], help="hands of each round (round r on walls of seed + r, played by round r − 1's trees)")
     parser.add_argument("--seed", type=int, default=9100)
     parser.add_argument("--jobs", type=int, default=1, help="processes to play in (the file does not depend on it)")
     parser.add_argument("--out", default=str(boosted.DATA))
