@@ -6,7 +6,7 @@ shipped; round ``r``: the boosted evaluator with round ``r − 1``'s trees; 碰 
 linear correction in every round), and notes the features (:func:`kwx.bots.boosted.features`) of
 every discard of an unlocked hand with the money the seat made from then on (kong money made
 before left out) less the strong bot's worth. Gradient-boosted trees (LightGBM, deterministic, one
-thread order) are fitted on the samples of every round so far (expert iteration: each round's bot
+thread order) are fitted on the samples of every round so far (each round's bot
 plays the next round); the last 15 % of the samples (the last hands played) are held out to
 stop adding trees once they no longer help. The hands depend on their index only, so ``--jobs``
 does not change the file. Fitting needs ``requirements-fit.txt`` (NumPy and LightGBM); the bot,
