@@ -13,6 +13,14 @@ from kwx.rules import PRESETS
 
 _ZH_COUNTS = "一二三四五六七八"
 LEVEL_NAMES = {"basic": gettext_noop("basic"), "companion": gettext_noop("companion"), "strong": gettext_noop("strong"), "judge": gettext_noop("judge"), "boosted": gettext_noop("expert")}
+LEVEL_DESCRIPTIONS = {
+    "basic": gettext_noop("basic: efficiency only, no defence"),
+    "companion": gettext_noop("companion: the public basic companion — fastest to ready, 亮倒 whenever ready"),
+    "strong": gettext_noop("strong: plays for money, defends against 亮倒"),
+    "judge": gettext_noop("judge: the strong bot with its discards and pongs priced by a model learned from self-play"),
+    "boosted": gettext_noop("expert: the strongest — the judge with its discards priced by regression trees fitted on its own self-play, round after round"),
+}
+"""What each level of /play/ plays like, as its radio button says."""
 
 
 def english() -> bool:
@@ -23,6 +31,11 @@ def english() -> bool:
 def level_name(level: str) -> str:
     """A bots' level in the active language."""
     return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else level
+
+
+def level_description(level: str) -> str:
+    """What a bots' level plays like, in the active language."""
+    return _(LEVEL_DESCRIPTIONS[level])
 
 
 def fan_name(key: str) -> str:

@@ -24,6 +24,7 @@ from kwx.table.settlement import PIAO_CHOICES
 from kwx_site.htmx import render_page, wants_fragment
 from kwx_site.limits import client_ip
 from kwx_site.shortcuts import found
+from kwx_site.text import level_description
 
 from . import forms, limits, presenter, selectors, services
 from .models import Game, Hand, ReviewItem
@@ -38,7 +39,7 @@ def _start_context(request: HttpRequest, errors: dict[str, str] | None = None, v
     player = _player(request)
     rules, rule_values = _form_town(data, player)
     return {
-        "levels": services.LEVELS,
+        "levels": [(level, level_description(level)) for level in services.LEVELS],
         "piao_choices": PIAO_CHOICES,
         "errors": errors or {},
         "values": {"level": "strong", "base": "1", "piao": "0", "record": "", **(values or {})},

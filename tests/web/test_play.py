@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import Player
 from kwx.bots.companion import CompanionBot
@@ -14,7 +16,9 @@ from kwx.bots.judge import BoostedJudgeBot, JudgeBot
 from kwx.table.record import replay
 from kwx.table.seats import PERSON
 from kwx.table.view import view_for
+from kwx_site.text import LEVEL_DESCRIPTIONS
 from play.models import Game, Hand, ReviewItem
+from play.services import LEVELS
 from tests.conftest import VECTORS
 from tests.play.helpers import SHORT_DEALS, move_for, run_queued_tasks
 
@@ -65,6 +69,13 @@ def test_start_page_offers_levels_rules_base_and_piao(client):
     body = client.get("/play/").content.decode()
     for name in ('name="level" value="basic"', 'name="level" value="strong"', 'name="rules"', 'name="base"', 'name="piao"'):
         assert name in body
+    with translation.override("zh-hans"):
+        chinese = [translation.gettext(LEVEL_DESCRIPTIONS[level]) for level in LEVELS]
+    for level, description in zip(LEVELS, chinese):  # each level's radio button says how it plays, in the page's language
+        assert f'value="{level}"' in body and description != LEVEL_DESCRIPTIONS[level] and html.escape(description, quote=False) in body
+    assert "最强" in body and "高手" in body
+    english = client.get("/play/", headers={"accept-language": "en"}).content.decode()
+    assert all(html.escape(LEVEL_DESCRIPTIONS[level], quote=False) in english for level in LEVELS)
 
 
 def test_a_whole_hand_without_javascript_ends_in_its_settlement_and_opens_its_review(client, django_capture_on_commit_callbacks):
