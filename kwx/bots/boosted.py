@@ -6,15 +6,15 @@ the draws and wall left, what the revealed opponents hold and cost, the hidden o
 melds, the deal-in chance and cost apart — and adds a sum of boosted regression trees over all
 40 (:class:`Trees`), fitted on the money the seat made from then on less the strong bot's worth
 (``python -m kwx.bots.fit_boosted``; the trees ship in ``kwx/bots/data/boosted.json`` with the
-command and seed that made them). Inference is a walk down each tree, pure Python. 碰 and 过
-keep the linear correction.
+command and seed that made them). Inference is pure Python: the trees are compiled into one function
+of nested ifs (:func:`compiled`). 碰 and 过 keep the linear correction.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -53,6 +53,8 @@ EXTRA = (
 """The features read beside the linear model's."""
 NAMES = LINEAR_NAMES + EXTRA
 """Every feature, in the order the trees index them."""
+TOP = 10
+"""How many of the strong bot's best discards the trees rank (six, the judge's, measured 0.05 a hand worse: docs/bots.md)."""
 NO_RIVER = 30.0
 """The hidden-river feature when no opponent is hidden (longer than any river)."""
 
@@ -103,20 +105,57 @@ def _node(raw: Any) -> Node:
     return (int(feature), float(threshold), _node(left), _node(right))
 
 
+def _used(node: Node, out: set[int]) -> set[int]:
+    """The features a tree splits on, added to ``out``."""
+    if isinstance(node, tuple):
+        out.add(node[0])
+        _used(node[2], out)
+        _used(node[3], out)
+    return out
+
+
+def _lines(node: Node, depth: int, out: list[str]) -> None:
+    """A tree as nested ``if``s that add the leaf it reaches to ``t``, indented ``depth`` levels."""
+    pad = "    " * depth
+    if isinstance(node, tuple):
+        out.append(f"{pad}if x{node[0]} <= {node[1]!r}:")
+        _lines(node[2], depth + 1, out)
+        out.append(f"{pad}else:")
+        _lines(node[3], depth + 1, out)
+    else:
+        out.append(f"{pad}t += {node!r}")
+
+
+def compiled(trees: Sequence[Node]) -> Callable[[Sequence[float]], float]:
+    """The sum of ``trees`` as one Python function of the features (nested ``if``s over locals).
+
+    Three times as fast as walking the nodes (a decision ranks ten discards); the same sum, added in the same
+    order. The source is made of the trees' integers and floats alone (``repr`` gives each float back exactly).
+    """
+    features = sorted(set().union(*(_used(t, set()) for t in trees)))
+    body = ["def predict(x):", *(f"    x{i} = x[{i}]" for i in features), "    t = 0.0"]
+    for tree in trees:
+        _lines(tree, 1, body)
+    body.append("    return t")
+    namespace: dict[str, Any] = {}
+    exec(compile("\n".join(body), "<boosted trees>", "exec"), namespace)  # the source holds numbers only (see above)
+    function: Callable[[Sequence[float]], float] = namespace["predict"]
+    return function
+
+
 @dataclass(frozen=True, slots=True)
 class Trees:
     """A sum of regression trees over :data:`NAMES`."""
 
     trees: tuple[Node, ...]
+    _predict: Callable[[Sequence[float]], float] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_predict", compiled(self.trees))
 
     def predict(self, x: Sequence[float]) -> float:
         """The sum of the trees' leaves that ``x`` reaches."""
-        total = 0.0
-        for node in self.trees:
-            while isinstance(node, tuple):
-                node = node[2] if x[node[0]] <= node[1] else node[3]
-            total += node
-        return total
+        return self._predict(x)
 
     @classmethod
     def from_json(cls, data: Any) -> Trees:
@@ -135,7 +174,7 @@ class Boosted(Learned):
 
     name = "boosted"
 
-    def __init__(self, trees: Trees | None = None, top: int = 6, model: Model | None = None) -> None:
+    def __init__(self, trees: Trees | None = None, top: int = TOP, model: Model | None = None) -> None:
         super().__init__(model=model, top=top)
         self.trees = trees or load_trees()
 

@@ -52,6 +52,8 @@ PARAMS: dict[str, Any] = {
     "verbose": -1,
 }
 """LightGBM's settings (the seed is the fit's)."""
+PLAYER_TOP = 6
+"""How many of the strong bot's best discards a round's boosted player ranks (the shipped rounds were played so)."""
 CHECKS = 8
 """Held-out samples stored with LightGBM's own predictions, so a test can check the pure-Python walk against them."""
 
@@ -79,6 +81,7 @@ class _BoostedRecorder(_Recorder, boosted.Boosted):
     def __init__(self, trees: boosted.Trees) -> None:
         super().__init__()
         self.trees = trees
+        self.top = PLAYER_TOP
 
 
 def _chunk(args: tuple[int, int, int, boosted.Trees | None]) -> list[Sample]:

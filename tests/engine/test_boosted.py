@@ -65,6 +65,27 @@ def test_a_tree_is_walked_left_when_the_feature_is_at_most_its_threshold():
     assert trees.predict([0.6, 2.5]) == 2.5
 
 
+def walked(trees, x):
+    """The sum of the leaves ``x`` reaches, walking each tree node by node (what the compiled function must give)."""
+    total = 0.0
+    for node in trees:
+        while isinstance(node, tuple):
+            node = node[2] if x[node[0]] <= node[1] else node[3]
+        total += node
+    return total
+
+
+FLOATS = st.floats(-1e6, 1e6, allow_nan=False)
+TREES = st.lists(st.recursive(FLOATS, lambda sub: st.tuples(st.integers(0, 5), FLOATS, sub, sub), max_leaves=15), max_size=8)
+
+
+@given(TREES, st.lists(FLOATS, min_size=6, max_size=6))
+def test_the_compiled_trees_sum_exactly_the_leaves_a_walk_reaches(trees, x):
+    assert Trees(tuple(trees)).predict(x) == walked(trees, x)
+    at = [t[1] for t in trees if isinstance(t, tuple)][:1] * 6 or x  # features on a split's threshold: the <= edge
+    assert Trees(tuple(trees)).predict(at) == walked(trees, at)
+
+
 def test_the_shipped_trees_give_lightgbms_own_predictions_and_say_how_they_were_made():
     data = json.loads(boosted.DATA.read_text(encoding="utf-8"))
     trees = load_trees()
@@ -72,6 +93,7 @@ def test_the_shipped_trees_give_lightgbms_own_predictions_and_say_how_they_were_
     assert data["checks"]
     for x, predicted in data["checks"]:
         assert trees.predict(x) == pytest.approx(predicted, abs=1e-9)
+        assert trees.predict(x) == walked(trees.trees, x)
     meta = data["meta"]
     assert meta["features"] == list(NAMES) and meta["pool"] == list(POOL)
     assert meta["command"] == "python -m kwx.bots.fit_boosted --hands " + " ".join(map(str, meta["hands"])) + f" --seed {meta['seed']}"
@@ -114,12 +136,17 @@ def test_a_later_round_is_played_by_the_trees_of_the_round_before():
     assert all(x[declared] == 0.0 for x, _ in shy)
 
 
-def test_the_boosted_evaluator_ranks_the_strong_bots_six_best_by_worth_plus_the_trees():
+def test_the_boosted_evaluator_ranks_the_strong_bots_ten_best_by_worth_plus_the_trees():
     bot = Boosted()
-    for view in list(own_turns(8))[:6]:
+    assert bot.top == boosted.TOP == 10
+    assert fit_boosted._BoostedRecorder(bot.trees).top == fit_boosted.PLAYER_TOP == 6  # the shipped rounds' players ranked six
+    views = [v for v in own_turns(8) if len(scored(bot, v)[0]) > bot.top][:6]
+    assert views
+    for view in views:
         choices, results = scored(bot, view)
         judged = bot.judged(view, choices)
-        assert [c for c, _ in judged] == sorted(choices[:6], key=lambda c: (-(c.worth + bot.trees.predict(features(bot, view, c, results))), c.kind, c.liang_dao))
+        assert len(judged) == bot.top
+        assert [c for c, _ in judged] == sorted(choices[: bot.top], key=lambda c: (-(c.worth + bot.trees.predict(features(bot, view, c, results))), c.kind, c.liang_dao))
         assert all(w == pytest.approx(c.worth + bot.trees.predict(features(bot, view, c, results))) for c, w in judged)
 
 
