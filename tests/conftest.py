@@ -32,6 +32,11 @@ os.environ.setdefault("TASK_NICE", "0")
 django_settings.TASK_NICE = 0
 """Task workers that tests start (in their own process, or in the test's: ``run_queued_tasks``) run at the tests' own
 priority: on a loaded machine a worker at nice 10 could wait long, and the test process would stay at 10 afterwards."""
+EV_DEADLINE = 300.0
+"""An expected-value request in tests waits for its computation as long as it takes: on a loaded machine a page's EV
+may pass the site's 10 s, and a request past it keeps its slot until its work stops, so the next ones would be refused
+as busy. The deadline's own tests set theirs (tests/api/test_ev_deadline.py)."""
+django_settings.EV_DEADLINE = EV_DEADLINE
 django_settings.REVIEW_JOBS = 1
 """Reviews run in the test's process, where a test may replace a part of them (their work in several processes has its own tests)."""
 review_sets.MIN_DEALS = 2

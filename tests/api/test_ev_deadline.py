@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from tests.conftest import EV_DEADLINE
 from tests.ev_limits import low_ev_limits
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +73,7 @@ def test_advice_past_its_deadline_is_a_503_busy_in_the_error_shape_and_keeps_the
             stuck.go.set()
         ev_thread_idle()
     assert not host_busy() and not GiveWay(str(flight_path())).busy()  # the slot and the mark are given back with the work
-    settings.EV_DEADLINE = 10
+    settings.EV_DEADLINE = EV_DEADLINE
     answered = client.post(ADVICE, json.dumps(BODY), content_type="application/json", REMOTE_ADDR="10.0.0.9")
     assert answered.status_code == 200 and answered.json()["choices"]
 
