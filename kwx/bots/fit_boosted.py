@@ -55,7 +55,7 @@ PARAMS: dict[str, Any] = {
 PLAYER_TOP = 6
 """How many of the strong bot's best discards a round's boosted player ranks (the shipped rounds were played so)."""
 CHECKS = 8
-"""Held-out samples stored with LightGBM's own predictions, so a test can check the pure-Python walk against them."""
+"""Held-out samples stored with LightGBM's own predictions, so a test can check the pure-Python trees against them."""
 
 Sample = tuple[tuple[float, ...], float]
 
@@ -75,7 +75,7 @@ class _Recorder(Recorder):
         return boosted.features(self, view, choice, self.results(view))
 
 
-class _BoostedRecorder(_Recorder, boosted.Boosted):
+class BoostedRecorder(_Recorder, boosted.Boosted):
     """The boosted evaluator with the trees of an earlier fit, noting its discards as :class:`_Recorder` does."""
 
     def __init__(self, trees: boosted.Trees) -> None:
@@ -89,7 +89,7 @@ def _chunk(args: tuple[int, int, int, boosted.Trees | None]) -> list[Sample]:
     start, stop, seed, player = args
     from kwx.bots.registry import policy_factory
 
-    recorder = _Recorder() if player is None else _BoostedRecorder(player)
+    recorder = _Recorder() if player is None else BoostedRecorder(player)
     companion = policy_factory("companion")()
     out: list[Sample] = []
     for index in range(start, stop):

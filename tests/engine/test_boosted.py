@@ -139,7 +139,7 @@ def test_a_later_round_is_played_by_the_trees_of_the_round_before():
 def test_the_boosted_evaluator_ranks_the_strong_bots_ten_best_by_worth_plus_the_trees():
     bot = Boosted()
     assert bot.top == boosted.TOP == 10
-    assert fit_boosted._BoostedRecorder(bot.trees).top == fit_boosted.PLAYER_TOP == 6  # the shipped rounds' players ranked six
+    assert fit_boosted.BoostedRecorder(bot.trees).top == fit_boosted.PLAYER_TOP == 6  # the shipped rounds' players ranked six
     views = [v for v in own_turns(8) if len(scored(bot, v)[0]) > bot.top][:6]
     assert views
     for view in views:
