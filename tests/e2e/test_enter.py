@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from play.models import Hand
-from tests.e2e.conftest import open_page, shot
+from tests.e2e.conftest import htmx_settled, open_page, shot
 from tests.play.helpers import run_queued_tasks
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("reviews_worked_out_once")]
@@ -89,6 +89,7 @@ def test_the_page_fits_its_width(browser, live_server, width, language):
         page.goto(page.base + "/play/enter/")
         page.locator("#hand").fill(HAND)
         page.locator("#moves").fill(MOVES + " R-4s!234s567s789s99pFF")
+        htmx_settled(page)  # the check the hand's change sent is swapped in: a click during that swap lands on the old button
         page.locator("#check").click()
         expect(page.locator(".pl-opponents .badge").first).to_be_visible()  # 下家's 亮倒 drawn with its tiles
         shot(page, f"enter-{width}-{language}")
