@@ -12,8 +12,9 @@ two safe tiles right; a 杠不杠 refusal drill's best is not the kong). Otherwi
 the bank.
 
 A drill is confirmed in turn by each policy of :data:`CHAIN`: first by the fitted strong bot
-(what the bank was confirmed by first), then by the judge, on a third set of worlds of the
-judge's own seed. It stays only when every one keeps it; the figures it shows are the last's.
+(what the bank was confirmed by first), then by the judge, then by the boosted bot (the
+strongest, the review's policy), each on its own set of worlds of its own seed. It stays only
+when every one keeps it; the figures it shows, and the line a pong's row shows, are the last's.
 
 Confirming a confirmed record gives it back unchanged (its choices are stored in it, its worlds
 come from its key), so the shipped bank can be re-checked at any time.
@@ -31,8 +32,8 @@ from dataclasses import dataclass, replace
 
 from kwx.bots.registry import policy_factory
 from kwx.bots.strong import StrongBot
-from kwx.drills.record import Figures, TableDrill, answer_of
-from kwx.drills.table_drills import RULE, MarginRule, clearly_worse, decide, rating_of, refuses, select, sharp
+from kwx.drills.record import AnswerRow, Figures, TableDrill, answer_of
+from kwx.drills.table_drills import CHAIN, POLICY, RULE, MarginRule, clearly_worse, decide, figures, rating_of, refuses, select, sharp
 from kwx.numbers import seed_of
 from kwx.table.advice import mean_se, paired, played_worlds
 from kwx.table.selfplay import Policy
@@ -41,10 +42,6 @@ from kwx.table.view import SeatView
 
 CONFIRM_WORLDS = 256
 """Worlds of the confirming set, every choice played on each."""
-CHAIN = ("strong", "judge")
-"""The policies (bot names of ``kwx.bots.registry``) that confirm a drill, in turn, each on its own worlds."""
-POLICY = CHAIN[-1]
-"""The policy whose confirming worlds give every figure a drill shows."""
 
 
 def confirm_seed(key: str, policy: str = "strong") -> int:
@@ -179,7 +176,8 @@ class Confirmed:
 def confirm(record: TableDrill, worlds: int = CONFIRM_WORLDS, policy: str = POLICY, rule: MarginRule = RULE) -> Confirmed:
     """The drill with every figure from ``policy``'s confirming worlds, or retired when they keep no clear answer.
 
-    Its position, choices and explanations are unchanged.
+    Its position, choices and explanations are unchanged, but for what a pong leaves: the hand after
+    ``policy``'s own discard.
     """
     kind, key = record.kind, record.key
     margin = record.margin
@@ -199,7 +197,10 @@ def confirm(record: TableDrill, worlds: int = CONFIRM_WORLDS, policy: str = POLI
     options = []
     for i in order:
         mean, se = means[i]
-        options.append(replace(rows[answers[i]], mean=round(mean, 3), se=round(se, 3), right=i in right))
+        row, choice = rows[answers[i]], choices[i]
+        if choice is not None and choice.verb == "pong":  # what it leaves after the confirming policy's own discard
+            row = AnswerRow.from_json({**row.to_json(), **figures(record.table, choice, policy)})
+        options.append(replace(row, mean=round(mean, 3), se=round(se, 3), right=i in right))
     second = next(i for i in order if i in worse)
     diff, diff_se = paired(results[order[0]], results[second])
     confirmed = replace(

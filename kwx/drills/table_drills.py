@@ -251,14 +251,16 @@ def candidate_options(view: SeatView, kind: str) -> tuple[Action | None, ...] | 
     raise ValueError(f"unknown drill kind {kind!r}")
 
 
-JUDGE = "judge"
-"""The bot whose play a drill's explanation shows (the policy of its figures' deals)."""
+CHAIN = ("strong", "judge", "boosted")
+"""The policies (bot names of ``kwx.bots.registry``) that confirm a drill, in turn, each on its own worlds (``kwx.drills.confirm``)."""
+POLICY = CHAIN[-1]
+"""The policy whose confirming worlds give every figure a drill shows, and whose play its explanation shows."""
 
 
-def judge_line(view: SeatView, pong: Action) -> Action:
-    """The discard the judge makes after the pong (what a pong's row shows it leaves)."""
+def judge_line(view: SeatView, pong: Action, policy: str = POLICY) -> Action:
+    """The discard ``policy`` makes after the pong (what a pong's row shows it leaves)."""
     after = apply(sample_world(view, random.Random(0)), pong)  # the seat's own view after the pong is the same in any world
-    return policy_factory(JUDGE)().act(view_for(after, view.seat))
+    return policy_factory(policy)().act(view_for(after, view.seat))
 
 
 def tempting(view: SeatView, bao: frozenset[int]) -> int:
@@ -410,21 +412,24 @@ def _shape(eff: Efficiency, rules: Rules, hand: Hand, liang: bool) -> dict[str, 
     return out
 
 
-def _after(view: SeatView, choice: Action | None) -> tuple[Hand, Action | None]:
-    """The 13-tile hand a choice leaves (a pong: after the judge's discard) and that discard."""
+def _after(view: SeatView, choice: Action | None, policy: str) -> tuple[Hand, Action | None]:
+    """The 13-tile hand a choice leaves (a pong: after ``policy``'s discard) and that discard."""
     if choice is None:
         return view.hand, None
     if choice.verb == "discard":
         return view.hand.with_tile(choice.kind, -1), None
     if choice.verb == "pong":
-        then = judge_line(view, choice)
+        then = judge_line(view, choice, policy)
         return view.hand.after_pong(choice.kind).with_tile(then.kind, -1), then
     return view.hand.after_kong(choice.kind), None
 
 
-def figures(view: SeatView, choice: Action | None) -> dict[str, Any]:
-    """The hand a choice leaves, in the engine's figures: shanten, effective tiles, waits (for the explanation)."""
-    hand, then = _after(view, choice)
+def figures(view: SeatView, choice: Action | None, policy: str = POLICY) -> dict[str, Any]:
+    """The hand a choice leaves, in the engine's figures: shanten, effective tiles, waits (for the explanation).
+
+    After a pong, the hand after ``policy``'s discard.
+    """
+    hand, then = _after(view, choice, policy)
     seen = add(hand.held, view.visible_beside(hand))  # what was seen stays seen: a discard in the river, a claimed tile once
     eff = efficiency(hand, seen, view.rules)
     out = _shape(eff, view.rules, hand, bool(choice is not None and choice.liang_dao))

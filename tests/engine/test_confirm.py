@@ -9,6 +9,8 @@ import pytest
 from kwx.drills import confirm as confirming
 from kwx.drills.confirm import Confirmed, choices_of, confirm, confirm_seed, recheck, world_seed
 from kwx.drills.record import TableDrill, answer_of
+from kwx.drills.table_drills import figures, judge_line
+from kwx.table.table import Action
 from puzzles.generation.table_bank import read_table_bank
 
 BANK = read_table_bank()
@@ -24,12 +26,18 @@ def _plain(kind: str) -> TableDrill:
     return next(r for r in BANK if r.kind == kind and len(r.options) == 2)
 
 
+def _pong(record: TableDrill) -> Action:
+    """A 碰不碰 drill's pong."""
+    return next(c for c in record.choices if c is not None and c.verb == "pong")
+
+
 def test_the_confirming_worlds_have_their_own_seed():
     keys = [r.key for r in BANK]
     seeds = {confirm_seed(k) for k in keys}
     judges = {confirm_seed(k, "judge") for k in keys}
-    assert len(seeds) == len(judges) == len(keys) and not seeds & judges  # each policy of the chain its own worlds
-    assert not (seeds | judges) & {r.source.seed for r in BANK}
+    boosted = {confirm_seed(k, "boosted") for k in keys}
+    assert len(seeds) == len(judges) == len(boosted) == len(keys) and not seeds & judges and not (seeds | judges) & boosted  # each policy its own worlds
+    assert not (seeds | judges | boosted) & {r.source.seed for r in BANK}
     assert not seeds & {world_seed(k, s) for k in keys[:50] for s in range(1, 4)}  # nor a re-check's
 
 
@@ -51,9 +59,23 @@ def test_every_figure_comes_from_the_confirming_worlds_and_the_selection_is_kept
     assert {k: v for k, v in new.items() if k not in ("options", "accepted", "margin", "selection", "rating")} == {
         k: v for k, v in old.items() if k not in ("options", "accepted", "margin", "selection", "rating")
     }  # the position, its table and the explanations' figures are the drill's own
-    assert {o["answer"]: {k: v for k, v in o.items() if k not in ("mean", "se", "right")} for o in new["options"]} == {
-        o["answer"]: {k: v for k, v in o.items() if k not in ("mean", "se", "right")} for o in old["options"]
-    }
+    rows = {o["answer"]: {k: v for k, v in o.items() if k not in ("mean", "se", "right")} for o in new["options"]}
+    assert rows["pass"] == {k: v for k, v in next(o for o in old["options"] if o["answer"] == "pass").items() if k not in ("mean", "se", "right")}
+    assert rows["pong"] == {"answer": "pong", **figures(record.table, _pong(record), confirming.POLICY)}  # what a pong leaves: the confirming policy's line
+
+
+def test_a_pong_row_shows_the_line_of_the_policy_that_confirms_it(monkeypatch):
+    pongs = [r for r in BANK if r.kind == "pong"]
+    record = next(r for r in pongs if judge_line(r.table, _pong(r), "judge") != judge_line(r.table, _pong(r), "strong"))  # two bots, two lines
+    _with_results(monkeypatch, *([3.0, 2.0] * 20 if c is not None and c.verb == "pong" else [0.0, -1.0] * 20 for c in record.choices))
+    lines = set()
+    for policy in ("strong", "judge"):
+        done = confirm(record, worlds=40, policy=policy)
+        assert done.record is not None
+        row = next(o for o in done.record.options if o.answer == "pong")
+        assert row.then == judge_line(record.table, _pong(record), policy).tile
+        lines.add(row.then)
+    assert len(lines) == 2
 
 
 def test_a_drill_the_confirming_worlds_turn_round_is_re_answered(monkeypatch):
@@ -92,7 +114,7 @@ def test_a_drill_is_kept_only_when_every_policy_of_the_chain_keeps_it_and_shows_
     monkeypatch.setattr(confirming, "confirm", confirm_by)
     built = confirming.build("pong", 0)
     assert built is not None and built.margin.policy == confirming.POLICY == confirming.CHAIN[-1]
-    assert calls == list(confirming.CHAIN) == ["strong", "judge"]
+    assert calls == list(confirming.CHAIN) == ["strong", "judge", "boosted"]
     calls.clear()
     monkeypatch.setattr(confirming, "CHAIN", ("retire", "judge"))
     assert confirming.build("pong", 0) is None and calls == ["retire"]

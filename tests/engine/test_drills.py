@@ -109,21 +109,24 @@ def test_every_shipped_drill_passes_the_margin_rule_it_records():
 
 
 LEAVES = ("shanten", "ukeire", "waits", "then")
-"""What a pong's row says it leaves: the judge's discard after the pong now, the bank bot's before."""
-BEFORE = "ebd71573176e2f8550bd3ee9b4c2c5a9b1967d70837bff1fc9795c589a416732"
-"""The digest of the bank as it was before its records stored their choices (commit a699944), over what did not change."""
+"""What a pong's row says it leaves: the hand after the confirming bot's own discard."""
+FIGURES = ("mean", "se", "right")
+"""What an answer's row takes from the confirming worlds."""
+SETTLED = ("key", "kind", "hand", "melds", "visible", "rules", "situation", "turn", "wall_left", "table", "choices", "danger", "source", "themes", "selection")
+"""What confirming a drill leaves as it was: its position, the choices it plays and what its selection found."""
+BEFORE = "8fe4b61faeaaf214465527529a5d1668b7895467c09edeecbd9b480121fe846d"
+"""The digest, over what confirming leaves as it was, of the drills the boosted bot's confirmation kept, as the bank had them
+when the judge had confirmed it (commit c704562)."""
 
 
-def test_the_bank_keeps_every_drill_answer_and_figure_it_had_before_its_choices_were_written_in():
-    """Issue 36: each record gained its ``choices`` (made once more by the bot that made the bank, which then went) and a
-    pong's row the hand the judge's discard leaves; every other field of every drill — keys, positions, answers, means,
-    margins, ratings — is byte for byte what it was."""
-    kept = []
+def test_the_boosted_bot_s_confirmation_kept_every_position_choice_and_explanation_as_it_was():
+    """Issue 36: the bank confirmed once more, by the boosted bot; the drills it kept have the positions, choices, selections
+    and explanations' figures they had (a pong's row aside: the hand after the new confirming bot's discard)."""
+    settled = []
     for r in BANK:
-        r = {k: v for k, v in r.items() if k != "choices"}
-        r["options"] = [{k: v for k, v in o.items() if not (r["kind"] == "pong" and o["answer"] == "pong" and k in LEAVES)} for o in r["options"]]
-        kept.append(r)
-    assert hashlib.sha256(json.dumps(kept, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest() == BEFORE
+        rows = [{k: v for k, v in o.items() if k not in FIGURES and not (o["answer"] == "pong" and k in LEAVES)} for o in r["options"]]
+        settled.append({**{k: r[k] for k in SETTLED}, "options": sorted(rows, key=lambda o: o["answer"])})
+    assert hashlib.sha256(json.dumps(settled, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest() == BEFORE
 
 
 def test_every_record_stores_the_choices_it_played_one_per_answer_and_all_legal():
@@ -136,21 +139,26 @@ def test_every_record_stores_the_choices_it_played_one_per_answer_and_all_legal(
         assert sorted(answer_of(c, r["kind"]) for c in choices) == sorted(o["answer"] for o in r["options"]), r["key"]
 
 
-def test_a_pong_drill_shows_the_line_the_judge_plays_after_the_pong():
-    """p00032: after 碰白 the judge keeps 红中 and 发财 (the 三元 the +11.74 is for) and throws 6p, not 红中."""
-    from kwx.bots.judge import JudgeBot
+def test_a_pong_drill_shows_the_line_its_confirming_bot_plays_after_the_pong():
+    """p00121: after 碰三条 the boosted bot throws 5p, keeping the bamboo for the 清一色 the +16.75 is for, where the §4
+    efficiency follow-up throws 7s."""
+    from kwx.bots.judge import BoostedJudgeBot
+    from kwx.hand.efficiency import discard_options
+    from kwx.hand.tiles import TILE_IDS
     from kwx.table.view import SeatView
 
-    p32 = next(r for r in BANK if r["key"] == "p00032")
-    pong = next(o for o in p32["options"] if o["answer"] == "pong")
-    assert pong["then"] == drills.judge_line(SeatView.from_json(p32["table"]), TableDrill.from_json(p32).choices[0]).tile != "Z"
+    p121 = next(r for r in BANK if r["key"] == "p00121")
+    view, pong_choice = SeatView.from_json(p121["table"]), next(c for c in TableDrill.from_json(p121).choices if c is not None)
+    follow_up = discard_options(view.hand.after_pong(pong_choice.kind), view.visible, view.rules)[0].discard
+    pong = next(o for o in p121["options"] if o["answer"] == "pong")
+    assert pong["then"] == drills.judge_line(view, pong_choice).tile != TILE_IDS[follow_up]
     checked = 0
-    for r in [r for r in BANK if r["kind"] == "pong"][::7]:
+    for r in [r for r in BANK if any(o["answer"] == "pong" for o in r["options"])][::7]:  # 碰不碰 drills, and 杠不杠 drills on a discard
         view = SeatView.from_json(r["table"])
-        pong_choice = next(c for c in TableDrill.from_json(r).choices if c is not None)
+        pong_choice = next(c for c in TableDrill.from_json(r).choices if c is not None and c.verb == "pong")
         assert next(o for o in r["options"] if o["answer"] == "pong")["then"] == drills.judge_line(view, pong_choice).tile, r["key"]
         checked += 1
-    assert checked > 10 and JudgeBot.name == drills.JUDGE
+    assert checked > 10 and BoostedJudgeBot.name == drills.POLICY == drills.CHAIN[-1]
 
 
 def test_a_new_drill_is_selected_from_its_seeds_and_stores_the_choices_it_played():

@@ -70,7 +70,7 @@ def test_shards_share_a_cache_and_the_bank_is_rewritten_from_the_drills_kept(sma
     assert [r["key"] for r in kept] == [records[0]["key"], records[1]["key"], records[3]["key"]]
     assert kept[1]["accepted"] == sorted({"pass", "kong"} - set(records[1]["accepted"]))
     meta = read_meta(path)
-    assert meta["counts"] == {"pong": 1, "kong": 1, "declare": 0, "defence": 1} and meta["confirm"] == {"worlds": 256, "policy": "judge", "chain": ["strong", "judge"]}
+    assert meta["counts"] == {"pong": 1, "kong": 1, "declare": 0, "defence": 1} and meta["confirm"] == {"worlds": 256, "policy": "boosted", "chain": ["strong", "judge", "boosted"]}
     rows = [json.loads(line) for f in sorted(cache.glob("*.jsonl")) for line in f.read_text().splitlines()]
     assert sorted(r["status"] for r in rows) == ["holds", "holds", "re-answered", "retired"]
 

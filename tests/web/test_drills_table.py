@@ -113,8 +113,8 @@ def test_answering_by_htmx_counts_once_and_explains_from_the_figures(kind):
     if not best.get("dangerous"):
         assert shape_text(best) in why  # the hand it leaves, in the engine's figures
     assert "hx-swap-oob" in body  # the sidebar's rating card follows
-    bot = {"strong": "强", "judge": "裁判"}[puzzle.verdict["margin"]["policy"]]
-    assert f"every seat then played by the {puzzle.verdict['margin']['policy']} bot" in body or f"之后每家都由{bot}机器人来打" in body  # the bot that played its deals out
+    name, bot = {"strong": ("strong", "强"), "judge": ("judge", "裁判"), "boosted": ("expert", "高手")}[puzzle.verdict["margin"]["policy"]]
+    assert f"every seat then played by the {name} bot" in body or f"之后每家都由{bot}机器人来打" in body  # the bot that played its deals out
 
 
 @pytest.mark.parametrize("kind", Puzzle.TABLE_KINDS)
@@ -289,12 +289,12 @@ def test_kong_and_declare_drills_give_the_reason_not_only_the_numbers():
     assert robbed >= 1
 
 
-def test_a_pong_drill_shows_the_discard_the_judge_plays_after_the_pong():
-    """p00032: after 碰白 the line shown is the judge's (6p, keeping 红中 and 发财 for the 三元), not the efficiency follow-up 再打红中."""
+def test_a_pong_drill_shows_the_discard_its_confirming_bot_plays_after_the_pong():
+    """p00121: after 碰三条 the line shown is the boosted bot's (5p, keeping the bamboo for 清一色), not the efficiency follow-up 再打七条."""
     ensure_bank("table_bank")
     with translation.override("zh-hans"):
-        why = " ".join(table_explanation(Puzzle.objects.get(key="p00032")))
-    assert "再打六筒" in why and "再打红中" not in why, why
+        why = " ".join(table_explanation(Puzzle.objects.get(key="p00121")))
+    assert "再打五筒" in why and "再打七条" not in why, why
 
 
 def test_a_right_defence_answer_that_is_not_the_top_row_is_told_it_is_one_of_the_best():
