@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from kwx.bots.registry import policy_factory
 from kwx.bots.strong import StrongBot
 from kwx.drills.record import AnswerRow, Figures, TableDrill, answer_of
-from kwx.drills.table_drills import CHAIN, POLICY, RULE, MarginRule, clearly_worse, decide, figures, rating_of, refuses, select, sharp
+from kwx.drills.table_drills import CHAIN, LEAVES, POLICY, RULE, MarginRule, clearly_worse, decide, figures, rating_of, refuses, select, sharp
 from kwx.numbers import seed_of
 from kwx.table.advice import mean_se, paired, played_worlds
 from kwx.table.selfplay import Policy
@@ -173,6 +173,12 @@ class Confirmed:
         return "holds" if self.accepted == self.before else "re-answered"
 
 
+def pong_row(record: TableDrill, row: AnswerRow, pong: Action, policy: str = POLICY) -> AnswerRow:
+    """A pong's row showing what the pong leaves after ``policy``'s own discard; nothing another bot's line left is kept."""
+    kept = {k: v for k, v in row.to_json().items() if k not in LEAVES}
+    return AnswerRow.from_json({**kept, **figures(record.table, pong, policy)})
+
+
 def confirm(record: TableDrill, worlds: int = CONFIRM_WORLDS, policy: str = POLICY, rule: MarginRule = RULE) -> Confirmed:
     """The drill with every figure from ``policy``'s confirming worlds, or retired when they keep no clear answer.
 
@@ -198,8 +204,8 @@ def confirm(record: TableDrill, worlds: int = CONFIRM_WORLDS, policy: str = POLI
     for i in order:
         mean, se = means[i]
         row, choice = rows[answers[i]], choices[i]
-        if choice is not None and choice.verb == "pong":  # what it leaves after the confirming policy's own discard
-            row = AnswerRow.from_json({**row.to_json(), **figures(record.table, choice, policy)})
+        if choice is not None and choice.verb == "pong":
+            row = pong_row(record, row, choice, policy)
         options.append(replace(row, mean=round(mean, 3), se=round(se, 3), right=i in right))
     second = next(i for i in order if i in worse)
     diff, diff_se = paired(results[order[0]], results[second])

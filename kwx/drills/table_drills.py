@@ -424,6 +424,10 @@ def _after(view: SeatView, choice: Action | None, policy: str) -> tuple[Hand, Ac
     return view.hand.after_kong(choice.kind), None
 
 
+LEAVES = ("shanten", "ukeire", "waits", "then")
+"""What an answer's row says its choice leaves (the keys :func:`figures` writes)."""
+
+
 def figures(view: SeatView, choice: Action | None, policy: str = POLICY) -> dict[str, Any]:
     """The hand a choice leaves, in the engine's figures: shanten, effective tiles, waits (for the explanation).
 
