@@ -257,7 +257,7 @@ POLICY = CHAIN[-1]
 """The policy whose confirming worlds give every figure a drill shows, and whose play its explanation shows."""
 
 
-def judge_line(view: SeatView, pong: Action, policy: str = POLICY) -> Action:
+def pong_line(view: SeatView, pong: Action, policy: str = POLICY) -> Action:
     """The discard ``policy`` makes after the pong (what a pong's row shows it leaves)."""
     after = apply(sample_world(view, random.Random(0)), pong)  # the seat's own view after the pong is the same in any world
     return policy_factory(policy)().act(view_for(after, view.seat))
@@ -419,7 +419,7 @@ def _after(view: SeatView, choice: Action | None, policy: str) -> tuple[Hand, Ac
     if choice.verb == "discard":
         return view.hand.with_tile(choice.kind, -1), None
     if choice.verb == "pong":
-        then = judge_line(view, choice, policy)
+        then = pong_line(view, choice, policy)
         return view.hand.after_pong(choice.kind).with_tile(then.kind, -1), then
     return view.hand.after_kong(choice.kind), None
 

@@ -9,7 +9,7 @@ import pytest
 from kwx.drills import confirm as confirming
 from kwx.drills.confirm import Confirmed, choices_of, confirm, confirm_seed, recheck, world_seed
 from kwx.drills.record import TableDrill, answer_of
-from kwx.drills.table_drills import figures, judge_line
+from kwx.drills.table_drills import figures, pong_line
 from kwx.table.table import Action
 from puzzles.generation.table_bank import read_table_bank
 
@@ -66,14 +66,14 @@ def test_every_figure_comes_from_the_confirming_worlds_and_the_selection_is_kept
 
 def test_a_pong_row_shows_the_line_of_the_policy_that_confirms_it(monkeypatch):
     pongs = [r for r in BANK if r.kind == "pong"]
-    record = next(r for r in pongs if judge_line(r.table, _pong(r), "judge") != judge_line(r.table, _pong(r), "strong"))  # two bots, two lines
+    record = next(r for r in pongs if pong_line(r.table, _pong(r), "judge") != pong_line(r.table, _pong(r), "strong"))  # two bots, two lines
     _with_results(monkeypatch, *([3.0, 2.0] * 20 if c is not None and c.verb == "pong" else [0.0, -1.0] * 20 for c in record.choices))
     lines = set()
     for policy in ("strong", "judge"):
         done = confirm(record, worlds=40, policy=policy)
         assert done.record is not None
         row = next(o for o in done.record.options if o.answer == "pong")
-        assert row.then == judge_line(record.table, _pong(record), policy).tile
+        assert row.then == pong_line(record.table, _pong(record), policy).tile
         lines.add(row.then)
     assert len(lines) == 2
 

@@ -149,7 +149,7 @@ def test_a_pong_drill_shows_the_line_its_confirming_bot_plays_after_the_pong():
     view, pong_choice = SeatView.from_json(p121["table"]), next(c for c in TableDrill.from_json(p121).choices if c is not None)
     follow_up = discard_options(view.hand.after_pong(pong_choice.kind), view.visible, view.rules)[0].discard
     pong = next(o for o in p121["options"] if o["answer"] == "pong")
-    assert pong["then"] == drills.judge_line(view, pong_choice).tile != TILE_IDS[follow_up]
+    assert pong["then"] == drills.pong_line(view, pong_choice).tile != TILE_IDS[follow_up]
     checked = 0
     for r in [r for r in BANK if any(o["answer"] == "pong" for o in r["options"])]:  # 碰不碰 drills, and 杠不杠 drills on a discard
         view = SeatView.from_json(r["table"])
