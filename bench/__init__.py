@@ -1,1 +1,1 @@
-"""The engine's benchmarks, run as ``python -m bench.engine`` (``make bench``: against the ``mahjong``-package peer) and ``python -m bench.ev``."""
+"""The engine's benchmarks, run as ``python -m bench.engine`` (``make bench``: against the ``mahjong``-package peer) and ``python -m bench.ev``; and the boosted bot's probes (``bench.probes``, seats of ``manage.py tournament``)."""

@@ -1,0 +1,35 @@
+import pytest
+
+from bench.probes import SHIFTS, Probe, ProbeEvaluator, parse
+from kwx.bots.companion import CompanionBot
+from kwx.bots.judge import BoostedJudgeBot
+from kwx.bots.registry import policy_factory
+from kwx.table.selfplay import play, seeded_deal
+
+
+def test_a_probe_names_its_shifts_and_leaves_the_others_as_shipped():
+    assert parse("") == SHIFTS
+    assert parse("declare=-1.5, kong=1") == {**SHIFTS, "declare": -1.5, "kong": 1.0}
+
+
+@pytest.mark.parametrize(("text", "says"), [("declare", "'declare' is not name=value"), ("tree=2", "'tree=2' is not name=value"), ("pong=much", "'much' is not a number")])
+def test_a_wrong_probe_says_which_pair(text, says):
+    with pytest.raises(ValueError, match=says):
+        parse(text)
+
+
+def test_a_probe_is_a_seat_of_the_tournament_read_from_the_environment(monkeypatch):
+    monkeypatch.setenv("KWX_PROBE", "pong=0.5")
+    bot = policy_factory("bench.probes:Probe")()
+    assert isinstance(bot, Probe) and isinstance(bot.evaluator, ProbeEvaluator)
+    assert bot.evaluator.shifts["pong"] == 0.5
+
+
+def test_unshifted_it_plays_as_the_boosted_bot_and_shifted_it_plays_otherwise(monkeypatch):
+    monkeypatch.delenv("KWX_PROBE", raising=False)
+    shipped = [play(seeded_deal(s, s % 3), [BoostedJudgeBot(), CompanionBot(), BoostedJudgeBot()]).record for s in range(3)]
+    assert [play(seeded_deal(s, s % 3), [Probe(), CompanionBot(), Probe()]).record for s in range(3)] == shipped
+    assert any(a.liang_dao and a.seat != 1 for r in shipped for a in r.actions)
+    monkeypatch.setenv("KWX_PROBE", "declare=-20")  # 亮倒 never worth it
+    shifted = [play(seeded_deal(s, s % 3), [Probe(), CompanionBot(), Probe()]).record for s in range(3)]
+    assert not any(a.liang_dao and a.seat != 1 for r in shifted for a in r.actions)
