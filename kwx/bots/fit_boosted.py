@@ -10,14 +10,21 @@ thread order) are fitted on the samples of every round so far (each round's bot
 plays the next round); the last 15 % of the samples (the last hands played) are held out to
 stop adding trees once they no longer help. The hands depend on their index only, so ``--jobs``
 does not change the file. Fitting needs ``requirements-fit.txt`` (NumPy and LightGBM); the bot,
-the site and the tests read the trees in pure Python."""
+the site and the tests read the trees in pure Python.
+
+``--samples DIR`` keeps each round's samples (exact, in binary) under ``DIR``, named by the round's hands,
+seed and the trees that played it, and reads them back when a later fit asks for the same round, so a
+refit with other settings replays only the rounds whose players changed. The name does not see the code:
+empty ``DIR`` when the bots or the features change."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import sys
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -107,6 +114,30 @@ def samples(hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None =
     return [s for part in in_processes(_chunk, items, jobs) for s in part]
 
 
+def sample_file(folder: Path, hands: int, seed: int, player: boosted.Trees | None) -> Path:
+    """Where ``--samples`` keeps the samples of ``hands`` hands on walls of ``seed`` played by ``player`` (None: the judge)."""
+    who = "judge" if player is None else hashlib.sha256(repr(player.trees).encode()).hexdigest()[:16]
+    return folder / f"samples-{hands}-{seed}-{who}.f64"
+
+
+def kept_samples(folder: Path, hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None) -> list[Sample]:
+    """:func:`samples`, read from ``folder`` when an earlier fit kept them there, else played and kept."""
+    path = sample_file(folder, hands, seed, player)
+    width = len(boosted.NAMES) + 1
+    if path.exists():
+        flat = array("d")
+        flat.frombytes(path.read_bytes())
+        if len(flat) % width:
+            raise ValueError(f"{path}: {len(flat)} numbers are not samples of {width}")
+        return [(tuple(flat[i : i + width - 1]), flat[i + width - 1]) for i in range(0, len(flat), width)]
+    rows = samples(hands, seed, jobs, player)
+    folder.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".part")
+    partial.write_bytes(array("d", (v for x, y in rows for v in (*x, y))).tobytes())
+    partial.replace(path)
+    return rows
+
+
 def compact(node: dict[str, Any]) -> Any:
     """A tree of LightGBM's ``dump_model`` as :class:`~kwx.bots.boosted.Trees` reads it (leaf: its value; split: four items)."""
     if "leaf_value" in node:
@@ -152,19 +183,20 @@ def train(rows: Sequence[Sample], seed: int) -> dict[str, Any]:
     }
 
 
-def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None) -> dict[str, Any]:
+def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: Path | None = None) -> dict[str, Any]:
     """The trees of the last of ``len(hands)`` rounds, with how they were made.
 
     Round ``r`` plays ``hands[r]`` hands on walls of ``seed + r``, the judge's seats played by the
     trees of round ``r − 1`` (round 0: the judge's linear evaluator), and fits new trees on the
-    samples of every round so far (the last hands played held out).
+    samples of every round so far (the last hands played held out). ``keep``: the folder of
+    :func:`kept_samples`.
     """
     player: boosted.Trees | None = None
     rounds: list[dict[str, Any]] = []
     rows: list[Sample] = []
     data: dict[str, Any] = {}
     for r, count in enumerate(hands):
-        new = samples(count, seed + r, jobs, player)
+        new = samples(count, seed + r, jobs, player) if keep is None else kept_samples(keep, count, seed + r, jobs, player)
         rows.extend(new)
         data = train(rows, seed + r)
         player = boosted.Trees.from_json(data)
@@ -189,8 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=9100)
     parser.add_argument("--jobs", type=int, default=1, help="processes to play in (the file does not depend on it)")
     parser.add_argument("--out", default=str(boosted.DATA))
+    parser.add_argument("--samples", type=Path, help="a folder that keeps each round's samples for later fits (see above)")
     args = parser.parse_args(argv)
-    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr)
+    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples)
     Path(args.out).write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     return 0
 

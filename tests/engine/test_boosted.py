@@ -127,6 +127,19 @@ def test_the_fit_samples_every_unlocked_discard_of_the_judges_seats_with_the_mon
     assert any(y != 0 for _, y in rows)
 
 
+def test_a_fit_keeps_each_rounds_samples_exactly_and_reads_them_back_for_the_same_players(tmp_path, monkeypatch):
+    always = Trees.from_json({"trees": [[X["liang_dao"], 0.5, -100.0, 100.0]]})
+    rows = fit_boosted.kept_samples(tmp_path, 4, 3)
+    assert rows == fit_boosted.samples(4, seed=3)
+    kept = fit_boosted.sample_file(tmp_path, 4, 3, None)
+    assert kept.exists() and fit_boosted.sample_file(tmp_path, 4, 3, always) != kept != fit_boosted.sample_file(tmp_path, 4, 4, None)
+    monkeypatch.setattr(fit_boosted, "samples", lambda *args: pytest.fail("played again"))
+    assert fit_boosted.kept_samples(tmp_path, 4, 3) == rows  # read back, every float as it was
+    kept.write_bytes(kept.read_bytes()[:-8])
+    with pytest.raises(ValueError, match="are not samples of 41"):
+        fit_boosted.kept_samples(tmp_path, 4, 3)
+
+
 def test_a_later_round_is_played_by_the_trees_of_the_round_before():
     declared = X["liang_dao"]
     always = Trees.from_json({"trees": [[declared, 0.5, -100.0, 100.0]]})  # 亮倒 worth 200 points more: declared whenever ready
