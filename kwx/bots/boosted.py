@@ -157,6 +157,10 @@ class Trees:
         """The sum of the trees' leaves that ``x`` reaches."""
         return self._predict(x)
 
+    def __reduce__(self) -> tuple[type[Trees], tuple[tuple[Node, ...]]]:
+        """Pickled as its trees alone, compiled again where it is read (a fit's later rounds send the player's trees to worker processes)."""
+        return (Trees, (self.trees,))
+
     @classmethod
     def from_json(cls, data: Any) -> Trees:
         """The trees of a fit's file (its ``trees``)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 
 import pytest
 from hypothesis import given, settings
@@ -138,6 +139,18 @@ def test_a_fit_keeps_each_rounds_samples_exactly_and_reads_them_back_for_the_sam
     kept.write_bytes(kept.read_bytes()[:-8])
     with pytest.raises(ValueError, match="are not samples of 41"):
         fit_boosted.kept_samples(tmp_path, 4, 3)
+
+
+def test_trees_cross_to_another_process_and_give_the_same_sums():
+    trees = Trees.from_json({"trees": [[X["liang_dao"], 0.5, -1.0, 2.0], [0, 0.5, 0.25, [1, 1.5, 3.0, 4.0]]]})
+    again = pickle.loads(pickle.dumps(trees))
+    assert again == trees
+    assert [again.predict(x) for x in ([0.0] * len(NAMES), [1.0] * len(NAMES))] == [trees.predict(x) for x in ([0.0] * len(NAMES), [1.0] * len(NAMES))] == [-0.75, 5.0]
+
+
+def test_a_later_round_played_in_two_processes_plays_as_in_one():
+    player = Trees.from_json({"trees": [[X["liang_dao"], 0.5, -100.0, 100.0]]})
+    assert fit_boosted.samples(4, seed=3, jobs=2, player=player) == fit_boosted.samples(4, seed=3, player=player)
 
 
 def test_a_later_round_is_played_by_the_trees_of_the_round_before():
