@@ -158,7 +158,10 @@ class Trees:
         return self._predict(x)
 
     def __reduce__(self) -> tuple[type[Trees], tuple[tuple[Node, ...]]]:
-        """Pickled as its trees alone, compiled again where it is read (a fit's later rounds send the player's trees to worker processes)."""
+        """Pickled as its trees alone, compiled again where it is read.
+
+        A fit's later rounds send the player's trees to worker processes.
+        """
         return (Trees, (self.trees,))
 
     @classmethod
