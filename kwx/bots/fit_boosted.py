@@ -44,6 +44,7 @@ HELD_OUT = 0.15
 PATIENCE = 100
 """Trees added without a better held-out error before the fit stops (and keeps the best number)."""
 MAX_TREES = 2000
+"""At most this many trees a round (``--max-trees``; the shipped rounds stopped early, at 185, 351 and 486)."""
 PARAMS: dict[str, Any] = {
     "objective": "regression",
     "learning_rate": 0.03,
@@ -147,8 +148,8 @@ def compact(node: dict[str, Any]) -> Any:
     return [node["split_feature"], node["threshold"], compact(node["left_child"]), compact(node["right_child"])]
 
 
-def train(rows: Sequence[Sample], seed: int) -> dict[str, Any]:
-    """The trees fitted on ``rows``, with the held-out errors and the check samples."""
+def train(rows: Sequence[Sample], seed: int, max_trees: int = MAX_TREES) -> dict[str, Any]:
+    """The trees fitted on ``rows`` (at most ``max_trees``), with the held-out errors and the check samples."""
     np = importlib.import_module("numpy")
     lgb = importlib.import_module("lightgbm")
     x = np.array([r[0] for r in rows], dtype=float)
@@ -158,7 +159,7 @@ def train(rows: Sequence[Sample], seed: int) -> dict[str, Any]:
     booster = lgb.train(
         params,
         lgb.Dataset(x[:cut], y[:cut]),
-        MAX_TREES,
+        max_trees,
         valid_sets=[lgb.Dataset(x[cut:], y[cut:])],
         callbacks=[lgb.early_stopping(PATIENCE, verbose=False)],
     )
@@ -183,7 +184,7 @@ def train(rows: Sequence[Sample], seed: int) -> dict[str, Any]:
     }
 
 
-def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: Path | None = None) -> dict[str, Any]:
+def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: Path | None = None, max_trees: int = MAX_TREES) -> dict[str, Any]:
     """The trees of the last of ``len(hands)`` rounds, with how they were made.
 
     Round ``r`` plays ``hands[r]`` hands on walls of ``seed + r``, the judge's seats played by the
@@ -198,13 +199,13 @@ def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: P
     for r, count in enumerate(hands):
         new = samples(count, seed + r, jobs, player) if keep is None else kept_samples(keep, count, seed + r, jobs, player)
         rows.extend(new)
-        data = train(rows, seed + r)
+        data = train(rows, seed + r, max_trees)
         player = boosted.Trees.from_json(data)
         rounds.append({"hands": count, "seed": seed + r, "samples": len(new), "trees": len(data["trees"]), "held_out": data["held_out"]})
         if log is not None:
             print(f"round {r}: {len(new)} discards, {len(data['trees'])} trees, held-out errors {data['held_out']}", file=log, flush=True)
     data["meta"] = {
-        "command": "python -m kwx.bots.fit_boosted --hands " + " ".join(map(str, hands)) + f" --seed {seed}",
+        "command": "python -m kwx.bots.fit_boosted --hands " + " ".join(map(str, hands)) + f" --seed {seed}" + (f" --max-trees {max_trees}" if max_trees != MAX_TREES else ""),
         "hands": list(hands),
         "seed": seed,
         "rounds": rounds,
@@ -222,8 +223,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes to play in (the file does not depend on it)")
     parser.add_argument("--out", default=str(boosted.DATA))
     parser.add_argument("--samples", type=Path, help="a folder that keeps each round's samples for later fits (see above)")
+    parser.add_argument("--max-trees", type=int, default=MAX_TREES, help=f"at most this many trees a round (default {MAX_TREES})")
     args = parser.parse_args(argv)
-    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples)
+    if args.max_trees < 1:
+        parser.error(f"--max-trees: {args.max_trees} is not a number of trees (at least 1)")
+    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples, max_trees=args.max_trees)
     Path(args.out).write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     return 0
 

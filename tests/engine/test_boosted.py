@@ -141,6 +141,28 @@ def test_a_fit_keeps_each_rounds_samples_exactly_and_reads_them_back_for_the_sam
         fit_boosted.kept_samples(tmp_path, 4, 3)
 
 
+def test_a_fit_holds_each_rounds_trees_to_max_trees_and_names_the_cap_in_its_command(monkeypatch):
+    caps = []
+
+    def fake_train(rows, seed, max_trees=fit_boosted.MAX_TREES):
+        caps.append(max_trees)
+        return {"trees": [0.5] * min(3, max_trees), "held_out": {}, "checks": []}
+
+    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player: [((0.0,) * len(NAMES), 1.0)] * count)
+    monkeypatch.setattr(fit_boosted, "train", fake_train)
+    capped = fit_boosted.fit([2, 3], seed=7, max_trees=2)
+    assert caps == [2, 2] and [r["trees"] for r in capped["meta"]["rounds"]] == [2, 2]
+    assert capped["meta"]["command"] == "python -m kwx.bots.fit_boosted --hands 2 3 --seed 7 --max-trees 2"
+    assert fit_boosted.fit([2], seed=7)["meta"]["command"] == "python -m kwx.bots.fit_boosted --hands 2 --seed 7"  # the default, as shipped
+    assert caps[-1] == fit_boosted.MAX_TREES
+
+
+def test_a_cap_of_no_trees_is_refused_naming_the_option(capsys):
+    with pytest.raises(SystemExit):
+        fit_boosted.main(["--hands", "2", "--max-trees", "0"])
+    assert "--max-trees: 0 is not a number of trees" in capsys.readouterr().err
+
+
 def test_trees_cross_to_another_process_and_give_the_same_sums():
     trees = Trees.from_json({"trees": [[X["liang_dao"], 0.5, -1.0, 2.0], [0, 0.5, 0.25, [1, 1.5, 3.0, 4.0]]]})
     again = pickle.loads(pickle.dumps(trees))
