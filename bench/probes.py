@@ -12,15 +12,23 @@ the environment variable ``KWX_PROBE`` (``name=value`` pairs, comma-separated; n
 
     KWX_PROBE=declare=-1.5 .venv/bin/python manage.py tournament --hands 12000 --seed 4680 --jobs 2 \\
         --seats bench.probes:Probe,companion,companion --paired boosted
+
+A second seat, ``bench.probes:OtherTrees``, is the boosted bot with the trees of another fit's file
+(``KWX_TREES``: a path, or several joined by ``+``, their trees averaged), for the refits of docs/bots.md
+("A fourth round, its size held").
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
-from kwx.bots.boosted import Boosted, features
+from kwx.bots.boosted import Boosted, Trees, features
 from kwx.bots.judge import BoostedJudgeBot
 from kwx.bots.money import pay
 from kwx.bots.strong import Choice, StrongBot
@@ -93,3 +101,36 @@ class Probe(BoostedJudgeBot):
             if taken and evaluator.passing(view) > margin * taken:
                 return None
         return super().claim(view)
+
+
+def _scaled(node: Any, factor: float) -> Any:
+    """A tree of a fit's file (JSON) with every leaf multiplied by ``factor``."""
+    if isinstance(node, (int, float)):
+        return node * factor
+    feature, threshold, left, right = node
+    return [feature, threshold, _scaled(left, factor), _scaled(right, factor)]
+
+
+@lru_cache(maxsize=4)
+def averaged_trees(paths: str) -> Trees:
+    """The trees of the fits' files ``paths`` (joined by ``+``), averaged: every file's leaves divided by their number."""
+    files = [Path(p) for p in paths.split("+")]
+    for path in files:
+        if not path.is_file():
+            raise ValueError(f"KWX_TREES: {str(path)!r} is not a file")
+    raw = [tree for path in files for tree in json.loads(path.read_text(encoding="utf-8"))["trees"]]
+    return Trees.from_json({"trees": [_scaled(tree, 1 / len(files)) for tree in raw]})
+
+
+class OtherTrees(BoostedJudgeBot):
+    """The boosted bot with the trees of ``KWX_TREES`` (another fit's file, or several averaged)."""
+
+    name = "other-trees"
+
+    @staticmethod
+    def default_evaluator() -> StrongBot:
+        """The boosted evaluator with those trees."""
+        paths = os.environ.get("KWX_TREES", "")
+        if not paths:
+            raise ValueError("KWX_TREES: name a fit's file (or several joined by '+')")
+        return Boosted(trees=averaged_trees(paths))

@@ -1,6 +1,8 @@
 import pytest
 
-from bench.probes import SHIFTS, Probe, ProbeEvaluator, parse
+from bench.probes import SHIFTS, OtherTrees, Probe, ProbeEvaluator, averaged_trees, parse
+from kwx.bots import boosted
+from kwx.bots.boosted import NAMES, load_trees
 from kwx.bots.companion import CompanionBot
 from kwx.bots.judge import BoostedJudgeBot
 from kwx.bots.registry import policy_factory
@@ -33,3 +35,28 @@ def test_unshifted_it_plays_as_the_boosted_bot_and_shifted_it_plays_otherwise(mo
     monkeypatch.setenv("KWX_PROBE", "declare=-20")  # 亮倒 never worth it
     shifted = [play(seeded_deal(s, s % 3), [Probe(), CompanionBot(), Probe()]).record for s in range(3)]
     assert not any(a.liang_dao and a.seat != 1 for r in shifted for a in r.actions)
+
+
+def test_other_trees_with_the_shipped_file_plays_as_the_boosted_bot(monkeypatch):
+    monkeypatch.setenv("KWX_TREES", str(boosted.DATA))
+    bot = policy_factory("bench.probes:OtherTrees")()
+    assert isinstance(bot, OtherTrees) and bot.evaluator.trees == load_trees()
+    shipped = [play(seeded_deal(s, s % 3), [BoostedJudgeBot(), CompanionBot(), BoostedJudgeBot()]).record for s in range(2)]
+    assert [play(seeded_deal(s, s % 3), [OtherTrees(), CompanionBot(), OtherTrees()]).record for s in range(2)] == shipped
+
+
+def test_several_fits_are_averaged_leaf_by_leaf(tmp_path):
+    one, two = tmp_path / "one.json", tmp_path / "two.json"
+    one.write_text('{"trees": [[0, 0.5, -1.0, 3.0]]}')
+    two.write_text('{"trees": [[1, 0.5, 2.0, [0, 0.5, 4.0, 6.0]], 1.0]}')
+    trees = averaged_trees(f"{one}+{two}")
+    low, high = [0.0] * len(NAMES), [1.0] * len(NAMES)
+    assert trees.predict(low) == (-1.0 + 2.0 + 1.0) / 2 and trees.predict(high) == (3.0 + 6.0 + 1.0) / 2
+
+
+def test_other_trees_says_which_file_is_missing(tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="'nowhere.json' is not a file"):
+        averaged_trees(f"{boosted.DATA}+nowhere.json")
+    monkeypatch.delenv("KWX_TREES", raising=False)
+    with pytest.raises(ValueError, match="KWX_TREES: name a fit's file"):
+        OtherTrees()
