@@ -20,15 +20,13 @@ A second seat, ``bench.probes:OtherTrees``, is the boosted bot with the trees of
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
-from kwx.bots.boosted import Boosted, Trees, features
+from kwx.bots.boosted import Boosted, Trees, features, load_trees
 from kwx.bots.judge import BoostedJudgeBot
 from kwx.bots.money import pay
 from kwx.bots.strong import Choice, StrongBot
@@ -56,10 +54,10 @@ def parse(text: str) -> dict[str, float]:
 
 
 class ProbeEvaluator(Boosted):
-    """The boosted evaluator with its margins shifted by ``shifts``."""
+    """The boosted evaluator with its margins shifted by ``shifts`` (and other ``trees`` than the shipped, if given)."""
 
-    def __init__(self, shifts: Mapping[str, float]) -> None:
-        super().__init__()
+    def __init__(self, shifts: Mapping[str, float], trees: Trees | None = None) -> None:
+        super().__init__(trees)
         self.shifts = dict(shifts)
 
     def corrected(self, view: SeatView, choice: Choice, results: dict[int, Efficiency], hand: Hand | None = None) -> float:
@@ -103,23 +101,15 @@ class Probe(BoostedJudgeBot):
         return super().claim(view)
 
 
-def _scaled(node: Any, factor: float) -> Any:
-    """A tree of a fit's file (JSON) with every leaf multiplied by ``factor``."""
-    if isinstance(node, (int, float)):
-        return node * factor
-    feature, threshold, left, right = node
-    return [feature, threshold, _scaled(left, factor), _scaled(right, factor)]
-
-
 @lru_cache(maxsize=4)
-def averaged_trees(paths: str) -> Trees:
-    """The trees of the fits' files ``paths`` (joined by ``+``), averaged: every file's leaves divided by their number."""
-    files = [Path(p) for p in paths.split("+")]
+def other_trees(files: tuple[str, ...]) -> Trees:
+    """The trees of the fits' files ``files``, one sum of them all (one file: its trees as read)."""
     for path in files:
-        if not path.is_file():
-            raise ValueError(f"KWX_TREES: {str(path)!r} is not a file")
-    raw = [tree for path in files for tree in json.loads(path.read_text(encoding="utf-8"))["trees"]]
-    return Trees.from_json({"trees": [_scaled(tree, 1 / len(files)) for tree in raw]})
+        if not Path(path).is_file():
+            raise ValueError(f"KWX_TREES: {path!r} is not a file")
+    if len(files) == 1:
+        return load_trees(files[0])
+    return Trees(tuple(tree for path in files for tree in load_trees(path).trees))
 
 
 class OtherTrees(BoostedJudgeBot):
@@ -129,8 +119,9 @@ class OtherTrees(BoostedJudgeBot):
 
     @staticmethod
     def default_evaluator() -> StrongBot:
-        """The boosted evaluator with those trees."""
+        """The boosted evaluator with those trees, their sum divided by the number of files (the probe's ``trees``)."""
         paths = os.environ.get("KWX_TREES", "")
         if not paths:
             raise ValueError("KWX_TREES: name a fit's file (or several joined by '+')")
-        return Boosted(trees=averaged_trees(paths))
+        files = tuple(paths.split("+"))
+        return ProbeEvaluator({**SHIFTS, "trees": 1 / len(files)}, other_trees(files))

@@ -1,6 +1,6 @@
 import pytest
 
-from bench.probes import SHIFTS, OtherTrees, Probe, ProbeEvaluator, averaged_trees, parse
+from bench.probes import SHIFTS, OtherTrees, Probe, ProbeEvaluator, other_trees, parse
 from kwx.bots import boosted
 from kwx.bots.boosted import NAMES, load_trees
 from kwx.bots.companion import CompanionBot
@@ -45,18 +45,20 @@ def test_other_trees_with_the_shipped_file_plays_as_the_boosted_bot(monkeypatch)
     assert [play(seeded_deal(s, s % 3), [OtherTrees(), CompanionBot(), OtherTrees()]).record for s in range(2)] == shipped
 
 
-def test_several_fits_are_averaged_leaf_by_leaf(tmp_path):
+def test_several_fits_are_averaged(tmp_path, monkeypatch):
     one, two = tmp_path / "one.json", tmp_path / "two.json"
     one.write_text('{"trees": [[0, 0.5, -1.0, 3.0]]}')
     two.write_text('{"trees": [[1, 0.5, 2.0, [0, 0.5, 4.0, 6.0]], 1.0]}')
-    trees = averaged_trees(f"{one}+{two}")
-    low, high = [0.0] * len(NAMES), [1.0] * len(NAMES)
-    assert trees.predict(low) == (-1.0 + 2.0 + 1.0) / 2 and trees.predict(high) == (3.0 + 6.0 + 1.0) / 2
+    monkeypatch.setenv("KWX_TREES", f"{one}+{two}")
+    evaluator = OtherTrees().evaluator
+    assert isinstance(evaluator, ProbeEvaluator)
+    averaged = [evaluator.shifts["trees"] * evaluator.trees.predict(x) for x in ([0.0] * len(NAMES), [1.0] * len(NAMES))]
+    assert averaged == [(-1.0 + 2.0 + 1.0) / 2, (3.0 + 6.0 + 1.0) / 2]
 
 
 def test_other_trees_says_which_file_is_missing(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="'nowhere.json' is not a file"):
-        averaged_trees(f"{boosted.DATA}+nowhere.json")
+        other_trees((str(boosted.DATA), "nowhere.json"))
     monkeypatch.delenv("KWX_TREES", raising=False)
     with pytest.raises(ValueError, match="KWX_TREES: name a fit's file"):
         OtherTrees()
