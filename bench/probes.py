@@ -3,6 +3,9 @@
 Not a bot of the site: a seat of ``manage.py tournament`` named ``bench.probes:Probe``, its shifts read from
 the environment variable ``KWX_PROBE`` (``name=value`` pairs, comma-separated; none: the boosted bot as shipped):
 
+- ``ready``, ``reveal``, ``throw_hidden`` — factors on the strong bot's figures of hidden opponents: the share of
+  them ready, the share declaring 亮倒 at each river length (at most 1), and how often a seat throws a hidden
+  hand's waits (1 as shipped; the trees read what the figures then give);
 - ``trees`` — the factor on the trees' correction of a discard (1 as shipped);
 - ``declare`` — money added to every discard that declares 亮倒;
 - ``declare_beside_revealed`` — money added to a discard that declares 亮倒 while an opponent has declared;
@@ -23,6 +26,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -35,7 +39,7 @@ from kwx.hand.tiles import Hand
 from kwx.table.table import Action
 from kwx.table.view import SeatView
 
-SHIFTS = {"trees": 1.0, "declare": 0.0, "declare_beside_revealed": 0.0, "pong": 0.0, "kong": 0.0, "pass_win": math.inf}
+SHIFTS = {"ready": 1.0, "reveal": 1.0, "throw_hidden": 1.0, "trees": 1.0, "declare": 0.0, "declare_beside_revealed": 0.0, "pong": 0.0, "kong": 0.0, "pass_win": math.inf}
 """Every shift a probe takes, with its value as shipped."""
 
 
@@ -59,6 +63,14 @@ class ProbeEvaluator(Boosted):
     def __init__(self, shifts: Mapping[str, float], trees: Trees | None = None) -> None:
         super().__init__(trees)
         self.shifts = dict(shifts)
+        f = self.figures
+        sh = self.shifts
+        self.figures = replace(
+            f,
+            ready=tuple(tuple(x * sh["ready"] for x in row) for row in f.ready),
+            reveal=tuple(tuple(min(1.0, x * sh["reveal"]) for x in row) for row in f.reveal),
+            throw={k: v * (sh["throw_hidden"] if k.startswith("hidden") else 1.0) for k, v in f.throw.items()},
+        )
 
     def corrected(self, view: SeatView, choice: Choice, results: dict[int, Efficiency], hand: Hand | None = None) -> float:
         """The shipped corrected worth, the trees' part scaled and a 亮倒 shifted."""

@@ -6,12 +6,23 @@ from kwx.bots.boosted import NAMES, load_trees
 from kwx.bots.companion import CompanionBot
 from kwx.bots.judge import BoostedJudgeBot
 from kwx.bots.registry import policy_factory
+from kwx.bots.strong import load_figures
 from kwx.table.selfplay import play, seeded_deal
 
 
 def test_a_probe_names_its_shifts_and_leaves_the_others_as_shipped():
     assert parse("") == SHIFTS
     assert parse("declare=-1.5, kong=1") == {**SHIFTS, "declare": -1.5, "kong": 1.0}
+
+
+def test_the_figures_of_hidden_opponents_are_scaled_and_unshifted_as_shipped():
+    shipped = load_figures()
+    same = ProbeEvaluator(SHIFTS).figures
+    assert (same.ready, same.reveal, same.throw) == (shipped.ready, shipped.reveal, shipped.throw)
+    shifted = ProbeEvaluator(parse("ready=0, reveal=5, throw_hidden=2")).figures
+    assert all(x == 0.0 for row in shifted.ready for x in row)
+    assert shifted.reveal[4][0] == min(1.0, 5 * shipped.reveal[4][0]) and max(x for row in shifted.reveal for x in row) == 1.0
+    assert shifted.throw == {k: v * (2 if k.startswith("hidden") else 1) for k, v in shipped.throw.items()}
 
 
 @pytest.mark.parametrize(("text", "says"), [("declare", "'declare' is not name=value"), ("tree=2", "'tree=2' is not name=value"), ("pong=much", "'much' is not a number")])
