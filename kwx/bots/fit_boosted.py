@@ -15,7 +15,11 @@ the site and the tests read the trees in pure Python.
 ``--samples DIR`` keeps each round's samples (exact, in binary) under ``DIR``, named by the round's hands,
 seed and the trees that played it, and reads them back when a later fit asks for the same round, so a
 refit with other settings replays only the rounds whose players changed. The name does not see the code:
-empty ``DIR`` when the bots or the features change."""
+empty ``DIR`` when the bots or the features change.
+
+``--explore`` gives each round a chance per discard that its player throws a random one of the strong bot's ten
+best instead (:class:`Explorer`; round 0, the judge's, never explores), so the trees also learn what the choices
+they rank below the best are worth (docs/bots.md, "A fourth round that explores")."""
 
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ import argparse
 import hashlib
 import importlib
 import json
+import random
 import sys
 from array import array
 from collections.abc import Sequence
@@ -62,6 +67,8 @@ PARAMS: dict[str, Any] = {
 """LightGBM's settings (the seed is the fit's)."""
 PLAYER_TOP = 6
 """How many of the strong bot's best discards a round's boosted player ranks (the shipped rounds were played so)."""
+EXPLORE_TOP = 10
+"""An exploring round's player throws a random one of the strong bot's this many best discards (``--explore``)."""
 CHECKS = 8
 """Held-out samples stored with LightGBM's own predictions, so a test can check the pure-Python trees against them."""
 
@@ -92,38 +99,80 @@ class BoostedRecorder(_Recorder, boosted.Boosted):
         self.top = PLAYER_TOP
 
 
-def _chunk(args: tuple[int, int, int, boosted.Trees | None]) -> list[Sample]:
-    """The samples of hands ``start`` … ``stop − 1`` on walls of ``seed``, played by ``player``'s trees (or the judge)."""
-    start, stop, seed, player = args
+class Explorer(BoostedRecorder):
+    """A round's boosted player that, with chance ``rate`` per discard of an unlocked hand (once per seat and hand),
+    throws a random one of the strong bot's :data:`EXPLORE_TOP` best instead of its own best.
+
+    The sample of that discard is the one noted; the seat's samples noted earlier in the hand are dropped (the
+    money made after them followed a move their player would not make). So the trees learn what the choices they
+    rank below the best are worth, not only the ones they pick.
+    """
+
+    def __init__(self, trees: boosted.Trees, rate: float, rng: random.Random) -> None:
+        super().__init__(trees)
+        self.rate = rate
+        self.rng = rng
+        self.explored: set[int] = set()
+
+    def act(self, view: SeatView) -> Action:
+        """The boosted player's action, or now and then a random one of the ten best discards (see the class)."""
+        action = super().act(view)
+        if action.verb != "discard" or view.me.liang_dao or view.seat in self.explored or self.rng.random() >= self.rate:
+            return action
+        allowed = frozenset(a.kind for a in view.options if a.verb == "discard")
+        scored = self.discards(view, view.hand, allowed, any(a.liang_dao for a in view.options))[:EXPLORE_TOP]
+        if len(scored) < 2:
+            return action
+        choice = self.rng.choice(scored)
+        self.explored.add(view.seat)
+        self.notes[:] = [n for n in self.notes if n[0] != view.seat]
+        self.notes.append((view.seat, view.drawn, self.note(view, choice), choice.worth))
+        return Action(view.seat, "discard", choice.kind, choice.liang_dao)
+
+
+def _chunk(args: tuple[int, int, int, boosted.Trees | None, float]) -> list[Sample]:
+    """The samples of hands ``start`` … ``stop − 1`` on walls of ``seed``, played by ``player``'s trees (or the judge).
+
+    A boosted player explores at ``rate`` (:class:`Explorer`), its random choices drawn from the chunk's own seed.
+    """
+    start, stop, seed, player, rate = args
     from kwx.bots.registry import policy_factory
 
-    recorder = _Recorder() if player is None else BoostedRecorder(player)
+    if player is None:
+        recorder: _Recorder = _Recorder()
+    else:
+        recorder = Explorer(player, rate, random.Random(f"{seed}-{start}")) if rate else BoostedRecorder(player)
     companion = policy_factory("companion")()
     out: list[Sample] = []
     for index in range(start, stop):
         lineup = POOL[index % len(POOL)].split(",")
         policies: list[Policy] = [recorder if name == "strong" else companion for name in lineup]
+        if isinstance(recorder, Explorer):
+            recorder.explored.clear()
         done = play(seeded_deal(seed * SEED_STRIDE + index, index % 3), policies)
         out.extend(targets(done, recorder.notes))
         recorder.notes.clear()
     return out
 
 
-def samples(hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None) -> list[Sample]:
-    """Every noted discard of ``hands`` hands of the pool on walls of ``seed``, in hand order (``player``: the trees playing)."""
-    items = [(i, min(hands, i + CHUNK), seed, player) for i in range(0, hands, CHUNK)]
+def samples(hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None, explore: float = 0.0) -> list[Sample]:
+    """Every noted discard of ``hands`` hands of the pool on walls of ``seed``, in hand order.
+
+    ``player``: the trees playing (None: the judge), exploring at ``explore``.
+    """
+    items = [(i, min(hands, i + CHUNK), seed, player, explore) for i in range(0, hands, CHUNK)]
     return [s for part in in_processes(_chunk, items, jobs) for s in part]
 
 
-def sample_file(folder: Path, hands: int, seed: int, player: boosted.Trees | None) -> Path:
+def sample_file(folder: Path, hands: int, seed: int, player: boosted.Trees | None, explore: float = 0.0) -> Path:
     """Where ``--samples`` keeps the samples of ``hands`` hands on walls of ``seed`` played by ``player`` (None: the judge)."""
     who = "judge" if player is None else hashlib.sha256(repr(player.trees).encode()).hexdigest()[:16]
-    return folder / f"samples-{hands}-{seed}-{who}.f64"
+    return folder / f"samples-{hands}-{seed}-{who}{f'-explore{explore!r}' if explore else ''}.f64"
 
 
-def kept_samples(folder: Path, hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None) -> list[Sample]:
+def kept_samples(folder: Path, hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None, explore: float = 0.0) -> list[Sample]:
     """:func:`samples`, read from ``folder`` when an earlier fit kept them there, else played and kept."""
-    path = sample_file(folder, hands, seed, player)
+    path = sample_file(folder, hands, seed, player, explore)
     width = len(boosted.NAMES) + 1
     if path.exists():
         flat = array("d")
@@ -131,7 +180,7 @@ def kept_samples(folder: Path, hands: int, seed: int, jobs: int = 1, player: boo
         if len(flat) % width:
             raise ValueError(f"{path}: {len(flat)} numbers are not samples of {width}")
         return [(tuple(flat[i : i + width - 1]), flat[i + width - 1]) for i in range(0, len(flat), width)]
-    rows = samples(hands, seed, jobs, player)
+    rows = samples(hands, seed, jobs, player, explore)
     folder.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".part")
     partial.write_bytes(array("d", (v for x, y in rows for v in (*x, y))).tobytes())
@@ -184,28 +233,32 @@ def train(rows: Sequence[Sample], seed: int, max_trees: int = MAX_TREES) -> dict
     }
 
 
-def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: Path | None = None, max_trees: int = MAX_TREES) -> dict[str, Any]:
+def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: Path | None = None, max_trees: int = MAX_TREES, explore: Sequence[float] = ()) -> dict[str, Any]:
     """The trees of the last of ``len(hands)`` rounds, with how they were made.
 
     Round ``r`` plays ``hands[r]`` hands on walls of ``seed + r``, the judge's seats played by the
-    trees of round ``r − 1`` (round 0: the judge's linear evaluator), and fits new trees on the
-    samples of every round so far (the last hands played held out). ``keep``: the folder of
-    :func:`kept_samples`.
+    trees of round ``r − 1`` (round 0: the judge's linear evaluator), exploring at ``explore[r]``
+    (:class:`Explorer`; none when not given), and fits new trees on the samples of every round so far
+    (the last hands played held out). ``keep``: the folder of :func:`kept_samples`.
     """
+    rates = tuple(explore) or (0.0,) * len(hands)
     player: boosted.Trees | None = None
     rounds: list[dict[str, Any]] = []
     rows: list[Sample] = []
     data: dict[str, Any] = {}
-    for r, count in enumerate(hands):
-        new = samples(count, seed + r, jobs, player) if keep is None else kept_samples(keep, count, seed + r, jobs, player)
+    for r, (count, rate) in enumerate(zip(hands, rates, strict=True)):
+        new = samples(count, seed + r, jobs, player, rate) if keep is None else kept_samples(keep, count, seed + r, jobs, player, rate)
         rows.extend(new)
         data = train(rows, seed + r, max_trees)
         player = boosted.Trees.from_json(data)
-        rounds.append({"hands": count, "seed": seed + r, "samples": len(new), "trees": len(data["trees"]), "held_out": data["held_out"]})
+        rounds.append({"hands": count, "seed": seed + r, "samples": len(new), "trees": len(data["trees"]), "held_out": data["held_out"]} | ({"explore": rate} if rate else {}))
         if log is not None:
             print(f"round {r}: {len(new)} discards, {len(data['trees'])} trees, held-out errors {data['held_out']}", file=log, flush=True)
+    command = "python -m kwx.bots.fit_boosted --hands " + " ".join(map(str, hands)) + f" --seed {seed}"
+    command += f" --max-trees {max_trees}" if max_trees != MAX_TREES else ""
+    command += " --explore " + " ".join(f"{rate:g}" for rate in rates) if any(rates) else ""
     data["meta"] = {
-        "command": "python -m kwx.bots.fit_boosted --hands " + " ".join(map(str, hands)) + f" --seed {seed}" + (f" --max-trees {max_trees}" if max_trees != MAX_TREES else ""),
+        "command": command,
         "hands": list(hands),
         "seed": seed,
         "rounds": rounds,
@@ -224,10 +277,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default=str(boosted.DATA))
     parser.add_argument("--samples", type=Path, help="a folder that keeps each round's samples for later fits (see above)")
     parser.add_argument("--max-trees", type=int, default=MAX_TREES, help=f"at most this many trees a round (default {MAX_TREES})")
+    parser.add_argument("--explore", type=float, nargs="+", default=[], help="per round, the chance per discard that its player explores (see Explorer; default none)")
     args = parser.parse_args(argv)
     if args.max_trees < 1:
         parser.error(f"--max-trees: {args.max_trees} is not a number of trees (at least 1)")
-    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples, max_trees=args.max_trees)
+    if args.explore and len(args.explore) != len(args.hands):
+        parser.error(f"--explore: {len(args.explore)} rates for {len(args.hands)} rounds (give one per round of --hands)")
+    for r, rate in enumerate(args.explore):
+        if not 0 <= rate < 1:
+            parser.error(f"--explore: round {r}'s rate {rate:g} is not a chance from 0 up to 1")
+        if r == 0 and rate:
+            parser.error(f"--explore: round 0's rate {rate:g}: round 0 is played by the judge, which does not explore (give 0)")
+    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples, max_trees=args.max_trees, explore=args.explore)
     Path(args.out).write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     return 0
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import pickle
+import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -148,13 +150,62 @@ def test_a_fit_holds_each_rounds_trees_to_max_trees_and_names_the_cap_in_its_com
         caps.append(max_trees)
         return {"trees": [0.5] * min(3, max_trees), "held_out": {}, "checks": []}
 
-    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player: [((0.0,) * len(NAMES), 1.0)] * count)
+    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player, rate: [((0.0,) * len(NAMES), 1.0)] * count)
     monkeypatch.setattr(fit_boosted, "train", fake_train)
     capped = fit_boosted.fit([2, 3], seed=7, max_trees=2)
     assert caps == [2, 2] and [r["trees"] for r in capped["meta"]["rounds"]] == [2, 2]
     assert capped["meta"]["command"] == "python -m kwx.bots.fit_boosted --hands 2 3 --seed 7 --max-trees 2"
     assert fit_boosted.fit([2], seed=7)["meta"]["command"] == "python -m kwx.bots.fit_boosted --hands 2 --seed 7"  # the default, as shipped
     assert caps[-1] == fit_boosted.MAX_TREES
+
+
+def test_an_exploring_round_throws_one_of_the_ten_best_once_per_seat_and_hand_and_keeps_the_samples_after_it():
+    player = load_trees()
+    explorer = fit_boosted.Explorer(player, 0.999, random.Random(1))
+    greedy = fit_boosted.BoostedRecorder(player)
+    switched = 0
+    for view in [v for v in own_turns(6) if not v.me.liang_dao][:12]:
+        explorer.explored.clear()
+        explorer.notes.clear()
+        explorer.notes.append((view.seat, 0, (0.0,), 0.0))  # a sample noted earlier in the hand by this seat
+        best = greedy.act(view)
+        allowed = frozenset(a.kind for a in view.options if a.verb == "discard")
+        ten = explorer.discards(view, view.hand, allowed, any(a.liang_dao for a in view.options))[: fit_boosted.EXPLORE_TOP]
+        if best.verb != "discard" or len(ten) < 2:
+            continue
+        action = explorer.act(view)
+        assert (action.kind, action.liang_dao) in {(c.kind, c.liang_dao) for c in ten}
+        assert [n[0] for n in explorer.notes] == [view.seat] and explorer.notes[0][2] != (0.0,)  # the earlier sample dropped
+        assert explorer.act(view) == best  # once per seat and hand
+        switched += action != best
+    assert switched
+
+
+def test_an_exploring_round_is_played_the_same_in_any_number_of_processes_and_kept_apart():
+    player = load_trees()
+    explored = fit_boosted.samples(3, seed=5, player=player, explore=0.5)
+    assert explored == fit_boosted.samples(3, seed=5, jobs=2, player=player, explore=0.5)
+    assert explored != fit_boosted.samples(3, seed=5, player=player)
+    assert fit_boosted.sample_file(Path("k"), 3, 5, player, 0.5) != fit_boosted.sample_file(Path("k"), 3, 5, player)
+
+
+def test_the_rates_of_exploring_rounds_are_named_in_the_command(monkeypatch):
+    rates = []
+    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player, rate: rates.append(rate) or [((0.0,) * len(NAMES), 1.0)] * count)
+    monkeypatch.setattr(fit_boosted, "train", lambda rows, seed, max_trees: {"trees": [0.5], "held_out": {}, "checks": []})
+    data = fit_boosted.fit([2, 3], seed=7, explore=[0, 0.15])
+    assert rates == [0, 0.15] and data["meta"]["command"] == "python -m kwx.bots.fit_boosted --hands 2 3 --seed 7 --explore 0 0.15"
+    assert [r.get("explore") for r in data["meta"]["rounds"]] == [None, 0.15]
+
+
+@pytest.mark.parametrize(
+    ("rates", "says"),
+    [(["0"], "1 rates for 2 rounds"), (["0", "1"], "round 1's rate 1 is not a chance"), (["0.1", "0"], "round 0 is played by the judge")],
+)
+def test_wrong_exploring_rates_are_refused_naming_the_round(rates, says, capsys):
+    with pytest.raises(SystemExit):
+        fit_boosted.main(["--hands", "2", "2", "--explore", *rates])
+    assert says in capsys.readouterr().err
 
 
 def test_a_cap_of_no_trees_is_refused_naming_the_option(capsys):
