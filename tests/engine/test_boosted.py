@@ -181,7 +181,8 @@ def test_an_exploring_round_throws_one_of_the_ten_best_once_per_seat_and_hand_an
     assert switched
 
 
-def test_an_exploring_round_is_played_the_same_in_any_number_of_processes_and_kept_apart():
+def test_an_exploring_round_is_played_the_same_in_any_number_of_processes_and_kept_apart(monkeypatch):
+    monkeypatch.setattr(fit_boosted, "CHUNK", 1)  # three chunks, each exploring with its own seed
     player = load_trees()
     explored = fit_boosted.samples(3, seed=5, player=player, explore=0.5)
     assert explored == fit_boosted.samples(3, seed=5, jobs=2, player=player, explore=0.5)
@@ -221,7 +222,8 @@ def test_trees_cross_to_another_process_and_give_the_same_sums():
     assert [again.predict(x) for x in ([0.0] * len(NAMES), [1.0] * len(NAMES))] == [trees.predict(x) for x in ([0.0] * len(NAMES), [1.0] * len(NAMES))] == [-0.75, 5.0]
 
 
-def test_a_later_round_played_in_two_processes_plays_as_in_one():
+def test_a_later_round_played_in_two_processes_plays_as_in_one(monkeypatch):
+    monkeypatch.setattr(fit_boosted, "CHUNK", 2)  # two chunks: played in two processes, the trees sent to each
     player = Trees.from_json({"trees": [[X["liang_dao"], 0.5, -100.0, 100.0]]})
     assert fit_boosted.samples(4, seed=3, jobs=2, player=player) == fit_boosted.samples(4, seed=3, player=player)
 
