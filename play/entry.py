@@ -4,12 +4,15 @@ Pure Python over the engine (no Django). The person sits at seat 0; 下家 (R) i
 seat 2. One action a token, tokens apart by spaces, commas or new lines:
 
 =========================  ==============================================================
-``+5p`` / ``摸5p``          you draw 5p (another seat's draw is never written: it is implied)
+``+5p`` / ``摸5p``          you draw 5p (another seat's draw is implied; ``R+`` writes it, see ``Rh5p`` below, and
+                           ``L+5p`` the tile a declared hand draws and keeps when it kongs)
 ``-5p`` / ``打5p``          you discard 5p; ``-5p!`` declares 亮倒 with it
 ``R-5p`` / ``下打5p``       下家 discards 5p (``L`` / ``上``: 上家); it drew first when it was its turn
 ``R-5p!234s567s789s99pFF``  下家 declares 亮倒 with 5p, revealing those tiles (``/1``: one triplet kept face down, 半亮)
 ``Lp`` / ``上碰``           上家 pongs the tile on offer (``p5p`` names it; ``k``/``杠`` kong, ``h``/``胡`` win)
-``Rh5p=222s555s888s99pFF``  下家 wins on 5p (its own draw when it was its turn), showing those tiles (``=…`` may be left out)
+``Rh5p=222s555s888s99pFF``  下家 wins on 5p (its own draw when it was its turn), showing those tiles (``=…`` may be left out);
+                           right after a 5p is thrown it is a win on that 5p, or, where the rules refuse that win,
+                           its self-draw of another 5p (``R+ Rh5p`` says so outright)
 ``h`` / ``胡``              you win: on your draw, or on the tile on offer
 ``m7s`` / ``马7s``          the horses (买马) turned after a self-draw that buys them
 =========================  ==============================================================
@@ -146,8 +149,11 @@ def _tiles_text(text: str, token: int, raw: str) -> Counts:
         raise EntryError(exc.template, token, raw, **exc.params) from exc
 
 
-def read_token(raw: str, token: int, state: Table) -> list[SeatAction]:
-    """One token as actions, against the table as it stands: the other seat's implied draw first when the token is its turn's (raises EntryError)."""
+def read_token(raw: str, token: int, state: Table, claims: bool = True) -> list[SeatAction]:
+    """One token as actions, against the table as it stands: the other seat's implied draw first when the token is its turn's (raises EntryError).
+
+    A 碰, 杠 or 胡 of the tile on offer is read as a claim of it, unless ``claims`` is False: then as the drawer's own.
+    """
     match = TOKEN.fullmatch(raw)
     if match is None:
         raise EntryError(gettext_noop('"%(text)s" is not an action: write +5p (you draw), -5p (you discard), R-5p / L-5p (下家 / 上家 discards), p, k, h (碰 杠 胡).'), token, raw, text=raw)
@@ -186,7 +192,7 @@ def read_token(raw: str, token: int, state: Table) -> list[SeatAction]:
     out: list[SeatAction] = []
     drawer = _drawer(state)
     offered = state.tile if state.phase in ("claim", "rob") and not state.wins else state.tile if state.wins else None
-    claim = state.phase in ("claim", "rob") and who != state.turn and verb in ("pong", "kong", "win") and (tile is None or tile == offered)
+    claim = claims and state.phase in ("claim", "rob") and who != state.turn and verb in ("pong", "kong", "win") and (tile is None or tile == offered)
     if verb == "draw":
         if who != ME:
             return [SeatAction(who, "draw", tile)]  # a tile only for a declared hand (the replay says)
@@ -223,28 +229,41 @@ def compile_entry(entry: Entry) -> Compiled:
         token_of.append(-1)
     over = False
     for index, raw in enumerate(tokens[:MAX_TOKENS]):
-        kept = record
         try:
             made = read_token(raw, index, state)
-            for n, action in enumerate(made):
-                record = record.append(action)
-                if over:  # after a win whose tiles were not shown: only a second win may follow, which the replay checks
-                    replay_seat(record)
-                    continue
-                before = state
-                state = step_seat(state, record, len(record.actions) - 1, tuple(made[n + 1 :]))
-                over = state is before
+            try:
+                record, state, over = _played(record, state, made, over)
+            except EngineError as exc:  # a claim the table refuses may be the drawer's own: Rh5p after your 5p, its 屁胡 self-drawn
+                try:
+                    own = read_token(raw, index, state, claims=False)
+                    if own == made:
+                        raise exc
+                    record, state, over = _played(record, state, own, over)
+                except EngineError:
+                    raise exc from None
         except EntryError as exc:
             error = exc
         except EngineError as exc:  # the table's refusal, or a tile that is not one
             error = EntryError(exc.template, index, raw, **exc.params)
         if error is not None:
-            record = kept
             break
         token_of.extend([index] * (len(record.actions) - len(token_of)))
     if len(tokens) > MAX_TOKENS and error is None:
         error = EntryError(gettext_noop("A hand has at most %(limit)d actions."), MAX_TOKENS, tokens[MAX_TOKENS], limit=MAX_TOKENS)
     return Compiled(record, replay_seat(record), tokens, error, tuple(token_of))
+
+
+def _played(record: SeatRecord, state: Table, made: list[SeatAction], over: bool) -> tuple[SeatRecord, Table, bool]:
+    """The record and table after one token's actions, and whether the hand is over (raises EngineError: the table refuses one)."""
+    for n, action in enumerate(made):
+        record = record.append(action)
+        if over:  # after a win whose tiles were not shown: only a second win may follow, which the replay checks
+            replay_seat(record)
+            continue
+        before = state
+        state = step_seat(state, record, len(record.actions) - 1, tuple(made[n + 1 :]))
+        over = state is before
+    return record, state, over
 
 
 def tap_token(state: Table, kind: int, declare: bool = False, shown: str = "") -> str:
@@ -291,15 +310,25 @@ def counts_left(state: Table, seat: int = ME) -> Counts:
 
 
 def entry_text(record: SeatRecord) -> str:
-    """A one-seat record of seat 0 in the entry's keys (the others' draws left implied): what :func:`compile_entry` reads back."""
+    """A one-seat record of seat 0 in the entry's keys: what :func:`compile_entry` reads back.
+
+    The others' draws are left implied, but for a self-draw of the kind just thrown and a declared hand's draw kept beside its kong.
+    """
     out = []
-    for action in record.actions:
+    discarded: int | None = None
+    for action, following in zip(record.actions, (*record.actions[1:], None), strict=True):
         who = WHO_KEY[action.seat]
         tile = TILE_IDS[action.kind] if action.kind is not None else ""
         if action.verb == "draw":
             if action.seat == ME:
                 out.append(f"+{tile}")
+            elif following is not None and following.seat == action.seat and following.verb == "kong" and action.kind is not None:
+                out.append(f"{who}+{tile}")  # a declared hand's draw that it keeps beside its kong (its waits are checked with it)
+            elif following is not None and following.seat == action.seat and following.verb == "win" and following.kind == discarded:
+                out.append(f"{who}+")  # its self-draw of the kind just thrown, which "Rh5p" alone would read as a win on that discard
             continue
+        if action.verb == "discard":
+            discarded = action.kind
         if action.verb == "horses":
             out.append("m" + "".join(TILE_IDS[k] for k in action.horses))
             continue

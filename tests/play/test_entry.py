@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from django.utils import translation
 from hypothesis import given, settings
@@ -49,6 +51,37 @@ def test_a_whole_hand_written_in_keys_reads_back_to_its_one_seat_record(seed, ru
     assert compiled.error is None
     assert same_but_declared_draws(compiled.record.actions, cut(done, 0).actions)
     assert compiled.done.result == done.result and compiled.done.next_dealer == done.next_dealer
+
+
+def test_a_self_draw_of_the_kind_just_thrown_is_written_with_its_draw_and_read_without_it_where_the_claim_is_refused():
+    done = played(1704030810, "shiyan_town")  # 下家 self-draws a 屁胡 on 5p right after you throw a 5p (a 屁胡 may not win on a discard there)
+    entry = entry_for(done)
+    assert done.result == "self_draw" and entry.moves.endswith("-5p R+ Rh5p=12367p234456sZZ")
+    typed = replace(entry, moves=entry.moves.replace(" R+", ""))  # as a person types it: the draw left implied
+    for moves in (entry, typed):
+        compiled = compile_entry(moves)
+        assert compiled.error is None and compiled.done.result == "self_draw"
+        assert same_but_declared_draws(compiled.record.actions, cut(done, 0).actions)
+
+
+def test_the_tile_a_declared_hand_draws_and_keeps_beside_its_kong_is_written():
+    done = played(4068320171, "suizhou", StrongBot)  # 上家, declared on 2s with four 8p face up, draws 5p and kongs the 8p
+    entry = entry_for(done)
+    assert "L+5p Lk8p" in entry.moves
+    compiled = compile_entry(entry)
+    assert compiled.error is None and compiled.done.result == done.result
+    assert same_but_declared_draws(compiled.record.actions, cut(done, 0).actions)
+    left_implied = compile_entry(replace(entry, moves=entry.moves.replace("L+5p ", "")))
+    assert left_implied.error is not None and left_implied.error.raw == "Lk8p"  # without it the kong would change its waits
+
+
+def test_a_win_of_the_kind_just_thrown_is_a_win_on_that_discard_where_the_rules_allow_it():
+    done = played(0, "standard")  # 下家 wins on your 4p
+    entry = entry_for(done)
+    assert done.result == "discard" and entry.moves.endswith("-4p Rh4p")
+    compiled = compile_entry(entry)
+    assert compiled.error is None and compiled.done.result == "discard"
+    assert [(a.seat, a.verb) for a in compiled.record.actions[-2:]] == [(0, "discard"), (1, "win")]
 
 
 def test_keys_in_chinese_and_the_implied_draws():
