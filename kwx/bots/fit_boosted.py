@@ -119,8 +119,7 @@ class Explorer(BoostedRecorder):
         action = super().act(view)
         if action.verb != "discard" or view.me.liang_dao or view.seat in self.explored or self.rng.random() >= self.rate:
             return action
-        allowed = frozenset(a.kind for a in view.options if a.verb == "discard")
-        scored = self.discards(view, view.hand, allowed, any(a.liang_dao for a in view.options))[:EXPLORE_TOP]
+        scored = self.own_discards(view)[:EXPLORE_TOP]
         if len(scored) < 2:
             return action
         choice = self.rng.choice(scored)

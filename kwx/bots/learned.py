@@ -124,6 +124,11 @@ class Learned(StrongBot):
             self._scored = (view, key, super().discards(view, hand, allowed, may_declare))
         return self._scored[2]
 
+    def own_discards(self, view: SeatView) -> list[Choice]:
+        """The strong bot's scored discards of the seat's 14 tiles, those its options allow (亮倒 with them where it may)."""
+        allowed = frozenset(a.kind for a in view.options if a.verb == "discard")
+        return self.discards(view, view.hand, allowed, any(a.liang_dao for a in view.options))
+
     @staticmethod
     def results(view: SeatView, hand: Hand | None = None) -> dict[int, Efficiency]:
         """What each discard of the seat's 14 tiles (or of ``hand``, the hand after a 碰) leaves, by kind."""
@@ -157,8 +162,7 @@ class Learned(StrongBot):
         action = super().act(view)
         if action.verb != "discard" or view.me.liang_dao or not any(self.model.coefficients):
             return action
-        allowed = frozenset(a.kind for a in view.options if a.verb == "discard")
-        scored = self.discards(view, view.hand, allowed, any(a.liang_dao for a in view.options))
+        scored = self.own_discards(view)
         if len(scored) < 2:
             return action
         best, _ = self.judged(view, scored)[0]

@@ -169,8 +169,7 @@ def test_an_exploring_round_throws_one_of_the_ten_best_once_per_seat_and_hand_an
         explorer.notes.clear()
         explorer.notes.append((view.seat, 0, (0.0,), 0.0))  # a sample noted earlier in the hand by this seat
         best = greedy.act(view)
-        allowed = frozenset(a.kind for a in view.options if a.verb == "discard")
-        ten = explorer.discards(view, view.hand, allowed, any(a.liang_dao for a in view.options))[: fit_boosted.EXPLORE_TOP]
+        ten = scored(explorer, view)[0][: fit_boosted.EXPLORE_TOP]
         if best.verb != "discard" or len(ten) < 2:
             continue
         action = explorer.act(view)
