@@ -42,8 +42,11 @@ django_settings.REVIEW_JOBS = 1
 review_sets.MIN_DEALS = 2
 """… and each of their two sets of deals may be as small as the work budget makes it (a verdict needs 8 deals a set: tests/engine/test_review_decision.py)."""
 
-settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("default", max_examples=150, deadline=None, derandomize=True, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+"""Every run (``make test``, CI) draws the same examples, so a run passes or fails on the code alone; a failure prints
+the ``@reproduce_failure`` blob that replays it."""
+settings.register_profile("thorough", max_examples=2000, deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
+"""``HYPOTHESIS_PROFILE=thorough``: new random examples each run, many more of them, to look for rare cases."""
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
