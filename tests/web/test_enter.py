@@ -7,6 +7,7 @@ import re
 import pytest
 from django.test import Client
 
+from play.entry import TOKEN, tokens_of
 from play.models import Hand
 from tests.play.helpers import run_queued_tasks
 
@@ -35,6 +36,14 @@ def test_the_page_without_javascript_draws_the_form_and_the_palette(client, lang
     assert 'action="/play/enter/"' in page and 'method="post"' in page
     assert page.count('name="tap"') == 21 and 'id="save"' in page and 'name="claim"' in page
     assert ("从你的座位录入一手牌" in page) == (language == "zh-hans") and ("Enter a hand from your seat" in page) == (language == "en")
+
+
+def test_every_key_the_help_shows_is_one_the_reader_takes(client):
+    page = client.get("/play/enter/").content.decode()
+    help_ = re.search(r'<details class="en-keys" id="entry-keys">(.*?)</details>', page, re.S).group(1)
+    keys = [token for kbd in re.findall(r"<kbd>([^<]*)</kbd>", help_) for token in tokens_of(kbd)]
+    assert {"R+", "L+5p", "R-5p", "-5p!", "Rh5p=222s555s888s99pFF", "m7s"} <= set(keys)
+    assert [key for key in keys if TOKEN.fullmatch(key) is None] == []
 
 
 def test_keys_are_checked_and_the_table_drawn_as_far_as_they_go(client):
