@@ -19,7 +19,13 @@ empty ``DIR`` when the bots or the features change.
 
 ``--explore`` gives each round a chance per discard that its player throws a random one of the strong bot's ten
 best instead (:class:`Explorer`; round 0, the judge's, never explores), so the trees also learn what the choices
-they rank below the best are worth (docs/bots.md, "A fourth round that explores")."""
+they rank below the best are worth (docs/bots.md, "A fourth round that explores").
+
+``--td LAMBDA`` makes each sample's target a λ-return along the seat's noted discards of the hand (:func:`returns`):
+the money made up to its next noted discard plus, weighted ``1 − λ``, what the round's player valued that discard at
+(the strong bot's worth plus its correction) and, weighted ``λ``, that discard's own return. ``λ = 1`` (the
+default) is the money made from then on, as shipped; smaller ones trade the luck of the rest of the hand for the
+player's own estimate of it (docs/bots.md, "Targets that bootstrap")."""
 
 from __future__ import annotations
 
@@ -30,16 +36,17 @@ import json
 import random
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from kwx.bots import boosted
-from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE
-from kwx.bots.fit_judge import Recorder, targets
+from kwx.bots.fit import CHUNK, POOL, SEED_STRIDE, made_from
+from kwx.bots.fit_judge import Recorder
 from kwx.bots.learned import Learned, load_model
 from kwx.bots.strong import Choice
 from kwx.processes import in_processes
+from kwx.table.record import Replay
 from kwx.table.selfplay import Policy, play, seeded_deal
 from kwx.table.table import Action
 from kwx.table.view import SeatView
@@ -73,9 +80,11 @@ CHECKS = 8
 """Held-out samples stored with LightGBM's own predictions, so a test can check the pure-Python trees against them."""
 
 Sample = tuple[tuple[float, ...], float]
+Note = tuple[int, int, tuple[float, ...], float]
+"""A noted discard: the seat, the tiles drawn by then, its features and the strong bot's worth."""
 
 
-class _Recorder(Recorder):
+class JudgeRecorder(Recorder):
     """The judge's evaluator as shipped, its 碰 and 过 too, noting each discard it makes with an unlocked hand."""
 
     def __init__(self) -> None:
@@ -89,14 +98,22 @@ class _Recorder(Recorder):
         """The boosted evaluator's features of the discard made."""
         return boosted.features(self, view, choice, self.results(view))
 
+    def value(self, x: Sequence[float], worth: float) -> float:
+        """What this player values a noted discard at: the strong bot's worth plus the linear correction of its features."""
+        return worth + self.model.correction(x[: len(self.model.coefficients)])
 
-class BoostedRecorder(_Recorder, boosted.Boosted):
-    """The boosted evaluator with the trees of an earlier fit, noting its discards as :class:`_Recorder` does."""
+
+class BoostedRecorder(JudgeRecorder, boosted.Boosted):
+    """The boosted evaluator with the trees of an earlier fit, noting its discards as :class:`JudgeRecorder` does."""
 
     def __init__(self, trees: boosted.Trees) -> None:
         super().__init__()
         self.trees = trees
         self.top = PLAYER_TOP
+
+    def value(self, x: Sequence[float], worth: float) -> float:
+        """What this player values a noted discard at: the strong bot's worth plus its trees."""
+        return worth + self.trees.predict(x)
 
 
 class Explorer(BoostedRecorder):
@@ -129,16 +146,38 @@ class Explorer(BoostedRecorder):
         return Action(view.seat, "discard", choice.kind, choice.liang_dao)
 
 
-def _chunk(args: tuple[int, int, int, boosted.Trees | None, float]) -> list[Sample]:
+def returns(done: Replay, notes: Sequence[Note], value: Callable[[Sequence[float], float], float], lam: float) -> list[Sample]:
+    """Per noted discard, its features and its λ-return less the strong bot's worth.
+
+    The return of a seat's last noted discard of the hand is the money it made from then on (kong money made before
+    left out); an earlier one's is the money made up to the seat's next noted discard plus ``(1 − λ) ×`` the player's
+    ``value`` of that discard plus ``λ ×`` its return. ``λ = 1``: the money made from then on (:func:`kwx.bots.fit_judge.targets`).
+    """
+    made = made_from(done)
+    later: dict[int, tuple[int, float, float]] = {}
+    out: list[Sample] = []
+    for seat, drawn, x, worth in reversed(notes):
+        money = made(seat, drawn)
+        back = float(money)
+        if seat in later:
+            next_money, next_value, next_return = later[seat]
+            back = money - next_money + (1 - lam) * next_value + lam * next_return
+        later[seat] = (money, value(x, worth), back)
+        out.append((x, back - worth))
+    return out[::-1]
+
+
+def _chunk(args: tuple[int, int, int, boosted.Trees | None, float, float]) -> list[Sample]:
     """The samples of hands ``start`` … ``stop − 1`` on walls of ``seed``, played by ``player``'s trees (or the judge).
 
-    A boosted player explores at ``rate`` (:class:`Explorer`), its random choices drawn from the chunk's own seed.
+    A boosted player explores at ``rate`` (:class:`Explorer`), its random choices drawn from the chunk's own seed;
+    the targets are λ-returns of ``lam`` (:func:`returns`).
     """
-    start, stop, seed, player, rate = args
+    start, stop, seed, player, rate, lam = args
     from kwx.bots.registry import policy_factory
 
     if player is None:
-        recorder: _Recorder = _Recorder()
+        recorder: JudgeRecorder = JudgeRecorder()
     else:
         recorder = Explorer(player, rate, random.Random(f"{seed}-{start}")) if rate else BoostedRecorder(player)
     companion = policy_factory("companion")()
@@ -149,29 +188,29 @@ def _chunk(args: tuple[int, int, int, boosted.Trees | None, float]) -> list[Samp
         if isinstance(recorder, Explorer):
             recorder.explored.clear()
         done = play(seeded_deal(seed * SEED_STRIDE + index, index % 3), policies)
-        out.extend(targets(done, recorder.notes))
+        out.extend(returns(done, recorder.notes, recorder.value, lam))
         recorder.notes.clear()
     return out
 
 
-def samples(hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None, explore: float = 0.0) -> list[Sample]:
+def samples(hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None, explore: float = 0.0, lam: float = 1.0) -> list[Sample]:
     """Every noted discard of ``hands`` hands of the pool on walls of ``seed``, in hand order.
 
-    ``player``: the trees playing (None: the judge), exploring at ``explore``.
+    ``player``: the trees playing (None: the judge), exploring at ``explore``; targets: λ-returns of ``lam``.
     """
-    items = [(i, min(hands, i + CHUNK), seed, player, explore) for i in range(0, hands, CHUNK)]
+    items = [(i, min(hands, i + CHUNK), seed, player, explore, lam) for i in range(0, hands, CHUNK)]
     return [s for part in in_processes(_chunk, items, jobs) for s in part]
 
 
-def sample_file(folder: Path, hands: int, seed: int, player: boosted.Trees | None, explore: float = 0.0) -> Path:
+def sample_file(folder: Path, hands: int, seed: int, player: boosted.Trees | None, explore: float = 0.0, lam: float = 1.0) -> Path:
     """Where ``--samples`` keeps the samples of ``hands`` hands on walls of ``seed`` played by ``player`` (None: the judge)."""
     who = "judge" if player is None else hashlib.sha256(repr(player.trees).encode()).hexdigest()[:16]
-    return folder / f"samples-{hands}-{seed}-{who}{f'-explore{explore!r}' if explore else ''}.f64"
+    return folder / f"samples-{hands}-{seed}-{who}{f'-explore{explore!r}' if explore else ''}{f'-td{lam!r}' if lam != 1 else ''}.f64"
 
 
-def kept_samples(folder: Path, hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None, explore: float = 0.0) -> list[Sample]:
+def kept_samples(folder: Path, hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None = None, explore: float = 0.0, lam: float = 1.0) -> list[Sample]:
     """:func:`samples`, read from ``folder`` when an earlier fit kept them there, else played and kept."""
-    path = sample_file(folder, hands, seed, player, explore)
+    path = sample_file(folder, hands, seed, player, explore, lam)
     width = len(boosted.NAMES) + 1
     if path.exists():
         flat = array("d")
@@ -179,7 +218,7 @@ def kept_samples(folder: Path, hands: int, seed: int, jobs: int = 1, player: boo
         if len(flat) % width:
             raise ValueError(f"{path}: {len(flat)} numbers are not samples of {width}")
         return [(tuple(flat[i : i + width - 1]), flat[i + width - 1]) for i in range(0, len(flat), width)]
-    rows = samples(hands, seed, jobs, player, explore)
+    rows = samples(hands, seed, jobs, player, explore, lam)
     folder.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".part")
     partial.write_bytes(array("d", (v for x, y in rows for v in (*x, y))).tobytes())
@@ -232,13 +271,14 @@ def train(rows: Sequence[Sample], seed: int, max_trees: int = MAX_TREES) -> dict
     }
 
 
-def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: Path | None = None, max_trees: int = MAX_TREES, explore: Sequence[float] = ()) -> dict[str, Any]:
+def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: Path | None = None, max_trees: int = MAX_TREES, explore: Sequence[float] = (), td: float = 1.0) -> dict[str, Any]:
     """The trees of the last of ``len(hands)`` rounds, with how they were made.
 
     Round ``r`` plays ``hands[r]`` hands on walls of ``seed + r``, the judge's seats played by the
     trees of round ``r − 1`` (round 0: the judge's linear evaluator), exploring at ``explore[r]``
     (:class:`Explorer`; none when not given), and fits new trees on the samples of every round so far
-    (the last hands played held out). ``keep``: the folder of :func:`kept_samples`.
+    (the last hands played held out), their targets λ-returns of ``td`` (:func:`returns`; 1: the money made from
+    then on). ``keep``: the folder of :func:`kept_samples`.
     """
     rates = tuple(explore) or (0.0,) * len(hands)
     player: boosted.Trees | None = None
@@ -246,7 +286,7 @@ def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: P
     rows: list[Sample] = []
     data: dict[str, Any] = {}
     for r, (count, rate) in enumerate(zip(hands, rates, strict=True)):
-        new = samples(count, seed + r, jobs, player, rate) if keep is None else kept_samples(keep, count, seed + r, jobs, player, rate)
+        new = samples(count, seed + r, jobs, player, rate, td) if keep is None else kept_samples(keep, count, seed + r, jobs, player, rate, td)
         rows.extend(new)
         data = train(rows, seed + r, max_trees)
         player = boosted.Trees.from_json(data)
@@ -256,6 +296,7 @@ def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: P
     command = "python -m kwx.bots.fit_boosted --hands " + " ".join(map(str, hands)) + f" --seed {seed}"
     command += f" --max-trees {max_trees}" if max_trees != MAX_TREES else ""
     command += " --explore " + " ".join(f"{rate:g}" for rate in rates) if any(rates) else ""
+    command += f" --td {td:g}" if td != 1 else ""
     data["meta"] = {
         "command": command,
         "hands": list(hands),
@@ -263,7 +304,7 @@ def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: P
         "rounds": rounds,
         "pool": list(POOL),
         "features": list(boosted.NAMES),
-    }
+    } | ({"td": td} if td != 1 else {})
     return data
 
 
@@ -277,6 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--samples", type=Path, help="a folder that keeps each round's samples for later fits (see above)")
     parser.add_argument("--max-trees", type=int, default=MAX_TREES, help=f"at most this many trees a round (default {MAX_TREES})")
     parser.add_argument("--explore", type=float, nargs="+", default=[], help="per round, the chance per discard that its player explores (see Explorer; default none)")
+    parser.add_argument("--td", type=float, default=1.0, metavar="LAMBDA", help="targets: λ-returns along each seat's discards of a hand (see returns; default 1, the money made from then on)")
     args = parser.parse_args(argv)
     if args.max_trees < 1:
         parser.error(f"--max-trees: {args.max_trees} is not a number of trees (at least 1)")
@@ -287,7 +329,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--explore: round {r}'s rate {rate:g} is not a chance from 0 up to 1")
         if r == 0 and rate:
             parser.error(f"--explore: round 0's rate {rate:g}: round 0 is played by the judge, which does not explore (give 0)")
-    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples, max_trees=args.max_trees, explore=args.explore)
+    if not 0 <= args.td <= 1:
+        parser.error(f"--td: {args.td:g} is not a λ from 0 up to 1")
+    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples, max_trees=args.max_trees, explore=args.explore, td=args.td)
     Path(args.out).write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     return 0
 

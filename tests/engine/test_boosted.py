@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from kwx.bots import boosted, fit_boosted
 from kwx.bots.boosted import NAMES, Boosted, Trees, features, load_trees
 from kwx.bots.companion import CompanionBot
-from kwx.bots.fit import POOL
+from kwx.bots.fit import POOL, made_from
+from kwx.bots.fit_judge import targets
 from kwx.bots.judge import BoostedJudgeBot
 from kwx.bots.learned import NAMES as LINEAR_NAMES
 from kwx.bots.registry import policy_factory
@@ -150,7 +151,7 @@ def test_a_fit_holds_each_rounds_trees_to_max_trees_and_names_the_cap_in_its_com
         caps.append(max_trees)
         return {"trees": [0.5] * min(3, max_trees), "held_out": {}, "checks": []}
 
-    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player, rate: [((0.0,) * len(NAMES), 1.0)] * count)
+    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player, rate, lam: [((0.0,) * len(NAMES), 1.0)] * count)
     monkeypatch.setattr(fit_boosted, "train", fake_train)
     capped = fit_boosted.fit([2, 3], seed=7, max_trees=2)
     assert caps == [2, 2] and [r["trees"] for r in capped["meta"]["rounds"]] == [2, 2]
@@ -191,11 +192,76 @@ def test_an_exploring_round_is_played_the_same_in_any_number_of_processes_and_ke
 
 def test_the_rates_of_exploring_rounds_are_named_in_the_command(monkeypatch):
     rates = []
-    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player, rate: rates.append(rate) or [((0.0,) * len(NAMES), 1.0)] * count)
+    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player, rate, lam: rates.append(rate) or [((0.0,) * len(NAMES), 1.0)] * count)
     monkeypatch.setattr(fit_boosted, "train", lambda rows, seed, max_trees: {"trees": [0.5], "held_out": {}, "checks": []})
     data = fit_boosted.fit([2, 3], seed=7, explore=[0, 0.15])
     assert rates == [0, 0.15] and data["meta"]["command"] == "python -m kwx.bots.fit_boosted --hands 2 3 --seed 7 --explore 0 0.15"
     assert [r.get("explore") for r in data["meta"]["rounds"]] == [None, 0.15]
+
+
+def noted_hand(seed: int):
+    """A hand of the pool's two-judge line-up on a seeded deal, with the discards its judges noted."""
+    recorder = fit_boosted.JudgeRecorder()
+    done = play(seeded_deal(seed, seed % 3), [recorder, recorder, CompanionBot()])
+    return done, list(recorder.notes)
+
+
+def test_returns_of_lambda_one_are_the_money_made_and_smaller_ones_bootstrap_on_the_players_value():
+    done, notes = noted_hand(11)
+    made = made_from(done)
+    seats = [seat for seat, *_ in notes]
+    assert sorted(set(seats)) == [0, 1] and all(seats.count(s) >= 2 for s in (0, 1))
+    value = lambda x, worth: 100.0 + worth  # noqa: E731 — a value no money could be
+    assert fit_boosted.returns(done, notes, value, 1.0) == targets(done, notes)
+    one_step = fit_boosted.returns(done, notes, value, 0.0)
+    for i, (seat, drawn, x, worth) in enumerate(notes):
+        later = [n for n in notes[i + 1 :] if n[0] == seat]
+        if later:
+            _, next_drawn, _, next_worth = later[0]
+            expected = made(seat, drawn) - made(seat, next_drawn) + 100.0 + next_worth - worth
+        else:
+            expected = made(seat, drawn) - worth
+        assert one_step[i] == (x, pytest.approx(expected))
+    half = fit_boosted.returns(done, notes, value, 0.5)
+    for seat in (0, 1):
+        second_last = [i for i, n in enumerate(notes) if n[0] == seat][-2]  # one step from the end: the two returns' mean
+        assert half[second_last][1] == pytest.approx((one_step[second_last][1] + targets(done, notes)[second_last][1]) / 2)
+
+
+@pytest.mark.parametrize("boosted_player", [False, True])
+def test_a_rounds_player_values_each_noted_discard_at_the_corrected_worth_it_chose_it_by(boosted_player):
+    player = fit_boosted.BoostedRecorder(load_trees()) if boosted_player else fit_boosted.JudgeRecorder()
+    checked = 0
+    for view in list(own_turns(8))[:10]:
+        player.notes.clear()
+        action = player.act(view)
+        chosen = player.judged(view, player.own_discards(view))
+        if action.verb != "discard" or len(chosen) < 2:
+            continue
+        (_, _, x, worth), best = player.notes[0], chosen[0]
+        assert (best[0].kind, best[0].liang_dao) == (action.kind, action.liang_dao)
+        assert player.value(x, worth) == pytest.approx(best[1], abs=1e-9)
+        checked += 1
+    assert checked >= 3
+
+
+def test_a_bootstrapping_fit_is_played_the_same_in_two_processes_kept_apart_and_named_in_its_command(monkeypatch, capsys):
+    monkeypatch.setattr(fit_boosted, "CHUNK", 2)
+    player = load_trees()
+    bootstrapped = fit_boosted.samples(4, seed=3, jobs=2, player=player, lam=0.5)
+    money = fit_boosted.samples(4, seed=3, player=player)
+    assert bootstrapped == fit_boosted.samples(4, seed=3, player=player, lam=0.5)
+    assert [x for x, _ in bootstrapped] == [x for x, _ in money] and bootstrapped != money  # the same discards, other targets
+    assert fit_boosted.sample_file(Path("k"), 4, 3, player, lam=0.5) != fit_boosted.sample_file(Path("k"), 4, 3, player)
+    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player, rate, lam: [((0.0,) * len(NAMES), lam)] * count)
+    monkeypatch.setattr(fit_boosted, "train", lambda rows, seed, max_trees: {"trees": [rows[0][1]], "held_out": {}, "checks": []})
+    data = fit_boosted.fit([2, 3], seed=7, td=0.5)
+    assert data["trees"] == [0.5] and data["meta"]["td"] == 0.5
+    assert data["meta"]["command"] == "python -m kwx.bots.fit_boosted --hands 2 3 --seed 7 --td 0.5"
+    assert "td" not in fit_boosted.fit([2], seed=7)["meta"]
+    with pytest.raises(SystemExit):
+        fit_boosted.main(["--hands", "2", "--td", "1.5"])
+    assert "--td: 1.5 is not a λ from 0 up to 1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
