@@ -122,6 +122,18 @@ def _marked_deals(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's default language: a request answered in English leaves English active in its
+    thread (the locale middleware activates, nothing deactivates), and a later test that reads a message outside a
+    request (tests/web/test_table_form.py) would read it in English, depending on which tests its worker ran first."""
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_ev_refusals():
     """Each test starts with no remembered EV refusals (the database counters it sees are fresh too)."""
     from analysis.ev_limits import forget_refusals
