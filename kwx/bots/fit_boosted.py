@@ -25,7 +25,10 @@ they rank below the best are worth (docs/bots.md, "A fourth round that explores"
 the money made up to its next noted discard plus, weighted ``1 − λ``, what the round's player valued that discard at
 (the strong bot's worth plus its correction) and, weighted ``λ``, that discard's own return. ``λ = 1`` (the
 default) is the money made from then on, as shipped; smaller ones trade the luck of the rest of the hand for the
-player's own estimate of it (docs/bots.md, "Targets that bootstrap")."""
+player's own estimate of it (docs/bots.md, "Targets that bootstrap").
+
+``--from-trees FILE`` has round 0 played by the trees of an earlier fit's file instead of the judge, so a fit can
+add rounds to a shipped bot whose trees are fitted on the new rounds' samples alone."""
 
 from __future__ import annotations
 
@@ -162,7 +165,7 @@ def returns(done: Replay, notes: Sequence[Note], value: Callable[[Sequence[float
         if seat in later:
             next_money, next_value, next_return = later[seat]
             back = money - next_money + (1 - lam) * next_value + lam * next_return
-        later[seat] = (money, value(x, worth), back)
+        later[seat] = (money, value(x, worth) if lam != 1 else 0.0, back)  # λ = 1 weighs the value 0: not asked
         out.append((x, back - worth))
     return out[::-1]
 
@@ -202,9 +205,14 @@ def samples(hands: int, seed: int, jobs: int = 1, player: boosted.Trees | None =
     return [s for part in in_processes(_chunk, items, jobs) for s in part]
 
 
+def trees_digest(trees: boosted.Trees) -> str:
+    """A short digest of a player's trees (names its rounds' sample files and a fit's starting trees)."""
+    return hashlib.sha256(repr(trees.trees).encode()).hexdigest()[:16]
+
+
 def sample_file(folder: Path, hands: int, seed: int, player: boosted.Trees | None, explore: float = 0.0, lam: float = 1.0) -> Path:
     """Where ``--samples`` keeps the samples of ``hands`` hands on walls of ``seed`` played by ``player`` (None: the judge)."""
-    who = "judge" if player is None else hashlib.sha256(repr(player.trees).encode()).hexdigest()[:16]
+    who = "judge" if player is None else trees_digest(player)
     return folder / f"samples-{hands}-{seed}-{who}{f'-explore{explore!r}' if explore else ''}{f'-td{lam!r}' if lam != 1 else ''}.f64"
 
 
@@ -271,17 +279,27 @@ def train(rows: Sequence[Sample], seed: int, max_trees: int = MAX_TREES) -> dict
     }
 
 
-def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: Path | None = None, max_trees: int = MAX_TREES, explore: Sequence[float] = (), td: float = 1.0) -> dict[str, Any]:
+def fit(
+    hands: Sequence[int],
+    seed: int,
+    jobs: int = 1,
+    log: Any = None,
+    keep: Path | None = None,
+    max_trees: int = MAX_TREES,
+    explore: Sequence[float] = (),
+    td: float = 1.0,
+    start: tuple[str, boosted.Trees] | None = None,
+) -> dict[str, Any]:
     """The trees of the last of ``len(hands)`` rounds, with how they were made.
 
     Round ``r`` plays ``hands[r]`` hands on walls of ``seed + r``, the judge's seats played by the
-    trees of round ``r − 1`` (round 0: the judge's linear evaluator), exploring at ``explore[r]``
-    (:class:`Explorer`; none when not given), and fits new trees on the samples of every round so far
-    (the last hands played held out), their targets λ-returns of ``td`` (:func:`returns`; 1: the money made from
-    then on). ``keep``: the folder of :func:`kept_samples`.
+    trees of round ``r − 1`` (round 0: the judge's linear evaluator, or ``start``'s trees, named by its file),
+    exploring at ``explore[r]`` (:class:`Explorer`; none when not given), and fits new trees on the samples of every
+    round so far (the last hands played held out), their targets λ-returns of ``td`` (:func:`returns`; 1: the money
+    made from then on). ``keep``: the folder of :func:`kept_samples`.
     """
     rates = tuple(explore) or (0.0,) * len(hands)
-    player: boosted.Trees | None = None
+    player: boosted.Trees | None = None if start is None else start[1]
     rounds: list[dict[str, Any]] = []
     rows: list[Sample] = []
     data: dict[str, Any] = {}
@@ -297,14 +315,19 @@ def fit(hands: Sequence[int], seed: int, jobs: int = 1, log: Any = None, keep: P
     command += f" --max-trees {max_trees}" if max_trees != MAX_TREES else ""
     command += " --explore " + " ".join(f"{rate:g}" for rate in rates) if any(rates) else ""
     command += f" --td {td:g}" if td != 1 else ""
-    data["meta"] = {
-        "command": command,
-        "hands": list(hands),
-        "seed": seed,
-        "rounds": rounds,
-        "pool": list(POOL),
-        "features": list(boosted.NAMES),
-    } | ({"td": td} if td != 1 else {})
+    command += f" --from-trees {start[0]}" if start is not None else ""
+    data["meta"] = (
+        {
+            "command": command,
+            "hands": list(hands),
+            "seed": seed,
+            "rounds": rounds,
+            "pool": list(POOL),
+            "features": list(boosted.NAMES),
+        }
+        | ({"td": td} if td != 1 else {})
+        | ({"from_trees": {"file": start[0], "digest": trees_digest(start[1])}} if start is not None else {})
+    )
     return data
 
 
@@ -319,6 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-trees", type=int, default=MAX_TREES, help=f"at most this many trees a round (default {MAX_TREES})")
     parser.add_argument("--explore", type=float, nargs="+", default=[], help="per round, the chance per discard that its player explores (see Explorer; default none)")
     parser.add_argument("--td", type=float, default=1.0, metavar="LAMBDA", help="targets: λ-returns along each seat's discards of a hand (see returns; default 1, the money made from then on)")
+    parser.add_argument("--from-trees", type=Path, metavar="FILE", help="round 0 played by the trees of this fit's file instead of the judge (default: the judge)")
     args = parser.parse_args(argv)
     if args.max_trees < 1:
         parser.error(f"--max-trees: {args.max_trees} is not a number of trees (at least 1)")
@@ -327,11 +351,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     for r, rate in enumerate(args.explore):
         if not 0 <= rate < 1:
             parser.error(f"--explore: round {r}'s rate {rate:g} is not a chance from 0 up to 1")
-        if r == 0 and rate:
+        if r == 0 and rate and args.from_trees is None:
             parser.error(f"--explore: round 0's rate {rate:g}: round 0 is played by the judge, which does not explore (give 0)")
     if not 0 <= args.td <= 1:
         parser.error(f"--td: {args.td:g} is not a λ from 0 up to 1")
-    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples, max_trees=args.max_trees, explore=args.explore, td=args.td)
+    start = None
+    if args.from_trees is not None:
+        try:
+            start = (args.from_trees.name, boosted.load_trees(str(args.from_trees)))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"--from-trees: {args.from_trees} is not a fit's file of trees ({error})")
+    data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples, max_trees=args.max_trees, explore=args.explore, td=args.td, start=start)
     Path(args.out).write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
     return 0
 

@@ -213,6 +213,7 @@ def test_returns_of_lambda_one_are_the_money_made_and_smaller_ones_bootstrap_on_
     assert sorted(set(seats)) == [0, 1] and all(seats.count(s) >= 2 for s in (0, 1))
     value = lambda x, worth: 100.0 + worth  # noqa: E731 — a value no money could be
     assert fit_boosted.returns(done, notes, value, 1.0) == targets(done, notes)
+    assert fit_boosted.returns(done, notes, lambda x, worth: pytest.fail("valued at λ = 1"), 1.0) == targets(done, notes)  # weighed 0: not asked
     one_step = fit_boosted.returns(done, notes, value, 0.0)
     for i, (seat, drawn, x, worth) in enumerate(notes):
         later = [n for n in notes[i + 1 :] if n[0] == seat]
@@ -262,6 +263,29 @@ def test_a_bootstrapping_fit_is_played_the_same_in_two_processes_kept_apart_and_
     with pytest.raises(SystemExit):
         fit_boosted.main(["--hands", "2", "--td", "1.5"])
     assert "--td: 1.5 is not a λ from 0 up to 1" in capsys.readouterr().err
+
+
+def test_a_fit_from_earlier_trees_plays_its_first_round_with_them_and_names_them(monkeypatch, tmp_path, capsys):
+    earlier = Trees.from_json({"trees": [[X["liang_dao"], 0.5, -100.0, 100.0]]})
+    players = []
+    monkeypatch.setattr(fit_boosted, "samples", lambda count, seed, jobs, player, rate, lam: players.append(player) or [((0.0,) * len(NAMES), 1.0)] * count)
+    monkeypatch.setattr(fit_boosted, "train", lambda rows, seed, max_trees: {"trees": [float(len(rows))], "held_out": {}, "checks": []})
+    data = fit_boosted.fit([2, 3], seed=7, td=0.5, start=("earlier.json", earlier))
+    assert players[0] == earlier and players[1] == Trees.from_json({"trees": [2.0]})  # round 1: round 0's own trees
+    assert data["trees"] == [5.0]  # fitted on the new rounds' samples alone
+    assert data["meta"]["command"] == "python -m kwx.bots.fit_boosted --hands 2 3 --seed 7 --td 0.5 --from-trees earlier.json"
+    assert data["meta"]["from_trees"] == {"file": "earlier.json", "digest": fit_boosted.trees_digest(earlier)}
+    assert fit_boosted.sample_file(Path("k"), 2, 7, earlier).name == f"samples-2-7-{fit_boosted.trees_digest(earlier)}.f64"
+    assert "from_trees" not in fit_boosted.fit([2], seed=7)["meta"] and players[-1] is None  # the judge, as shipped
+    written = tmp_path / "earlier.json"
+    written.write_text(json.dumps({"trees": earlier.trees}), encoding="utf-8")
+    assert fit_boosted.main(["--hands", "2", "--seed", "7", "--from-trees", str(written), "--explore", "0.1", "--out", str(tmp_path / "out.json")]) == 0
+    assert players[-1] == earlier and json.loads((tmp_path / "out.json").read_text())["meta"]["from_trees"]["file"] == "earlier.json"
+    (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
+    for wrong in (tmp_path / "bad.json", tmp_path / "missing.json"):
+        with pytest.raises(SystemExit):
+            fit_boosted.main(["--hands", "2", "--from-trees", str(wrong)])
+        assert f"--from-trees: {wrong} is not a fit's file of trees" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
