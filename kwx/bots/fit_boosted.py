@@ -37,6 +37,7 @@ import hashlib
 import importlib
 import json
 import random
+import shlex
 import sys
 from array import array
 from collections.abc import Callable, Sequence
@@ -315,7 +316,7 @@ def fit(
     command += f" --max-trees {max_trees}" if max_trees != MAX_TREES else ""
     command += " --explore " + " ".join(f"{rate:g}" for rate in rates) if any(rates) else ""
     command += f" --td {td:g}" if td != 1 else ""
-    command += f" --from-trees {start[0]}" if start is not None else ""
+    command += f" --from-trees {shlex.quote(start[0])}" if start is not None else ""
     data["meta"] = (
         {
             "command": command,
@@ -358,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = None
     if args.from_trees is not None:
         try:
-            start = (args.from_trees.name, boosted.load_trees(str(args.from_trees)))
+            start = (str(args.from_trees), boosted.load_trees(str(args.from_trees)))
         except (OSError, ValueError, KeyError, TypeError) as error:
             parser.error(f"--from-trees: {args.from_trees} is not a fit's file of trees ({error})")
     data = fit(args.hands, args.seed, jobs=args.jobs, log=sys.stderr, keep=args.samples, max_trees=args.max_trees, explore=args.explore, td=args.td, start=start)
