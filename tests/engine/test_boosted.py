@@ -276,6 +276,7 @@ def test_a_fit_from_earlier_trees_plays_its_first_round_with_them_and_names_them
     assert data["meta"]["command"] == "python -m kwx.bots.fit_boosted --hands 2 3 --seed 7 --td 0.5 --from-trees earlier.json"
     assert data["meta"]["from_trees"] == {"file": "earlier.json", "digest": fit_boosted.trees_digest(earlier)}
     assert fit_boosted.sample_file(Path("k"), 2, 7, earlier).name == f"samples-2-7-{fit_boosted.trees_digest(earlier)}.f64"
+    assert fit_boosted.fit([2], seed=7, start=("my trees/a.json", earlier))["meta"]["command"].endswith("--from-trees 'my trees/a.json'")
     assert "from_trees" not in fit_boosted.fit([2], seed=7)["meta"] and players[-1] is None  # the judge, as shipped
     written = tmp_path / "earlier.json"
     written.write_text(json.dumps({"trees": earlier.trees}), encoding="utf-8")
