@@ -281,7 +281,9 @@ def test_a_fit_from_earlier_trees_plays_its_first_round_with_them_and_names_them
     written = tmp_path / "earlier.json"
     written.write_text(json.dumps({"trees": earlier.trees}), encoding="utf-8")
     assert fit_boosted.main(["--hands", "2", "--seed", "7", "--from-trees", str(written), "--explore", "0.1", "--out", str(tmp_path / "out.json")]) == 0
-    assert players[-1] == earlier and json.loads((tmp_path / "out.json").read_text())["meta"]["command"].endswith(f"--from-trees {written}")  # the path as given: the command runs again
+    meta = json.loads((tmp_path / "out.json").read_text())["meta"]
+    assert players[-1] == earlier and meta["command"].endswith(f"--from-trees {written}")  # the path as given: the command runs again
+    assert meta["from_trees"] == {"file": str(written), "digest": fit_boosted.trees_digest(earlier)}
     (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
     for wrong in (tmp_path / "bad.json", tmp_path / "missing.json"):
         with pytest.raises(SystemExit):
