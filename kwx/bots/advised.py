@@ -128,7 +128,6 @@ class AdvisedBot:
         """Win when allowed; else the evaluator's pick, checked by rollouts when it is contested."""
         start = time.process_time()
         options = view.options
-        seat = view.seat
         for action in options:
             if action.verb == "win":
                 return action
@@ -142,7 +141,7 @@ class AdvisedBot:
 
         def scored() -> list[Action]:  # the evaluator's discards, best first: worked out only when a kind needs them
             if not ranked:
-                ranked.extend(Action(seat, "discard", c.kind, c.liang_dao) for c in self.evaluator.discards(view, view.hand, allowed, may_declare))
+                ranked.extend(view.discard(c.kind, c.liang_dao) for c in self.evaluator.discards(view, view.hand, allowed, may_declare))
             return ranked
 
         kongs = [a for a in options if a.verb == "kong" and a != prior]

@@ -147,7 +147,7 @@ class Explorer(BoostedRecorder):
         self.explored.add(view.seat)
         self.notes[:] = [n for n in self.notes if n[0] != view.seat]
         self.notes.append((view.seat, view.drawn, self.note(view, choice), choice.worth))
-        return Action(view.seat, "discard", choice.kind, choice.liang_dao)
+        return view.discard(choice.kind, choice.liang_dao)
 
 
 def returns(done: Replay, notes: Sequence[Note], value: Callable[[Sequence[float], float], float], lam: float) -> list[Sample]:

@@ -166,7 +166,7 @@ class Learned(StrongBot):
         if len(scored) < 2:
             return action
         best, _ = self.judged(view, scored)[0]
-        return Action(view.seat, "discard", best.kind, best.liang_dao)
+        return view.discard(best.kind, best.liang_dao)
 
     def passing(self, view: SeatView) -> float:
         """The corrected worth of the seat's 13 tiles as they stand (passing a claim).

@@ -745,7 +745,7 @@ class StrongBot:
             for kong in kongs:
                 if self._kong_worth(view, kong.kind) >= view_worth:
                     return kong
-        return Action(view.seat, "discard", best.kind, best.liang_dao)
+        return view.discard(best.kind, best.liang_dao)
 
     def _kong_worth(self, view: SeatView, kind: int) -> float:
         """The hand after a kong of ``kind`` plus its money, less the chance it is robbed or feeds a 杠上炮."""

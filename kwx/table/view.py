@@ -144,6 +144,14 @@ class SeatView:
         """The seat's legal actions now (``decision.options``)."""
         return self.decision.options
 
+    def discard(self, kind: int, liang_dao: bool = False) -> Action:
+        """The discard of ``kind``; a 亮倒 keeps face down as many triplets as the options allow (半亮)."""
+        plain = Action(self.seat, "discard", kind, liang_dao)
+        if not liang_dao:
+            return plain
+        declaring = (a for a in self.options if a.verb == "discard" and a.kind == kind and a.liang_dao)
+        return max(declaring, key=lambda a: len(a.kou), default=plain)
+
     @property
     def drawn_tile(self) -> int | None:
         """The tile the seat has just drawn, on its own turn (None otherwise)."""

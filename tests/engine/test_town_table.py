@@ -6,6 +6,7 @@ import collections
 
 import pytest
 
+from kwx.bots.registry import policy_factory
 from kwx.hand.notation import parse_hand
 from kwx.hand.rules import make_rules
 from kwx.hand.tiles import KIND_OF_ID, Hand
@@ -102,6 +103,18 @@ def test_ban_liang_keeps_triplets_face_down_only_when_the_waits_stay():
     assert refusal(table("xiaogan", [seat(hand), seat(OTHER), seat(OTHER)], "act", 0, "F"), both) is not None  # 半亮 is off in 孝感
     wrong = Action(0, "discard", K["F"], liang_dao=True, kou=frozenset({K["2s"]}))
     assert refusal(state, wrong) is not None
+
+
+@pytest.mark.parametrize("name", ["strong", "judge", "boosted"])
+def test_bots_declaring_under_ban_liang_keep_every_triplet_they_may_face_down(name):
+    hand = "111p234s567s999sFF"  # declare throwing F or 2s: 111p and 999s may both stay face down either way
+    for rules, kou in (("yingcheng", {K["1p"], K["9s"]}), ("xiaogan", set())):
+        view = view_for(table(rules, [seat(hand), seat(OTHER), seat(OTHER)], "act", 0, "F"), 0)
+        assert view.discard(K["F"]) == Action(0, "discard", K["F"])
+        assert view.discard(K["F"], liang_dao=True).kou == kou, rules
+        if kou:  # every bot declares here under 应城's rules
+            action = policy_factory(name)().act(view)
+            assert (action.liang_dao, action.kou) == (True, kou)
 
 
 def test_sha_ma_konges_a_declared_triplet_at_once():
