@@ -185,6 +185,8 @@ def sample_world(view: SeatView, rng: random.Random, progress: bool = False) -> 
     seen = view.seen
     unseen = [k for k in range(NUM_KINDS) for _ in range(COPIES - seen[k])]
     rng.shuffle(unseen)
+    # the triplets declared seats keep face down come out of the unseen tiles before any hidden hand is dealt
+    declared = {other: _with_hidden_triplets(s, unseen, rng) for other, s in enumerate(view.seats) if other != view.seat and s.revealed is not None}
     seats: list[SeatState] = []
     taken = 0
     adding = view.kind if view.phase == "rob" else None
@@ -192,8 +194,8 @@ def sample_world(view: SeatView, rng: random.Random, progress: bool = False) -> 
         if other == view.seat:
             seats.append(SeatState(view.concealed, s.melds, s.river, s.liang_dao, s.waits, view.passed, view.ready_on))
             continue
-        if s.revealed is not None:
-            concealed, kou = _with_hidden_triplets(s, unseen, rng)
+        if other in declared:
+            concealed, kou = declared[other]
             seats.append(SeatState(concealed, s.melds, s.river, True, s.waits, 0, s.waits, kou))
             continue
         assert not (other == view.turn and view.phase in ("act", "pong")), "a world is sampled for the seat whose turn it is"

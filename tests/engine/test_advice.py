@@ -195,3 +195,25 @@ def test_one_margin_rule_with_named_instances_serves_every_caller():
     assert rollouts.CLEAR.clear(3.1, 1.0) and not rollouts.CLEAR.clear(2.9, 1.0) and not rollouts.CLEAR.clear(-5.0, 0.0)
     assert not rollouts.COSTLY.clear(0.49, 0.01) and rollouts.COSTLY.clear(0.5, 0.1)
     assert not rollouts.CLEAR.between([1.0] * 7, [0.0] * 7) and rollouts.CLEAR.between([1.0] * 8, [0.0] * 8)
+
+
+def test_a_world_deals_the_triplets_a_later_declarer_keeps_face_down_from_tiles_nobody_holds():
+    # seat 2 declares 亮倒 keeping 111p and 999s face down (半亮); seat 1, before it in the deal, is hidden
+    hands = ("2345678p1238sBB", "2345678p4568sZZ", "111p234s567s999sF")
+    data = record(hands, "0d5s 0x5s 1d9p 1x9p 2dZ 2!Z 0d3p", rules="yingcheng")
+    data["actions"][5]["kou"] = ["1p", "9s"]
+    state = replay(data).final
+    assert state.seats[2].kou == {kind_of("1p"), kind_of("9s")} and not state.seats[1].liang_dao
+    view = view_for(state, 0)
+    kept = set()
+    for seed in range(40):
+        world = sample_world(view, random.Random(seed), progress=True)
+        assert tiles_on_the_table(world) == 84
+        wall = world.wall[world.drawn :]
+        for k in range(21):  # every copy of every kind once: in a hand, a meld, a river or the wall
+            placed = sum(s.concealed[k] + sum(m.type.size for m in s.melds if m.kind == k) + s.river.count(k) for s in world.seats)
+            assert placed + wall.count(k) == 4, (seed, k)
+        kept |= world.seats[2].kou
+    assert len(kept) > 2  # the face-down triplets are dealt anew, not the real ones
+    advice = advise(view, basic_seats, seed=1, cpu_budget=float("inf"), max_worlds=6, min_worlds=6)  # each settled
+    assert advice.worlds == 6
