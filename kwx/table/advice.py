@@ -192,7 +192,7 @@ def sample_world(view: SeatView, rng: random.Random, progress: bool = False) -> 
     adding = view.kind if view.phase == "rob" else None
     for other, s in enumerate(view.seats):
         if other == view.seat:
-            seats.append(SeatState(view.concealed, s.melds, s.river, s.liang_dao, s.waits, view.passed, view.ready_on))
+            seats.append(SeatState(view.concealed, s.melds, s.river, s.liang_dao, s.waits, view.passed, view.ready_on, view.kou))
             continue
         if other in declared:
             concealed, kou = declared[other]

@@ -134,6 +134,14 @@ class SeatView:
         """The seat's own public part (river, melds, 亮倒)."""
         return self.seats[self.seat]
 
+    @property
+    def kou(self) -> frozenset[int]:
+        """The triplets the seat itself keeps face down since its 亮倒 (半亮): held, not among the tiles it shows."""
+        shown = self.me.revealed
+        if shown is None or not self.me.kou:
+            return frozenset()
+        return frozenset(k for k, n in enumerate(self.concealed) if n - shown[k] == 3)
+
     @cached_property
     def hand(self) -> Hand:
         """The seat's concealed tiles and melds."""

@@ -197,7 +197,7 @@ def test_one_margin_rule_with_named_instances_serves_every_caller():
     assert not rollouts.CLEAR.between([1.0] * 7, [0.0] * 7) and rollouts.CLEAR.between([1.0] * 8, [0.0] * 8)
 
 
-def test_a_world_deals_the_triplets_a_later_declarer_keeps_face_down_from_tiles_nobody_holds():
+def test_a_world_deals_the_triplets_a_later_declarer_keeps_face_down_from_tiles_nobody_holds_and_keeps_its_own():
     # seat 2 declares 亮倒 keeping 111p and 999s face down (半亮); seat 1, before it in the deal, is hidden
     hands = ("2345678p1238sBB", "2345678p4568sZZ", "111p234s567s999sF")
     data = record(hands, "0d5s 0x5s 1d9p 1x9p 2dZ 2!Z 0d3p", rules="yingcheng")
@@ -217,3 +217,8 @@ def test_a_world_deals_the_triplets_a_later_declarer_keeps_face_down_from_tiles_
     assert len(kept) > 2  # the face-down triplets are dealt anew, not the real ones
     advice = advise(view, basic_seats, seed=1, cpu_budget=float("inf"), max_worlds=6, min_worlds=6)  # each settled
     assert advice.worlds == 6
+    data["actions"].pop()  # just after the declaring discard: the declarer's own worlds keep its triplets face down
+    declared = replay(data).final
+    own = view_for(declared, 2)
+    assert own.kou == declared.seats[2].kou and view.kou == frozenset()
+    assert sample_world(own, random.Random(1)).seats[2] == declared.seats[2]
