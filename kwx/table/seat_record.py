@@ -22,7 +22,7 @@ exactly what it saw, so a review reads the seat's decisions from these worlds li
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
@@ -268,25 +268,49 @@ def _pool(state: Table, seat: int) -> list[int]:
     return [COPIES - n for n in _fixed(state, seat)]
 
 
-def _kou_kinds(face: Counts, melds: tuple[Meld, ...], count: int, pool: list[int], keep: frozenset[int], waits: frozenset[int] | None, must: int | None = None) -> frozenset[int] | None:
-    """``count`` kinds for a declared hand's face-down triplets.
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A declared hand whose face-down triplets (半亮) a world deals: ``count`` of them beside ``face``, its other tiles.
 
-    Three left in ``pool`` each (current ``keep`` first, ``must`` among them): held, or set aside as pongs, they
-    leave the same waits (``waits``, when known), as the table asks of 半亮.
+    The kinds it holds now (``keep``) are tried first; ``must`` must be among them (its kong shows it); the
+    waits stay ``waits`` (None: a hand declaring now, whose waits are what its tiles make).
     """
-    order = sorted(range(NUM_KINDS), key=lambda k: (k not in keep, k))
 
-    def keeps(kinds: list[int]) -> bool:
-        held = Hand(add(face, tuple(3 * kinds.count(k) for k in range(NUM_KINDS))), melds).winning_kinds()
-        aside = Hand(face, melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds()
-        return bool(held) and held == aside and (waits is None or held == waits)
+    seat: int
+    face: Counts
+    melds: tuple[Meld, ...]
+    count: int
+    keep: frozenset[int]
+    waits: frozenset[int] | None
+    must: int | None
 
-    candidates = [k for k in order if pool[k] >= 3 and not face[k]]  # a triplet kept face down is held exactly three times
-    for kinds in combinations(candidates, count):
-        if (must is None or must in kinds) and keeps(list(kinds)):
-            for k in kinds:
-                pool[k] -= 3
-            return frozenset(kinds)
+    def choices(self, room: list[int]) -> Iterator[frozenset[int]]:
+        """Every set of kinds it may keep face down with three of each in ``room``, the ones it holds now first."""
+        order = sorted(range(NUM_KINDS), key=lambda k: (k not in self.keep, k))
+        candidates = [k for k in order if room[k] >= 3 and not self.face[k]]  # a triplet kept face down is held exactly three times
+        for kinds in combinations(candidates, self.count):
+            if (self.must is None or self.must in kinds) and self._keeps(kinds):
+                yield frozenset(kinds)
+
+    def _keeps(self, kinds: tuple[int, ...]) -> bool:
+        held = Hand(add(self.face, tuple(3 * kinds.count(k) for k in range(NUM_KINDS))), self.melds).winning_kinds()
+        aside = Hand(self.face, self.melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds()
+        return bool(held) and held == aside and (self.waits is None or held == self.waits)
+
+
+def _kou_kinds(hands: list[_Kept], room: list[int]) -> dict[int, frozenset[int]] | None:
+    """Face-down triplets for every hand of ``hands`` at once, three of each kind taken from ``room`` (None: none fit).
+
+    A search, not one hand after the other: two declared hands may both fit a kind that only one of them can have.
+    """
+    if not hands:
+        return {}
+    first, rest = hands[0], hands[1:]
+    for kinds in first.choices(room):
+        left = [n - 3 if k in kinds else n for k, n in enumerate(room)]
+        others = _kou_kinds(rest, left)
+        if others is not None:
+            return {first.seat: kinds, **others}
     return None
 
 
@@ -324,6 +348,7 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
                 raise _unfit_count(actor, n, k, seat, pool)
             pool[k] -= n
             new[actor][k] += n
+    kept: list[_Kept] = []
     for o in others:  # the triplets a declared hand keeps face down (半亮), and those of a hand declaring now
         s = seats[o]
         declaring = o == actor and need.kou > 0
@@ -335,17 +360,19 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
             face = with_tile(face_up(s), state.tile, -1)  # its 13 tiles: the drawn one apart
         else:
             face = face_up(s)
-        room = [max(0, p - f) for p, f in zip(pool, need.free)]  # the tiles to leave in the wall stay there
-        must = need.must if o == actor else None
-        if must is not None:
-            room[must] += sum(1 for k in s.kou if k == must) * 3  # its own triplet may stay where it is
-        kinds = _kou_kinds(face, s.melds, need.kou if declaring else len(s.kou), room, s.kou, None if declaring else s.waits, must)
-        if kinds is not None:
-            for k in kinds:
-                pool[k] -= 3
-        if kinds is None:
-            raise _Unfit(gettext_noop("Seat %(seat)d keeps triplets face down, but no kind is left three times that keeps the waits its revealed tiles show."), seat=o)
+        kept.append(_Kept(o, face, s.melds, need.kou if declaring else len(s.kou), s.kou, None if declaring else s.waits, need.must if o == actor else None))
+    room = [max(0, p - f) for p, f in zip(pool, need.free)]  # the tiles to leave in the wall stay there
+    chosen = _kou_kinds(kept, room)
+    if chosen is None:
+        alone = [h.seat for h in kept if next(h.choices(room), None) is None]
+        raise _Unfit(
+            gettext_noop("Seat %(seat)d keeps triplets face down, but no kind is left three times that keeps the waits its revealed tiles show."),
+            seat=(alone or [kept[-1].seat])[0],
+        )
+    for o, kinds in chosen.items():
+        s = seats[o]
         for k in kinds:
+            pool[k] -= 3
             new[o][k] += 3
         seats[o] = replace(s, kou=kinds, concealed=add(face_up(s), tuple(new[o])) if s.liang_dao else s.concealed)
     free = list(need.free)
@@ -452,8 +479,9 @@ def _need_for(state: Table, seat: int, action: SeatAction) -> _Need | None:
     o, kind = action.seat, action.kind
     assert kind is not None
     s = state.seats[o]
-    if s.liang_dao:  # its tiles are face up, but for the triplets it keeps face down: a kong may show one
-        return _Need(o, must=kind) if action.verb == "kong" and s.kou and kind not in s.kou and face_up(s)[kind] < 3 else None
+    if s.liang_dao:  # its tiles are face up, but for the triplets it keeps face down: a kong may show one (not one added to a pong)
+        shows = action.verb == "kong" and s.kou and kind not in s.kou and face_up(s)[kind] < 3 and not s.hand.pong_of(kind)
+        return _Need(o, must=kind) if shows else None
     one = with_tile(EMPTY, kind)
     if action.verb == "discard":
         if action.liang_dao:

@@ -10,6 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kwx.bots.companion import CompanionBot
+from kwx.bots.registry import policy_factory
 from kwx.errors import RecordError
 from kwx.hand.notation import parse_tile
 from kwx.rules import PRESETS
@@ -64,6 +65,17 @@ def test_any_hand_cut_to_one_seat_replays_to_the_same_decisions(seed, dealer, ru
 @given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(sorted(PRESETS)))
 def test_hands_full_of_liang_dao_cut_to_one_seat(seed, rules):
     done = play(seeded_deal(seed, seed % 3), [CompanionBot() for _ in range(3)], rules=rules)
+    for seat in range(3):
+        check_cut(done, seat)
+
+
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(sorted(PRESETS)), sha_ma=st.booleans())
+@example(seed=172824, rules="xiangyang", sha_ma=True)  # two declared hands could each keep 7p down: only one may
+@example(seed=817622, rules="xiangyang", sha_ma=False)  # a declared hand adds the fourth to its pong: no face-down triplet shows
+def test_hands_of_bots_keeping_triplets_face_down_cut_to_one_seat(seed, rules, sha_ma):
+    options = (("ban_liang", True),) + ((("sha_ma", True),) if sha_ma else ())
+    done = play(seeded_deal(seed, seed % 3), [policy_factory(name)() for name in ("boosted", "strong", "judge")], rules=rules, options=options)
     for seat in range(3):
         check_cut(done, seat)
 
