@@ -295,7 +295,8 @@ class _Kept:
     def _keeps(self, kinds: tuple[int, ...]) -> bool:
         held = Hand(add(self.face, tuple(3 * kinds.count(k) for k in range(NUM_KINDS))), self.melds).winning_kinds()
         aside = Hand(self.face, self.melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds()
-        return bool(held) and held == aside and (self.waits is None or held == self.waits)
+        # a hand declaring now must be ready; one declared before keeps its waits, none once 杀马's kong broke them
+        return held == aside and (bool(held) if self.waits is None else held == self.waits)
 
 
 def _kou_kinds(hands: list[_Kept], room: list[int]) -> dict[int, frozenset[int]] | None:
