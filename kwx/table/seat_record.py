@@ -357,8 +357,8 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
             continue
         if declaring and need.discard is not None:
             face = with_tile(tuple(new[o]), need.discard, -1)
-        elif state.phase == "act" and state.turn == o and state.tile is not None:
-            face = with_tile(face_up(s), state.tile, -1)  # its 13 tiles: the drawn one apart
+        elif state.phase in ("act", "rob") and state.turn == o and state.tile is not None:
+            face = with_tile(face_up(s), state.tile, -1)  # its 13 tiles: the one drawn, or being added to its pong, apart
         else:
             face = face_up(s)
         kept.append(_Kept(o, face, s.melds, need.kou if declaring else len(s.kou), s.kou, None if declaring else s.waits, need.must if o == actor else None))

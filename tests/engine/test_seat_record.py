@@ -74,6 +74,7 @@ def test_hands_full_of_liang_dao_cut_to_one_seat(seed, rules):
 @example(seed=172824, rules="xiangyang", sha_ma=True)  # two declared hands could each keep 7p down: only one may
 @example(seed=817622, rules="xiangyang", sha_ma=False)  # a declared hand adds the fourth to its pong: no face-down triplet shows
 @example(seed=475925, rules="yicheng", sha_ma=True)  # 杀马's kong leaves a hand with a face-down triplet waiting on nothing
+@example(seed=925267, rules="suizhou", sha_ma=True)  # a declared hand with a face-down triplet adds to its pong (抢杠 phase)
 def test_hands_of_bots_keeping_triplets_face_down_cut_to_one_seat(seed, rules, sha_ma):
     options = (("ban_liang", True),) + ((("sha_ma", True),) if sha_ma else ())
     done = play(seeded_deal(seed, seed % 3), [policy_factory(name)() for name in ("boosted", "strong", "judge")], rules=rules, options=options)
