@@ -273,7 +273,9 @@ class _Kept:
     """A declared hand whose face-down triplets (半亮) a world deals: ``count`` of them beside ``face``, its other tiles.
 
     The kinds it holds now (``keep``) are tried first; ``must`` must be among them (its kong shows it); the
-    waits stay ``waits`` (None: a hand declaring now, whose waits are what its tiles make).
+    waits stay ``waits`` (None: a hand declaring now, whose waits are what its tiles make). Once 杀马 has konged
+    one of its face-up triplets (``loose``), its waits are what its tiles make with the triplets, which the seat
+    whose record it is cannot see: any kinds may do, those keeping its waits first.
     """
 
     seat: int
@@ -283,17 +285,23 @@ class _Kept:
     keep: frozenset[int]
     waits: frozenset[int] | None
     must: int | None
+    loose: bool = False
 
     def choices(self, room: list[int]) -> Iterator[frozenset[int]]:
         """Every set of kinds it may keep face down with three of each in ``room``, the ones it holds now first."""
         order = sorted(range(NUM_KINDS), key=lambda k: (k not in self.keep, k))
         candidates = [k for k in order if room[k] >= 3 and not self.face[k]]  # a triplet kept face down is held exactly three times
-        for kinds in combinations(candidates, self.count):
-            if (self.must is None or self.must in kinds) and self._keeps(kinds):
-                yield frozenset(kinds)
+        sets = [kinds for kinds in combinations(candidates, self.count) if self.must is None or self.must in kinds]
+        yield from (frozenset(kinds) for kinds in sets if self._keeps(kinds))
+        if self.loose:
+            yield from (frozenset(kinds) for kinds in sets if not self._keeps(kinds))
+
+    def waits_with(self, kinds: frozenset[int]) -> frozenset[int]:
+        """What the hand wins on holding ``kinds`` face down."""
+        return Hand(add(self.face, tuple(3 if k in kinds else 0 for k in range(NUM_KINDS))), self.melds).winning_kinds()
 
     def _keeps(self, kinds: tuple[int, ...]) -> bool:
-        held = Hand(add(self.face, tuple(3 * kinds.count(k) for k in range(NUM_KINDS))), self.melds).winning_kinds()
+        held = self.waits_with(frozenset(kinds))
         aside = Hand(self.face, self.melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds()
         # a hand declaring now must be ready; one declared before keeps its waits, none once 杀马's kong broke them
         return held == aside and (bool(held) if self.waits is None else held == self.waits)
@@ -361,7 +369,8 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
             face = with_tile(face_up(s), state.tile, -1)  # its 13 tiles: the one drawn, or being added to its pong, apart
         else:
             face = face_up(s)
-        kept.append(_Kept(o, face, s.melds, need.kou if declaring else len(s.kou), s.kou, None if declaring else s.waits, need.must if o == actor else None))
+        loose = not declaring and state.rules.options.sha_ma and any(m.type is MeldType.KONG for m in s.melds)
+        kept.append(_Kept(o, face, s.melds, need.kou if declaring else len(s.kou), s.kou, None if declaring else s.waits, need.must if o == actor else None, loose))
     room = [max(0, p - f) for p, f in zip(pool, need.free)]  # the tiles to leave in the wall stay there
     chosen = _kou_kinds(kept, room)
     if chosen is None:
@@ -370,12 +379,15 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
             gettext_noop("Seat %(seat)d keeps triplets face down, but no kind is left three times that keeps the waits its revealed tiles show."),
             seat=(alone or [kept[-1].seat])[0],
         )
-    for o, kinds in chosen.items():
-        s = seats[o]
+    for hand in kept:
+        o = hand.seat
+        kinds, s = chosen[o], seats[o]
         for k in kinds:
             pool[k] -= 3
             new[o][k] += 3
         seats[o] = replace(s, kou=kinds, concealed=add(face_up(s), tuple(new[o])) if s.liang_dao else s.concealed)
+        if hand.loose:
+            seats[o] = replace(seats[o], waits=hand.waits_with(kinds), ready_on=hand.waits_with(kinds))
     free = list(need.free)
     for o in others:
         if seats[o].liang_dao or (o == actor and need.exact is not None):

@@ -13,6 +13,7 @@ from kwx.bots.companion import CompanionBot
 from kwx.bots.registry import policy_factory
 from kwx.errors import RecordError
 from kwx.hand.notation import parse_tile
+from kwx.hand.tiles import MeldType
 from kwx.rules import PRESETS
 from kwx.table.record import Record, replay
 from kwx.table.seat_record import SeatRecord, cut, is_one_seat, replay_seat, replay_seat_json
@@ -21,11 +22,20 @@ from kwx.table.view import SeatView, view_for
 from tests.engine.test_selfplay import RandomBot
 
 
+def unknowable(view: SeatView) -> bool:
+    """Whether some declared hand's waits follow from triplets it keeps face down (半亮), once 杀马 konged a face-up one."""
+    return view.rules.options.sha_ma and any(s.kou and any(m.type is MeldType.KONG for m in s.melds) for o, s in enumerate(view.seats) if o != view.seat)
+
+
 def public(view: SeatView) -> tuple[object, ...]:
-    """Everything a seat's view holds that a decision reads: its tiles, every public seat, the phase, the tile, the kongs (less whether another's 暗杠 took its drawn tile), the wins, the choices."""
-    seats = tuple((s.river, s.melds, s.tiles, s.liang_dao, s.revealed, s.waits, s.kou) for s in view.seats)
+    """Everything a seat's view holds that a decision reads: its tiles, every public seat, the phase, the tile, the kongs (less whether another's 暗杠 took its drawn tile), the wins, the choices.
+
+    Not the waits of a hand the seat cannot know them of (``unknowable``), nor the choices they shape."""
+    blind = unknowable(view)
+    seats = tuple((s.river, s.melds, s.tiles, s.liang_dao, s.revealed, None if blind and s.kou else s.waits, s.kou) for s in view.seats)
     kongs = tuple((k.seat, k.type, k.kind, k.fed_by, k.chain) for k in view.kongs)
-    return (view.phase, view.turn, view.kind, view.drawn, view.concealed, view.passed, view.ready_on, seats, kongs, view.wins, view.declared, view.decision, view.replacement, view.after_kong)
+    decision = None if blind and view.rules.options.no_feed_liang_dao else view.decision
+    return (view.phase, view.turn, view.kind, view.drawn, view.concealed, view.passed, view.ready_on, seats, kongs, view.wins, view.declared, decision, view.replacement, view.after_kong)
 
 
 def check_cut(done, seat: int) -> None:
@@ -75,6 +85,7 @@ def test_hands_full_of_liang_dao_cut_to_one_seat(seed, rules):
 @example(seed=817622, rules="xiangyang", sha_ma=False)  # a declared hand adds the fourth to its pong: no face-down triplet shows
 @example(seed=475925, rules="yicheng", sha_ma=True)  # 杀马's kong leaves a hand with a face-down triplet waiting on nothing
 @example(seed=925267, rules="suizhou", sha_ma=True)  # a declared hand with a face-down triplet adds to its pong (抢杠 phase)
+@example(seed=750330, rules="suizhou", sha_ma=False)  # 杀马 (suizhou's own) konged a face-up triplet: the waits follow the hidden one
 def test_hands_of_bots_keeping_triplets_face_down_cut_to_one_seat(seed, rules, sha_ma):
     options = (("ban_liang", True),) + ((("sha_ma", True),) if sha_ma else ())
     done = play(seeded_deal(seed, seed % 3), [policy_factory(name)() for name in ("boosted", "strong", "judge")], rules=rules, options=options)
