@@ -32,7 +32,7 @@ from kwx.hand.notation import format_counts, parse_tiles
 from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from kwx.table.record import FORMAT, Header, Record, Replay, parse_header, settle_table
 from kwx.table.settlement import Settlement
-from kwx.table.table import SEATS, Action, IllegalAction, Result, Table, Verb, apply, deal, face_up, horses_pending
+from kwx.table.table import SEATS, Action, IllegalAction, Result, Table, Verb, apply, deal, face_up, feeds, horses_pending
 
 SEAT_KEYS = ("revealed", "hand")
 """What an action of a one-seat record may add for another seat: the tiles its 亮倒 shows, the tiles it won with."""
@@ -234,6 +234,8 @@ class _Need:
     free: Counts = EMPTY
     must: int | None = None
     """A kind a declared hand's face-down triplets must include (its kong shows it)."""
+    only: frozenset[int] = frozenset()
+    """When not empty, the only kinds ``seat`` may hold: it feeds a declared hand where the rules allow that only then."""
 
 
 def _hidden_part(state: Table, other: int) -> Counts:
@@ -389,25 +391,28 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
         if hand.loose:
             seats[o] = replace(seats[o], waits=hand.waits_with(kinds), ready_on=hand.waits_with(kinds))
     free = list(need.free)
-    for o in others:
+    for o in sorted(others, key=lambda o: o != actor) if need.only else others:  # a hand held to some kinds is dealt first
         if seats[o].liang_dao or (o == actor and need.exact is not None):
             continue
         size = sum(hidden[o]) - sum(new[o])
-        for k in range(NUM_KINDS):  # keep what it held where the pool allows, then fill
+        fill = [k for k in range(NUM_KINDS) if o != actor or not need.only or k in need.only]
+        for k in fill:  # keep what it held where the pool allows, then fill
             take = min(hidden[o][k], max(0, pool[k] - free[k]), size)
             new[o][k] += take
             pool[k] -= take
             size -= take
-        for k in sorted(range(NUM_KINDS), key=lambda k: -(pool[k] - free[k])):
+        for k in sorted(fill, key=lambda k: -(pool[k] - free[k])):
             take = min(max(0, pool[k] - free[k]), size)
             new[o][k] += take
             pool[k] -= take
             size -= take
-        for k in range(NUM_KINDS):  # only the tiles to leave in the wall are left
+        for k in fill:  # only the tiles to leave in the wall are left
             take = min(pool[k], size)
             new[o][k] += take
             pool[k] -= take
             size -= take
+        if size:
+            raise _Unfit(gettext_noop("Seat %(seat)d may throw a tile a declared hand wins on only while it holds nothing else, and the tiles left cannot make such a hand."), seat=o)
     dealt = tuple(fixed)
     for o in others:
         dealt = add(dealt, tuple(new[o]))
@@ -487,6 +492,11 @@ def _hidden_draw(state: Table, seat: int, action: SeatAction, index: int, action
     return state, Action(o, "draw", wanted)
 
 
+def _feeding(state: Table, seat: int) -> frozenset[int]:
+    """The kinds some seat other than ``seat`` that declared 亮倒 wins on."""
+    return frozenset(k for o in SEATS if o != seat and state.seats[o].liang_dao for k in state.seats[o].waits)
+
+
 def _need_for(state: Table, seat: int, action: SeatAction) -> _Need | None:
     """What another seat's action needs its hidden hand to hold (None: nothing hidden is needed)."""
     o, kind = action.seat, action.kind
@@ -501,7 +511,10 @@ def _need_for(state: Table, seat: int, action: SeatAction) -> _Need | None:
             assert action.revealed is not None
             drawn = None if state.phase != "act" else kind
             return _Need(o, exact=add(action.revealed, one), drawn=drawn, kou=action.hidden_kou, discard=kind)
-        return None if s.concealed[kind] else _Need(o, holds=one, drawn=kind if state.phase == "act" else None)
+        only = _feeding(state, o) if state.rules.options.no_feed_liang_dao and feeds(state, o, kind) else frozenset()
+        if s.concealed[kind] and all(k in only for k, n in enumerate(s.concealed) if n and only):
+            return None  # the world's hand may throw it already
+        return _Need(o, holds=one, drawn=kind if state.phase == "act" else None, only=only)
     if action.verb == "pong":
         return None if s.concealed[kind] >= 2 else _Need(o, holds=with_tile(EMPTY, kind, 2))
     if action.verb == "kong":
