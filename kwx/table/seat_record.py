@@ -275,9 +275,10 @@ class _Kept:
     """A declared hand whose face-down triplets (半亮) a world deals: ``count`` of them beside ``face``, its other tiles.
 
     The kinds it holds now (``keep``) are tried first; ``must`` must be among them (its kong shows it); the
-    waits stay ``waits`` (None: a hand declaring now, whose waits are what its tiles make). Once 杀马 has konged
-    one of its face-up triplets (``loose``), its waits are what its tiles make with the triplets, which the seat
-    whose record it is cannot see: any kinds may do, those keeping its waits first.
+    waits stay ``waits`` (None: a hand declaring now, whose waits are what its tiles make). A hand declared
+    before may have konged since, so its triplets need only keep its waits (set aside as pongs they did when it
+    declared, with the tiles it had then). Once 杀马 has konged one of its face-up triplets (``loose``), its waits
+    are what its tiles make with the triplets, which the seat whose record it is cannot see: any kinds may do.
     """
 
     seat: int
@@ -290,23 +291,27 @@ class _Kept:
     loose: bool = False
 
     def choices(self, room: list[int]) -> Iterator[frozenset[int]]:
-        """Every set of kinds it may keep face down with three of each in ``room``, the ones it holds now first."""
+        """Every set of kinds it may keep face down with three of each in ``room``: the likeliest first, then the ones it holds now."""
         order = sorted(range(NUM_KINDS), key=lambda k: (k not in self.keep, k))
         candidates = [k for k in order if room[k] >= 3 and not self.face[k]]  # a triplet kept face down is held exactly three times
-        sets = [kinds for kinds in combinations(candidates, self.count) if self.must is None or self.must in kinds]
-        yield from (frozenset(kinds) for kinds in sets if self._keeps(kinds))
-        if self.loose:
-            yield from (frozenset(kinds) for kinds in sets if not self._keeps(kinds))
+        sets = [frozenset(kinds) for kinds in combinations(candidates, self.count) if self.must is None or self.must in kinds]
+        ranked = sorted((self._rank(kinds), i, kinds) for i, kinds in enumerate(sets))
+        yield from (kinds for rank, _, kinds in ranked if rank < 3)
 
     def waits_with(self, kinds: frozenset[int]) -> frozenset[int]:
         """What the hand wins on holding ``kinds`` face down."""
         return Hand(add(self.face, tuple(3 if k in kinds else 0 for k in range(NUM_KINDS))), self.melds).winning_kinds()
 
-    def _keeps(self, kinds: tuple[int, ...]) -> bool:
-        held = self.waits_with(frozenset(kinds))
-        aside = Hand(self.face, self.melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds()
-        # a hand declaring now must be ready; one declared before keeps its waits, none once 杀马's kong broke them
-        return held == aside and (bool(held) if self.waits is None else held == self.waits)
+    def _rank(self, kinds: frozenset[int]) -> int:
+        """0: the waits held and set aside alike (as a hand declaring now needs); 1: the waits kept; 2: anything (``loose``); 3: none."""
+        held = self.waits_with(kinds)
+        if self.waits is None:
+            aside = Hand(self.face, self.melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds()
+            return 0 if held and held == aside else 3
+        if held == self.waits:
+            aside = Hand(self.face, self.melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds()
+            return 0 if held == aside else 1
+        return 2 if self.loose else 3
 
 
 def _kou_kinds(hands: list[_Kept], room: list[int]) -> dict[int, frozenset[int]] | None:
@@ -371,7 +376,7 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
             face = with_tile(face_up(s), state.tile, -1)  # its 13 tiles: the one drawn, or being added to its pong, apart
         else:
             face = face_up(s)
-        loose = not declaring and state.rules.options.sha_ma and any(m.type is MeldType.KONG for m in s.melds)
+        loose = not declaring and state.rules.options.sha_ma and any(m.type is not MeldType.PONG for m in s.melds)
         kept.append(_Kept(o, face, s.melds, need.kou if declaring else len(s.kou), s.kou, None if declaring else s.waits, need.must if o == actor else None, loose))
     room = [max(0, p - f) for p, f in zip(pool, need.free)]  # the tiles to leave in the wall stay there
     chosen = _kou_kinds(kept, room)

@@ -24,7 +24,7 @@ from tests.engine.test_selfplay import RandomBot
 
 def unknowable(view: SeatView) -> bool:
     """Whether some declared hand's waits follow from triplets it keeps face down (半亮), once 杀马 konged a face-up one."""
-    return view.rules.options.sha_ma and any(s.kou and any(m.type is MeldType.KONG for m in s.melds) for o, s in enumerate(view.seats) if o != view.seat)
+    return view.rules.options.sha_ma and any(s.kou and any(m.type is not MeldType.PONG for m in s.melds) for o, s in enumerate(view.seats) if o != view.seat)
 
 
 def public(view: SeatView) -> tuple[object, ...]:
@@ -91,6 +91,7 @@ ROOMS = ((("ban_liang", True),), (("ban_liang", True), ("sha_ma", True)), (("ban
 @example(seed=925267, rules="suizhou", room=ROOMS[1])  # a declared hand with a face-down triplet adds to its pong (抢杠 phase)
 @example(seed=750330, rules="suizhou", room=ROOMS[0])  # 杀马 (suizhou's own) konged a face-up triplet: the waits follow the hidden one
 @example(seed=401143, rules="xiaogan", room=ROOMS[2])  # a hidden hand feeds a declared one, holding nothing but its winning tiles
+@example(seed=58534, rules="xiangyang_town", room=ROOMS[1])  # 杀马's 暗杠 leaves the real hand unready, a stand-in's ready
 def test_hands_of_bots_keeping_triplets_face_down_cut_to_one_seat(seed, rules, room):
     done = play(seeded_deal(seed, seed % 3), [policy_factory(name)() for name in ("boosted", "strong", "judge")], rules=rules, options=room)
     for seat in range(3):
