@@ -22,7 +22,7 @@ exactly what it saw, so a review reads the seat's decisions from these worlds li
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
@@ -32,7 +32,7 @@ from kwx.hand.notation import format_counts, parse_tiles
 from kwx.hand.tiles import COPIES, EMPTY, NUM_KINDS, TILE_IDS, Counts, Hand, Meld, MeldType, add, with_tile
 from kwx.table.record import FORMAT, Header, Record, Replay, parse_header, settle_table
 from kwx.table.settlement import Settlement
-from kwx.table.table import SEATS, Action, IllegalAction, Result, Table, Verb, apply, deal, face_up, feeds, horses_pending
+from kwx.table.table import SEATS, Action, IllegalAction, Result, SeatState, Table, Verb, apply, deal, face_up, feeds, horses_pending, refusal
 
 SEAT_KEYS = ("revealed", "hand")
 """What an action of a one-seat record may add for another seat: the tiles its 亮倒 shows, the tiles it won with."""
@@ -236,6 +236,8 @@ class _Need:
     """A kind a declared hand's face-down triplets must include (its kong shows it)."""
     only: frozenset[int] = frozenset()
     """When not empty, the only kinds ``seat`` may hold: it feeds a declared hand where the rules allow that only then."""
+    then: Action | None = None
+    """A declared hand's kong or win that its face-down triplets must allow (its waits, or a kong keeping them)."""
 
 
 def _hidden_part(state: Table, other: int) -> Counts:
@@ -314,19 +316,20 @@ class _Kept:
         return 2 if self.loose else 3
 
 
-def _kou_kinds(hands: list[_Kept], room: list[int]) -> dict[int, frozenset[int]] | None:
-    """Face-down triplets for every hand of ``hands`` at once, three of each kind taken from ``room`` (None: none fit).
+def _kou_kinds(hands: list[_Kept], room: list[int], allows: Callable[[dict[int, frozenset[int]]], bool], chosen: dict[int, frozenset[int]] | None = None) -> dict[int, frozenset[int]] | None:
+    """Face-down triplets for every hand of ``hands`` at once (beside those ``chosen`` already), three of each kind taken from ``room``, that ``allows`` accepts (None: none fit).
 
     A search, not one hand after the other: two declared hands may both fit a kind that only one of them can have.
     """
+    chosen = chosen or {}
     if not hands:
-        return {}
+        return chosen if allows(chosen) else None
     first, rest = hands[0], hands[1:]
     for kinds in first.choices(room):
         left = [n - 3 if k in kinds else n for k, n in enumerate(room)]
-        others = _kou_kinds(rest, left)
-        if others is not None:
-            return {first.seat: kinds, **others}
+        found = _kou_kinds(rest, left, allows, {**chosen, first.seat: kinds})
+        if found is not None:
+            return found
     return None
 
 
@@ -379,7 +382,21 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
         loose = not declaring and state.rules.options.sha_ma and any(m.type is not MeldType.PONG for m in s.melds)
         kept.append(_Kept(o, face, s.melds, need.kou if declaring else len(s.kou), s.kou, None if declaring else s.waits, need.must if o == actor else None, loose))
     room = [max(0, p - f) for p, f in zip(pool, need.free)]  # the tiles to leave in the wall stay there
-    chosen = _kou_kinds(kept, room)
+
+    def with_kou(hand: _Kept, kinds: frozenset[int]) -> SeatState:
+        s = seats[hand.seat]
+        own = add(tuple(new[hand.seat]), tuple(3 if k in kinds else 0 for k in range(NUM_KINDS)))
+        s = replace(s, kou=kinds, concealed=add(face_up(s), own) if s.liang_dao else s.concealed)
+        return replace(s, waits=hand.waits_with(kinds), ready_on=hand.waits_with(kinds)) if hand.loose else s
+
+    def allows(chosen: dict[int, frozenset[int]]) -> bool:  # the declared hand's next action is legal with its triplets
+        if need.then is None or need.seat not in chosen:
+            return True
+        trial = list(seats)
+        trial[need.seat] = with_kou(next(h for h in kept if h.seat == need.seat), chosen[need.seat])
+        return refusal(replace(state, seats=(trial[0], trial[1], trial[2])), need.then) is None
+
+    chosen = _kou_kinds(kept, room, allows)
     if chosen is None:
         alone = [h.seat for h in kept if next(h.choices(room), None) is None]
         raise _Unfit(
@@ -387,14 +404,11 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
             seat=(alone or [kept[-1].seat])[0],
         )
     for hand in kept:
-        o = hand.seat
-        kinds, s = chosen[o], seats[o]
+        kinds = chosen[hand.seat]
+        seats[hand.seat] = with_kou(hand, kinds)
         for k in kinds:
             pool[k] -= 3
-            new[o][k] += 3
-        seats[o] = replace(s, kou=kinds, concealed=add(face_up(s), tuple(new[o])) if s.liang_dao else s.concealed)
-        if hand.loose:
-            seats[o] = replace(seats[o], waits=hand.waits_with(kinds), ready_on=hand.waits_with(kinds))
+            new[hand.seat][k] += 3
     free = list(need.free)
     for o in sorted(others, key=lambda o: o != actor) if need.only else others:  # a hand held to some kinds is dealt first
         if seats[o].liang_dao or (o == actor and need.exact is not None):
@@ -509,7 +523,10 @@ def _need_for(state: Table, seat: int, action: SeatAction) -> _Need | None:
     s = state.seats[o]
     if s.liang_dao:  # its tiles are face up, but for the triplets it keeps face down: a kong may show one (not one added to a pong)
         shows = action.verb == "kong" and s.kou and kind not in s.kou and face_up(s)[kind] < 3 and not s.hand.pong_of(kind)
-        return _Need(o, must=kind) if shows else None
+        made = action.action
+        # and its kong (keeping its waits) or win depends on them: the world's must allow it
+        then = made if s.kou and made is not None and action.verb in ("kong", "win") and refusal(state, made) is not None else None
+        return _Need(o, must=kind if shows else None, then=then) if shows or then else None
     one = with_tile(EMPTY, kind)
     if action.verb == "discard":
         if action.liang_dao:

@@ -92,6 +92,8 @@ ROOMS = ((("ban_liang", True),), (("ban_liang", True), ("sha_ma", True)), (("ban
 @example(seed=750330, rules="suizhou", room=ROOMS[0])  # 杀马 (suizhou's own) konged a face-up triplet: the waits follow the hidden one
 @example(seed=401143, rules="xiaogan", room=ROOMS[2])  # a hidden hand feeds a declared one, holding nothing but its winning tiles
 @example(seed=58534, rules="xiangyang_town", room=ROOMS[1])  # 杀马's 暗杠 leaves the real hand unready, a stand-in's ready
+@example(seed=99001, rules="shiyan", room=ROOMS[0])  # a declared hand's kong keeps its waits with its real triplet, not a stand-in's
+@example(seed=526698, rules="suizhou", room=ROOMS[0])  # after 杀马's kong a declared hand wins on a tile a stand-in triplet would not
 def test_hands_of_bots_keeping_triplets_face_down_cut_to_one_seat(seed, rules, room):
     done = play(seeded_deal(seed, seed % 3), [policy_factory(name)() for name in ("boosted", "strong", "judge")], rules=rules, options=room)
     for seat in range(3):
