@@ -30,12 +30,14 @@ def unknowable(view: SeatView) -> bool:
 def public(view: SeatView) -> tuple[object, ...]:
     """Everything a seat's view holds that a decision reads: its tiles, every public seat, the phase, the tile, the kongs (less whether another's 暗杠 took its drawn tile), the wins, the choices.
 
-    Not the waits of a hand the seat cannot know them of (``unknowable``), nor the choices they shape."""
+    Not the waits of a hand the seat cannot know them of (``unknowable``), nor the choices they shape; nor the
+    tiles and value of a win holding triplets kept face down (unseen in the record, as its money is)."""
     blind = unknowable(view)
+    wins = tuple((w.seat, w.kind, w.side) if view.seats[w.seat].kou else w for w in view.wins)
     seats = tuple((s.river, s.melds, s.tiles, s.liang_dao, s.revealed, None if blind and s.kou else s.waits, s.kou) for s in view.seats)
     kongs = tuple((k.seat, k.type, k.kind, k.fed_by, k.chain) for k in view.kongs)
     decision = None if blind and view.rules.options.no_feed_liang_dao else view.decision
-    return (view.phase, view.turn, view.kind, view.drawn, view.concealed, view.passed, view.ready_on, seats, kongs, view.wins, view.declared, decision, view.replacement, view.after_kong)
+    return (view.phase, view.turn, view.kind, view.drawn, view.concealed, view.passed, view.ready_on, seats, kongs, wins, view.declared, decision, view.replacement, view.after_kong)
 
 
 def check_cut(done, seat: int) -> None:
@@ -94,6 +96,7 @@ ROOMS = ((("ban_liang", True),), (("ban_liang", True), ("sha_ma", True)), (("ban
 @example(seed=58534, rules="xiangyang_town", room=ROOMS[1])  # 杀马's 暗杠 leaves the real hand unready, a stand-in's ready
 @example(seed=99001, rules="shiyan", room=ROOMS[0])  # a declared hand's kong keeps its waits with its real triplet, not a stand-in's
 @example(seed=526698, rules="suizhou", room=ROOMS[0])  # after 杀马's kong a declared hand wins on a tile a stand-in triplet would not
+@example(seed=236330, rules="suizhou", room=ROOMS[0])  # two wins on one discard, the first holding triplets face down
 def test_hands_of_bots_keeping_triplets_face_down_cut_to_one_seat(seed, rules, room):
     done = play(seeded_deal(seed, seed % 3), [policy_factory(name)() for name in ("boosted", "strong", "judge")], rules=rules, options=room)
     for seat in range(3):
