@@ -293,7 +293,7 @@ class _Kept:
     loose: bool = False
 
     def choices(self, room: list[int]) -> Iterator[frozenset[int]]:
-        """Every set of kinds it may keep face down with three of each in ``room``: the likeliest first, then the ones it holds now."""
+        """Every set of kinds it may keep face down with three of each in ``room``, best ``_rank`` first, the ones it holds now first within a rank."""
         order = sorted(range(NUM_KINDS), key=lambda k: (k not in self.keep, k))
         candidates = [k for k in order if room[k] >= 3 and not self.face[k]]  # a triplet kept face down is held exactly three times
         sets = [frozenset(kinds) for kinds in combinations(candidates, self.count) if self.must is None or self.must in kinds]
@@ -307,13 +307,12 @@ class _Kept:
     def _rank(self, kinds: frozenset[int]) -> int:
         """0: the waits held and set aside alike (as a hand declaring now needs); 1: the waits kept; 2: anything (``loose``); 3: none."""
         held = self.waits_with(kinds)
-        if self.waits is None:
-            aside = Hand(self.face, self.melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds()
-            return 0 if held and held == aside else 3
-        if held == self.waits:
-            aside = Hand(self.face, self.melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds()
-            return 0 if held == aside else 1
-        return 2 if self.loose else 3
+        declaring = self.waits is None
+        if not (bool(held) if declaring else held == self.waits):
+            return 2 if self.loose else 3
+        if held == Hand(self.face, self.melds + tuple(Meld(MeldType.PONG, k) for k in sorted(kinds))).winning_kinds():
+            return 0
+        return 3 if declaring else 1
 
 
 def _kou_kinds(hands: list[_Kept], room: list[int], allows: Callable[[dict[int, frozenset[int]]], bool], chosen: dict[int, frozenset[int]] | None = None) -> dict[int, frozenset[int]] | None:
@@ -534,7 +533,7 @@ def _need_for(state: Table, seat: int, action: SeatAction) -> _Need | None:
             drawn = None if state.phase != "act" else kind
             return _Need(o, exact=add(action.revealed, one), drawn=drawn, kou=action.hidden_kou, discard=kind)
         only = _feeding(state, o) if state.rules.options.no_feed_liang_dao and feeds(state, o, kind) else frozenset()
-        if s.concealed[kind] and all(k in only for k, n in enumerate(s.concealed) if n and only):
+        if s.concealed[kind] and (not only or all(k in only for k, n in enumerate(s.concealed) if n)):
             return None  # the world's hand may throw it already
         return _Need(o, holds=one, drawn=kind if state.phase == "act" else None, only=only)
     if action.verb == "pong":
