@@ -551,12 +551,18 @@ def _need_for(state: Table, seat: int, action: SeatAction) -> _Need | None:
     return None
 
 
-def _money_known(state: Table, unseen: list[tuple[int, int]]) -> bool:
-    """Whether the hand's money follows from what the seat saw.
+def _money_known(states: list[Table], seat: int, unseen: list[tuple[int, int]]) -> bool:
+    """Whether the hand's money follows from what ``seat`` saw.
 
-    No win of unseen tiles, no face-down triplet in a win, and 查大叫's hands known.
+    No win of unseen tiles, no face-down triplet in a win, 查大叫's hands known, and no 暗杠 in a 杠上杠 chain by
+    another hidden hand under ``an_gang_chain_drawn_only`` (whether it used its drawn tile is not seen).
     """
+    state = states[-1]
     if unseen:
+        return False
+    if state.rules.options.an_gang_chain_drawn_only and any(
+        k.type == "an_gang" and k.seat != seat and k.chain > 1 and not before.seats[k.seat].liang_dao for before, after in zip(states, states[1:]) for k in after.kongs[len(before.kongs) :]
+    ):
         return False
     if any(state.seats[w.seat].kou for w in state.wins):
         return False
@@ -640,7 +646,7 @@ def replay_seat(record: SeatRecord) -> SeatReplay:
     first = states[0].seats
     header = replace(record.header, hands=(first[0].concealed, first[1].concealed, first[2].concealed))
     world = Record(header, tuple(played))
-    known = _money_known(final, unseen)
+    known = _money_known(states, seat, unseen)
     settlement: Settlement = settle_table(final if known else replace(final, wins=(), phase="act"), header.players, header.base, header.piao, header.dice)
     result = _ending(final, unseen, unseen_phase)
     winners = [w.seat for w in final.wins] + [s for s, _ in unseen]

@@ -58,8 +58,13 @@ def check_cut(done, seat: int) -> None:
     assert seen.next_dealer == done.next_dealer
     if seen.money_known:
         assert seen.settlement.nets == done.settlement.nets
-    elif done.result is not None:  # money is unknown only for tiles the seat never saw: a 查大叫 drawn hand or a face-down triplet in a win
-        assert (done.result == "draw" and done.final.rules.options.cha_da_jiao) or any(done.final.seats[w.seat].kou for w in done.final.wins)
+    elif done.result is not None:  # money is unknown only for what the seat never saw: a 查大叫 drawn hand, a face-down triplet in a win, another's 暗杠 in a chain
+        final = done.final
+        assert (
+            (done.result == "draw" and final.rules.options.cha_da_jiao)
+            or any(final.seats[w.seat].kou for w in final.wins)
+            or (final.rules.options.an_gang_chain_drawn_only and any(k.type == "an_gang" and k.seat != seat and k.chain > 1 for k in final.kongs))
+        )
 
 
 @settings(max_examples=40)
@@ -97,6 +102,7 @@ ROOMS = ((("ban_liang", True),), (("ban_liang", True), ("sha_ma", True)), (("ban
 @example(seed=99001, rules="shiyan", room=ROOMS[0])  # a declared hand's kong keeps its waits with its real triplet, not a stand-in's
 @example(seed=526698, rules="suizhou", room=ROOMS[0])  # after 杀马's kong a declared hand wins on a tile a stand-in triplet would not
 @example(seed=236330, rules="suizhou", room=ROOMS[0])  # two wins on one discard, the first holding triplets face down
+@example(seed=84414, rules="yingcheng", room=ROOMS[2])  # another's 暗杠 in a chain: whether it used its drawn tile is unseen, so is the money
 def test_hands_of_bots_keeping_triplets_face_down_cut_to_one_seat(seed, rules, room):
     done = play(seeded_deal(seed, seed % 3), [policy_factory(name)() for name in ("boosted", "strong", "judge")], rules=rules, options=room)
     for seat in range(3):
