@@ -293,7 +293,7 @@ class _Kept:
     loose: bool = False
 
     def choices(self, room: list[int]) -> Iterator[frozenset[int]]:
-        """Every set of kinds it may keep face down with three of each in ``room``, best ``_rank`` first, the ones it holds now first within a rank."""
+        """Every set of kinds it may keep face down, three of each in ``room``: best ``_rank`` first, then those it holds now."""
         order = sorted(range(NUM_KINDS), key=lambda k: (k not in self.keep, k))
         candidates = [k for k in order if room[k] >= 3 and not self.face[k]]  # a triplet kept face down is held exactly three times
         sets = [frozenset(kinds) for kinds in combinations(candidates, self.count) if self.must is None or self.must in kinds]
@@ -305,7 +305,9 @@ class _Kept:
         return Hand(add(self.face, tuple(3 if k in kinds else 0 for k in range(NUM_KINDS))), self.melds).winning_kinds()
 
     def _rank(self, kinds: frozenset[int]) -> int:
-        """0: the waits held and set aside alike (as a hand declaring now needs); 1: the waits kept; 2: anything (``loose``); 3: none."""
+        """How well ``kinds`` fit: 0, 1, 2, or 3 for not at all.
+
+        0: the waits held and set aside alike (as a hand declaring now needs); 1: the waits kept; 2: anything (``loose``)."""
         held = self.waits_with(kinds)
         declaring = self.waits is None
         if not (bool(held) if declaring else held == self.waits):
@@ -316,9 +318,10 @@ class _Kept:
 
 
 def _kou_kinds(hands: list[_Kept], room: list[int], allows: Callable[[dict[int, frozenset[int]]], bool], chosen: dict[int, frozenset[int]] | None = None) -> dict[int, frozenset[int]] | None:
-    """Face-down triplets for every hand of ``hands`` at once (beside those ``chosen`` already), three of each kind taken from ``room``, that ``allows`` accepts (None: none fit).
+    """Face-down triplets for every hand of ``hands`` at once, three of each kind from ``room`` (None: none fit).
 
-    A search, not one hand after the other: two declared hands may both fit a kind that only one of them can have.
+    Beside those ``chosen`` already, and such that ``allows`` accepts the whole choice. A search, not one hand
+    after the other: two declared hands may both fit a kind that only one of them can have.
     """
     chosen = chosen or {}
     if not hands:
