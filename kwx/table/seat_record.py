@@ -389,7 +389,10 @@ def _refit(state: Table, seat: int, need: _Need) -> Table:
         s = seats[hand.seat]
         own = add(tuple(new[hand.seat]), tuple(3 if k in kinds else 0 for k in range(NUM_KINDS)))
         s = replace(s, kou=kinds, concealed=add(face_up(s), own) if s.liang_dao else s.concealed)
-        return replace(s, waits=hand.waits_with(kinds), ready_on=hand.waits_with(kinds)) if hand.loose else s
+        if not hand.loose:
+            return s
+        waits = hand.waits_with(kinds)
+        return replace(s, waits=waits, ready_on=waits)
 
     def allows(chosen: dict[int, frozenset[int]]) -> bool:  # the declared hand's next action is legal with its triplets
         if need.then is None or need.seat not in chosen:
